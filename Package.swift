@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "GeoNews",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "GeoNews", targets: ["GeoNews"]),
+        .executable(name: "geonews", targets: ["geonews"]),
+        .executable(name: "geonews-bench", targets: ["GeoNewsBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // GEOS's reentrant C API over Debian's libgeos-dev (pkg-config `geos`).
+        .systemLibrary(
+            name: "CGEOS",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]
+        ),
+        // Great-circle distance and bearing on the mean-radius sphere. Pure Swift, no I/O.
+        .target(name: "GeoNewsGeodesy"),
+        // Country catalogue, GEOS polygons, the prebuilt country index and the resolver.
+        .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsGeodesy"]),
+        // supercluster-compatible hierarchical clustering and camera-altitude zooms. Pure Swift.
+        .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy"]),
+        // Headline providers (Google News RSS, NewsAPI, GNews), provider chain and cache.
+        .target(name: "GeoNewsHeadlines"),
+        // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX).
+        .target(name: "GeoNewsTraces", dependencies: ["GeoNewsBoundaries", "GeoNewsGeodesy"]),
+        // The one import for library users.
+        .target(
+            name: "GeoNews",
+            dependencies: [
+                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering",
+                "GeoNewsHeadlines", "GeoNewsTraces",
+            ]
+        ),
+        .executableTarget(
+            name: "geonews",
+            dependencies: [
+                "GeoNews",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "GeoNewsBench",
+            dependencies: ["GeoNews"],
+            path: "Benchmarks/GeoNewsBench"
+        ),
+        .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"]),
+        .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
+        .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
+        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines"]),
+        .testTarget(name: "GeoNewsTracesTests", dependencies: ["GeoNewsTraces"]),
+        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
+    ]
+)

@@ -1,0 +1,5 @@
+@_exported import GeoNewsGeodesy
+@_exported import GeoNewsBoundaries
+@_exported import GeoNewsClustering
+@_exported import GeoNewsHeadlines
+@_exported import GeoNewsTraces

@@ -1,0 +1,69 @@
+import GeoNewsGeodesy
+
+/// One country or territory of the catalogue: a Natural Earth admin-0 feature, or an overseas
+/// part of one that ISO 3166-1 codes on its own (French Guiana inside France's multipolygon).
+public struct Country: Hashable, Sendable, Identifiable {
+    /// Unique key within the catalogue: ISO 3166-1 alpha-3 where it has one and it is unique,
+    /// otherwise Natural Earth's `ADM0_A3` (for example `KAS` for Siachen Glacier).
+    public let id: String
+    /// ISO 3166-1 alpha-2, upper case; `nil` for the few features without one (Bir Tawil,
+    /// Spratly Is., Akrotiri, …). Not unique: Somaliland shares `SO` with Somalia.
+    public let iso2: String?
+    /// ISO 3166-1 alpha-3, upper case; `nil` where `iso2` is.
+    public let iso3: String?
+    /// English short name.
+    public let name: String
+    /// Names by lower-case Natural Earth language code (`fr`, `zh`, `zht`, …).
+    public let names: [String: String]
+    public let continent: String
+    /// Name of the sovereign state (France for Réunion).
+    public let sovereign: String
+    /// ISO alpha-2 of the sovereign state, where it has one.
+    public let sovereignIso2: String?
+    /// True for the 54 countries that have news coverage.
+    public let hasNews: Bool
+    /// A point inside the country's own territory: the label anchor where that lies inside,
+    /// otherwise an interior point of its largest polygon.
+    public let marker: Coordinate
+    /// Bounding box of the boundary as west, south, east, north degrees.
+    public let bbox: BoundingBox
+
+    public init(
+        id: String, iso2: String?, iso3: String?, name: String, names: [String: String],
+        continent: String, sovereign: String, sovereignIso2: String?, hasNews: Bool,
+        marker: Coordinate, bbox: BoundingBox
+    ) {
+        self.id = id
+        self.iso2 = iso2
+        self.iso3 = iso3
+        self.name = name
+        self.names = names
+        self.continent = continent
+        self.sovereign = sovereign
+        self.sovereignIso2 = sovereignIso2
+        self.hasNews = hasNews
+        self.marker = marker
+        self.bbox = bbox
+    }
+
+    /// The name in `language` (a Natural Earth code such as `fr`), falling back to English.
+    public func name(in language: String?) -> String {
+        guard let language, let n = names[language.lowercased()], !n.isEmpty else { return name }
+        return n
+    }
+}
+
+/// An axis-aligned box in degrees. `west > east` means the box crosses the antimeridian.
+public struct BoundingBox: Hashable, Sendable {
+    public var west: Double
+    public var south: Double
+    public var east: Double
+    public var north: Double
+
+    public init(west: Double, south: Double, east: Double, north: Double) {
+        self.west = west
+        self.south = south
+        self.east = east
+        self.north = north
+    }
+}

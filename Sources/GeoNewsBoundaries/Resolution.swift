@@ -1,0 +1,64 @@
+import GeoNewsGeodesy
+
+/// Why a news country was suggested for a position.
+public enum SuggestionReason: String, Sendable, Codable, Hashable {
+    /// The position lies inside that news country's polygons.
+    case inside
+    /// The position is at sea within ``CountryResolver/nearShoreKm`` of that news country's
+    /// border: coastal towns and harbours that Natural Earth's tight coastline leaves outside.
+    case offshore
+    /// Neither: the news country whose marker is nearest on the great circle.
+    case nearestMarker = "nearest-marker"
+}
+
+/// The suggested news country and why.
+public struct Suggestion: Hashable, Sendable {
+    public let country: Country
+    public let reason: SuggestionReason
+    /// Kilometres: 0 for ``SuggestionReason/inside``, the distance to the border for
+    /// ``SuggestionReason/offshore``, the great-circle distance to the marker for
+    /// ``SuggestionReason/nearestMarker``.
+    public let distanceKm: Double
+
+    public init(country: Country, reason: SuggestionReason, distanceKm: Double) {
+        self.country = country
+        self.reason = reason
+        self.distanceKm = distanceKm
+    }
+}
+
+/// The nearest country to a position at sea, and how far its border is.
+public struct NearestCountry: Hashable, Sendable {
+    public let country: Country
+    /// Great-circle kilometres from the position to the nearest point of that country's border.
+    public let distanceKm: Double
+
+    public init(country: Country, distanceKm: Double) {
+        self.country = country
+        self.distanceKm = distanceKm
+    }
+}
+
+/// Everything GeoNews says about one position.
+public struct Resolution: Hashable, Sendable {
+    public let position: Coordinate
+    /// The country or territory whose polygon holds the position; `nil` at sea.
+    public let country: Country?
+    /// At sea only: the nearest country and its border distance. `nil` on land, and at sea
+    /// when no border lies within the search distance of the resolver that produced it.
+    public let nearest: NearestCountry?
+    public let suggestion: Suggestion
+
+    public init(position: Coordinate, country: Country?, nearest: NearestCountry?, suggestion: Suggestion) {
+        self.position = position
+        self.country = country
+        self.nearest = nearest
+        self.suggestion = suggestion
+    }
+}
+
+/// Anything that turns a position into a ``Resolution``. Implementations are immutable after
+/// load and safe to call from many threads at once.
+public protocol CountryResolving: Sendable {
+    func resolve(_ position: Coordinate) -> Resolution
+}
