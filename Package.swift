@@ -44,6 +44,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Builds Data/country-index.bin from Data/boundaries.bin with GEOS.
+        .executableTarget(name: "geonews-index", dependencies: ["GeoNewsBoundaries"]),
         .executableTarget(
             name: "GeoNewsBench",
             dependencies: ["GeoNews"],

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A read-only memory map of a whole file. The bytes are shared, never copied or parsed, so
+/// loading costs a system call and the pages come in on first touch.
+public final class MappedFile: @unchecked Sendable {
+    // Sendable: the mapping is PROT_READ and never changes until deinit.
+    public let path: String
+    public let bytes: UnsafeRawBufferPointer
+
+    public init(path: String) throws(DataError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        let size = Int(st.st_size)
+        guard size > 0 else { throw .corrupt(path: path, reason: "the file is empty") }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        bytes = UnsafeRawBufferPointer(start: base, count: size)
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+
+    /// A little-endian integer at `offset`; throws on a short file instead of reading past it.
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) throws(DataError) -> T {
+        guard offset >= 0, offset + MemoryLayout<T>.size <= bytes.count else {
+            throw .corrupt(path: path, reason: "truncated at byte \(offset)")
+        }
+        return T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}

@@ -1,0 +1,170 @@
+import GeoNewsGeodesy
+
+/// The exact point-in-country index: a 1° world grid refined by a quadtree where borders and
+/// coasts run, memory-mapped from `country-index.bin` with no parsing step.
+///
+/// A cell is sea, wholly inside one country (answered with no geometry), or a border leaf
+/// holding each country's polygons clipped to it by GEOS; a point in a border leaf is settled
+/// by a crossing-number test over those few edges. Answers equal GEOS's point-in-polygon test
+/// on Natural Earth's polygons, except for points exactly on a border, which belong to exactly
+/// one side here (the west and south sides of an edge count as inside, as in PNPOLY).
+///
+/// Immutable and lock-free: share one instance across threads.
+public final class CountryIndex: @unchecked Sendable {
+    // Sendable: every stored property is a read-only view of the private, read-only mapping.
+    /// Number of countries the index was built for (equals the catalogue's).
+    public let countryCount: Int
+    /// The near-shore distance, in kilometres, that the sea cells were flagged for.
+    public let nearShoreKm: Double
+    let file: MappedFile
+    let root: UnsafeBufferPointer<UInt32>
+    let nodes: UnsafeBufferPointer<UInt32>
+    let leaves: UnsafeBufferPointer<UInt32>
+    let groupCountry: UnsafeBufferPointer<UInt32>
+    let groupRings: UnsafeBufferPointer<UInt32>
+    let rings: UnsafeBufferPointer<UInt32>
+    let vertices: UnsafeBufferPointer<Double>
+
+    /// Maps and checks `country-index.bin`.
+    ///
+    /// - Parameters:
+    ///   - catalogueIDs: the catalogue's ids in order; an index built for another catalogue is
+    ///     rejected as stale.
+    ///   - verifyChecksum: check every byte against the stored checksum (a few milliseconds;
+    ///     on by default, so a damaged file is an error and never a wrong answer).
+    public init(path: String, catalogueIDs: [String], verifyChecksum: Bool = true) throws(DataError) {
+        let f = try MappedFile(path: path)
+        file = f
+        let b = f.bytes
+        typealias F = CountryIndexFormat
+        guard b.count >= F.headerSize, Array(b[0..<8]) == F.magic else {
+            throw .corrupt(path: path, reason: "not a GeoNews country index (bad magic)")
+        }
+        let version = try f.integer(UInt32.self, at: 8)
+        guard version == F.version else {
+            throw .stale(path: path, reason: "index format \(version), this build reads \(F.version)")
+        }
+        countryCount = Int(try f.integer(UInt32.self, at: 12))
+        guard countryCount == catalogueIDs.count,
+              try f.integer(UInt64.self, at: 16) == F.catalogueHash(catalogueIDs) else {
+            throw .stale(path: path, reason: "built for a different countries.json")
+        }
+        if verifyChecksum {
+            let body = UnsafeRawBufferPointer(rebasing: b[F.headerSize...])
+            guard body.count % 32 == 0, F.checksum(body) == (try f.integer(UInt64.self, at: 32)) else {
+                throw .corrupt(path: path, reason: "checksum mismatch")
+            }
+        }
+        nearShoreKm = Double(try f.integer(UInt32.self, at: 40)) / 1000
+        var offsets: [Int] = []
+        var counts: [Int] = []
+        for s in 0..<F.sectionCount {
+            offsets.append(Int(try f.integer(UInt64.self, at: 48 + 8 * s)))
+            counts.append(Int(try f.integer(UInt32.self, at: 104 + 4 * s)))
+        }
+        func section<T>(_ i: Int, _ type: T.Type) throws(DataError) -> UnsafeBufferPointer<T> {
+            let start = offsets[i], bytes = counts[i] * MemoryLayout<T>.stride
+            guard start % 8 == 0, start >= F.headerSize, start + bytes <= b.count else {
+                throw .corrupt(path: path, reason: "section \(i) lies outside the file")
+            }
+            return UnsafeBufferPointer(start: (b.baseAddress! + start).assumingMemoryBound(to: T.self), count: counts[i])
+        }
+        root = try section(0, UInt32.self)
+        nodes = try section(1, UInt32.self)
+        leaves = try section(2, UInt32.self)
+        groupCountry = try section(3, UInt32.self)
+        groupRings = try section(4, UInt32.self)
+        rings = try section(5, UInt32.self)
+        vertices = try section(6, Double.self)
+        guard root.count == F.rootColumns * F.rootRows, nodes.count % 4 == 0,
+              leaves.last.map(Int.init) == groupCountry.count, groupRings.count == groupCountry.count + 1,
+              groupRings.last.map(Int.init) == rings.count - 1, rings.last.map(Int.init).map({ $0 * 2 }) == vertices.count else {
+            throw .corrupt(path: path, reason: "section sizes disagree")
+        }
+    }
+
+    /// The catalogue index of the country containing the position, or `nil` at sea.
+    ///
+    /// Longitude 180 is the same meridian as -180 and is looked up as -180, so a point on the
+    /// antimeridian belongs to the land east of it (Chukotka, Fiji's eastern islands).
+    /// Latitudes beyond ±90 are clamped. NaN gives `nil`.
+    public func countryIndex(at position: Coordinate) -> Int? {
+        let i = lookup(longitude: position.longitude, latitude: position.latitude)
+        return i < 0 ? nil : Int(i)
+    }
+
+    /// Raw form of ``countryIndex(at:)``: the catalogue index, or -1 at sea.
+    @inline(__always)
+    func lookup(longitude lonIn: Double, latitude latIn: Double) -> Int32 {
+        guard lonIn == lonIn, latIn == latIn else { return -1 }
+        let lon = lonIn >= 180 ? -180 : lonIn
+        let lat = latIn
+        let fx = lon.rounded(.down), fy = lat.rounded(.down)
+        let col = min(max(Int(fx) + 180, 0), CountryIndexFormat.rootColumns - 1)
+        let row = min(max(Int(fy) + 90, 0), CountryIndexFormat.rootRows - 1)
+        var slot = root[row &* CountryIndexFormat.rootColumns &+ col]
+        var x0 = Double(col - 180), y0 = Double(row - 90), size = 1.0
+        while true {
+            switch slot >> CountryIndexFormat.kindShift {
+            case 0:
+                return -1
+            case 1:
+                return Int32(slot & CountryIndexFormat.payloadMask)
+            case 2:
+                size *= 0.5
+                let east = lon >= x0 + size, north = lat >= y0 + size
+                if east { x0 += size }
+                if north { y0 += size }
+                let child = Int(slot & CountryIndexFormat.payloadMask) &* 4 &+ (north ? 2 : 0) &+ (east ? 1 : 0)
+                slot = nodes[child]
+            default:
+                return leafLookup(Int(slot & CountryIndexFormat.payloadMask), x: lon, y: lat)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func leafLookup(_ leaf: Int, x: Double, y: Double) -> Int32 {
+        var g = Int(leaves[leaf])
+        let end = Int(leaves[leaf &+ 1])
+        while g < end {
+            if groupContains(g, x: x, y: y) { return Int32(groupCountry[g]) }
+            g &+= 1
+        }
+        return -1
+    }
+
+    /// Crossing-number test over the rings of one group. The comparison `x < x-intercept` is
+    /// written as a sign of a 2×2 determinant, so no division rounds it.
+    @inline(__always)
+    func groupContains(_ g: Int, x: Double, y: Double) -> Bool {
+        var inside = false
+        let v = vertices.baseAddress!
+        for r in Int(groupRings[g])..<Int(groupRings[g &+ 1]) {
+            let start = Int(rings[r]), end = Int(rings[r &+ 1])
+            var xi = v[2 &* start], yi = v[2 &* start &+ 1]
+            var k = start &+ 1
+            while k < end {
+                let xj = v[2 &* k], yj = v[2 &* k &+ 1]
+                if (yi > y) != (yj > y) {
+                    let det = (xj - xi) * (y - yi) - (x - xi) * (yj - yi)
+                    if (yj > yi) == (det > 0) { inside.toggle() }
+                }
+                xi = xj
+                yi = yj
+                k &+= 1
+            }
+        }
+        return inside
+    }
+
+    /// True when the sea cell holding the position may lie within ``nearShoreKm`` of land.
+    /// False only when land is certainly farther.
+    func mayBeNearShore(longitude lonIn: Double, latitude: Double) -> Bool {
+        let lon = lonIn >= 180 ? -180 : lonIn
+        let col = min(max(Int(lon.rounded(.down)) + 180, 0), CountryIndexFormat.rootColumns - 1)
+        let row = min(max(Int(latitude.rounded(.down)) + 90, 0), CountryIndexFormat.rootRows - 1)
+        let slot = root[row * CountryIndexFormat.rootColumns + col]
+        return !(slot >> CountryIndexFormat.kindShift == 0 && slot & 1 == 0)
+    }
+}

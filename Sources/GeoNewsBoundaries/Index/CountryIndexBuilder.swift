@@ -1,0 +1,222 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GeoNewsGeodesy
+
+/// Builds `country-index.bin` from `boundaries.bin` with GEOS: it classifies each cell of the
+/// world grid as sea, inside one country, or border, splits border cells into quadrants while
+/// they hold many vertices, and stores each country's polygons clipped to every border leaf.
+///
+/// The build is deterministic: the same boundaries and options give the same bytes.
+public struct CountryIndexBuilder {
+    /// Split a border cell while its clipped polygons have more vertices than this.
+    public var leafVertexLimit = 24
+    /// Stop splitting at cells of 2^-maxDepth degrees (10 → about 110 m).
+    public var maxDepth = 10
+    /// Sea cells farther than this from any land are flagged so that near-shore checks skip them.
+    public var nearShoreKm = 25.0
+
+    public init() {}
+
+    /// Statistics of one build, for the tool's report.
+    public struct Report: Sendable {
+        public var seaCells = 0, countryCells = 0, nodes = 0, leaves = 0, groups = 0, rings = 0, vertices = 0
+    }
+
+    public func build(boundaries: BoundaryFile, catalogueIDs: [String]) throws -> (bytes: [UInt8], report: Report) {
+        guard boundaries.count == catalogueIDs.count else {
+            throw DataError.stale(path: boundaries.file.path, reason: "\(boundaries.count) boundaries for \(catalogueIDs.count) catalogue entries")
+        }
+        let ctx = GEOSContext()
+        var geometries: [Geometry] = []
+        var boxes: [(Double, Double, Double, Double)] = []
+        for i in 0..<boundaries.count {
+            let g = try ctx.geometry(wkb: try boundaries.wkb(i))
+            geometries.append(g)
+            var xmin = Double.infinity, ymin = Double.infinity, xmax = -Double.infinity, ymax = -Double.infinity
+            g.forEachRing { _, _, xy in
+                var k = 0
+                while k < xy.count {
+                    xmin = min(xmin, xy[k]); xmax = max(xmax, xy[k])
+                    ymin = min(ymin, xy[k + 1]); ymax = max(ymax, xy[k + 1])
+                    k += 2
+                }
+            }
+            boxes.append((xmin, ymin, xmax, ymax))
+        }
+
+        var state = BuildState()
+        var root = [UInt32](repeating: 0, count: CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows)
+        for row in 0..<CountryIndexFormat.rootRows {
+            let y0 = Double(row - 90)
+            for col in 0..<CountryIndexFormat.rootColumns {
+                let x0 = Double(col - 180)
+                var pieces: [Piece] = []
+                for (i, b) in boxes.enumerated() where b.0 <= x0 + 1 && b.2 >= x0 && b.1 <= y0 + 1 && b.3 >= y0 {
+                    let clip = try geometries[i].clipped(xmin: x0, ymin: y0, xmax: x0 + 1, ymax: y0 + 1)
+                    if let piece = Piece(country: i, geometry: clip) { pieces.append(piece) }
+                }
+                root[row * CountryIndexFormat.rootColumns + col] = try encode(pieces, x0: x0, y0: y0, size: 1, depth: 0, state: &state)
+            }
+        }
+        flagSea(&root)
+        state.report.seaCells = root.filter { $0 >> CountryIndexFormat.kindShift == 0 }.count
+        state.report.countryCells = root.filter { $0 >> CountryIndexFormat.kindShift == 1 }.count
+        let bytes = state.serialise(root: root, catalogueIDs: catalogueIDs,
+                                    boundariesFingerprint: boundaries.fingerprint,
+                                    nearShoreMetres: UInt32(nearShoreKm * 1000), maxDepth: UInt32(maxDepth))
+        return (bytes, state.report)
+    }
+
+    private func encode(_ pieces: [Piece], x0: Double, y0: Double, size: Double, depth: Int, state: inout BuildState) throws -> UInt32 {
+        if pieces.isEmpty { return CountryIndexFormat.coastalSea }
+        if pieces.count == 1, pieces[0].covers(x0: x0, y0: y0, size: size) {
+            return CountryIndexFormat.slot(.country, UInt32(pieces[0].country))
+        }
+        let vertexCount = pieces.reduce(0) { $0 + $1.vertexCount }
+        if vertexCount <= leafVertexLimit || depth >= maxDepth {
+            return state.addLeaf(pieces)
+        }
+        let half = size / 2
+        let node = state.reserveNode()
+        for k in 0..<4 {
+            let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
+            var sub: [Piece] = []
+            for p in pieces {
+                let clip = try p.geometry.clipped(xmin: cx, ymin: cy, xmax: cx + half, ymax: cy + half)
+                if let piece = Piece(country: p.country, geometry: clip) { sub.append(piece) }
+            }
+            let slot = try encode(sub, x0: cx, y0: cy, size: half, depth: depth + 1, state: &state)
+            state.nodes[node * 4 + k] = slot
+        }
+        return CountryIndexFormat.slot(.node, UInt32(node))
+    }
+
+    /// Marks root sea cells whose neighbourhood within ``nearShoreKm`` holds no land as far
+    /// sea (0); every other sea slot stays coastal (1).
+    private func flagSea(_ root: inout [UInt32]) {
+        let cols = CountryIndexFormat.rootColumns, rows = CountryIndexFormat.rootRows
+        let original = root
+        let kmPerDegree = GreatCircle.meanEarthRadiusKm * .pi / 180
+        let rowSpan = Int((nearShoreKm / kmPerDegree).rounded(.up))
+        for row in 0..<rows {
+            let lo = max(0, row - rowSpan), hi = min(rows - 1, row + rowSpan)
+            let poleward = max(abs(Double(lo - 90)), abs(Double(hi + 1 - 90)))
+            let c = cos(min(90, poleward) * .pi / 180)
+            let colSpan = c < 1e-9 ? cols : min(cols, Int((nearShoreKm / (kmPerDegree * c)).rounded(.up)))
+            for col in 0..<cols where original[row * cols + col] >> CountryIndexFormat.kindShift == 0 {
+                var land = false
+                search: for r in lo...hi {
+                    for dc in -colSpan...colSpan {
+                        let cc = ((col + dc) % cols + cols) % cols
+                        if original[r * cols + cc] >> CountryIndexFormat.kindShift != 0 { land = true; break search }
+                    }
+                }
+                root[row * cols + col] = land ? CountryIndexFormat.coastalSea : 0
+            }
+        }
+    }
+}
+
+/// One country's polygons clipped to a cell.
+private struct Piece {
+    let country: Int
+    let geometry: Geometry
+    let vertexCount: Int
+
+    init?(country: Int, geometry: Geometry) {
+        guard !geometry.isEmpty, geometry.area > 0 else { return nil }
+        var n = 0
+        geometry.forEachRing { _, _, xy in n += xy.count / 2 }
+        guard n > 0 else { return nil }
+        self.country = country
+        self.geometry = geometry
+        vertexCount = n
+    }
+
+    /// True when the clipped polygons fill the cell: every vertex lies on the cell's edge and
+    /// the area equals the cell's.
+    func covers(x0: Double, y0: Double, size: Double) -> Bool {
+        let x1 = x0 + size, y1 = y0 + size
+        guard geometry.area >= size * size * (1 - 1e-12) else { return false }
+        var onEdge = true
+        geometry.forEachRing { _, _, xy in
+            var k = 0
+            while k < xy.count {
+                let x = xy[k], y = xy[k + 1]
+                if !(x == x0 || x == x1 || y == y0 || y == y1) { onEdge = false }
+                k += 2
+            }
+        }
+        return onEdge
+    }
+}
+
+private struct BuildState {
+    var nodes: [UInt32] = []
+    var leaves: [UInt32] = [0]
+    var groupCountry: [UInt32] = []
+    var groupRings: [UInt32] = [0]
+    var rings: [UInt32] = [0]
+    var vertices: [Double] = []
+    var report = CountryIndexBuilder.Report()
+
+    mutating func reserveNode() -> Int {
+        nodes.append(contentsOf: [0, 0, 0, 0])
+        report.nodes += 1
+        return nodes.count / 4 - 1
+    }
+
+    mutating func addLeaf(_ pieces: [Piece]) -> UInt32 {
+        for p in pieces {
+            groupCountry.append(UInt32(p.country))
+            p.geometry.forEachRing { _, _, xy in
+                vertices.append(contentsOf: xy)
+                rings.append(UInt32(vertices.count / 2))
+            }
+            groupRings.append(UInt32(rings.count - 1))
+        }
+        leaves.append(UInt32(groupCountry.count))
+        report.leaves += 1
+        return CountryIndexFormat.slot(.leaf, UInt32(leaves.count - 2))
+    }
+
+    mutating func serialise(root: [UInt32], catalogueIDs: [String], boundariesFingerprint: UInt64,
+                            nearShoreMetres: UInt32, maxDepth: UInt32) -> [UInt8] {
+        report.groups = groupCountry.count
+        report.rings = rings.count - 1
+        report.vertices = vertices.count / 2
+        var out = [UInt8](repeating: 0, count: CountryIndexFormat.headerSize)
+        var offsets: [UInt64] = []
+        var counts: [UInt32] = []
+        func pad() { while out.count % 8 != 0 { out.append(0) } }
+        func append<T>(_ array: [T]) {
+            pad()
+            offsets.append(UInt64(out.count))
+            counts.append(UInt32(array.count))
+            array.withUnsafeBytes { out.append(contentsOf: $0) }
+        }
+        append(root); append(nodes); append(leaves); append(groupCountry); append(groupRings); append(rings)
+        append(vertices)
+        while (out.count - CountryIndexFormat.headerSize) % 32 != 0 { out.append(0) }
+        func put<T: FixedWidthInteger>(_ v: T, at offset: Int) {
+            withUnsafeBytes(of: v.littleEndian) { for (i, b) in $0.enumerated() { out[offset + i] = b } }
+        }
+        for (i, b) in CountryIndexFormat.magic.enumerated() { out[i] = b }
+        put(CountryIndexFormat.version, at: 8)
+        put(UInt32(catalogueIDs.count), at: 12)
+        put(CountryIndexFormat.catalogueHash(catalogueIDs), at: 16)
+        put(boundariesFingerprint, at: 24)
+        put(nearShoreMetres, at: 40)
+        put(maxDepth, at: 44)
+        for s in 0..<CountryIndexFormat.sectionCount {
+            put(offsets[s], at: 48 + 8 * s)
+            put(counts[s], at: 104 + 4 * s)
+        }
+        let sum = out.withUnsafeBytes { CountryIndexFormat.checksum(UnsafeRawBufferPointer(rebasing: $0[CountryIndexFormat.headerSize...])) }
+        put(sum, at: 32)
+        return out
+    }
+}

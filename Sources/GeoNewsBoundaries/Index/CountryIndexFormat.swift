@@ -1,0 +1,91 @@
+/// The on-disk layout of `country-index.bin`, shared by the writer and the reader.
+///
+/// Little-endian throughout; every section starts on an 8-byte boundary.
+///
+/// ```
+/// offset size
+///      0    8  magic "GNINDEX1"
+///      8    4  format version (CountryIndexFormat.version)
+///     12    4  number of countries (must equal the catalogue's)
+///     16    8  FNV-1a 64 of the catalogue ids joined by "\n" (stale-catalogue check)
+///     24    8  FNV-1a 64 of boundaries.bin (provenance)
+///     32    8  checksum of every byte after the header (see CountryIndexFormat.checksum)
+///     40    4  near-shore distance the sea flags were computed for, in metres
+///     44    4  maximum quadtree depth
+///     48   8×7 section offsets: root, nodes, leaves, groupCountry, groupRings, rings, vertices
+///    104   4×7 section element counts, same order
+///    132    4  reserved, 0
+///    136       sections
+/// ```
+///
+/// The world is a 360 × 180 grid of 1° root cells (row-major from 90° S, 180° W). Each cell
+/// slot is a `UInt32` whose top two bits say what it is:
+/// - `0`: sea. Low bit 1 means land may lie within the near-shore distance; 0 means it cannot.
+/// - `1`: wholly inside one country, whose catalogue index is in the low 30 bits.
+/// - `2`: split in four; the low bits index a node of four slots (SW, SE, NW, NE).
+/// - `3`: a border leaf; the low bits index `leaves`.
+///
+/// A leaf owns the groups `leaves[l] ..< leaves[l + 1]`; group `g` is one country's part of
+/// the cell (`groupCountry[g]`) made of the rings `groupRings[g] ..< groupRings[g + 1]`; ring
+/// `r` is the closed vertex run `rings[r] ..< rings[r + 1]` of `vertices` (x, y pairs of
+/// `Double`, degrees, exactly as GEOS clipped them).
+enum CountryIndexFormat {
+    static let magic: [UInt8] = Array("GNINDEX1".utf8)
+    static let version: UInt32 = 1
+    static let headerSize = 136
+    static let rootColumns = 360
+    static let rootRows = 180
+    static let sectionCount = 7
+
+    enum Kind: UInt32 {
+        case sea = 0, country = 1, node = 2, leaf = 3
+    }
+
+    static let kindShift: UInt32 = 30
+    static let payloadMask: UInt32 = (1 << 30) - 1
+    /// Sea slot value for water that may lie within the near-shore distance of land.
+    static let coastalSea: UInt32 = 1
+
+    @inline(__always)
+    static func slot(_ kind: Kind, _ payload: UInt32) -> UInt32 { kind.rawValue << kindShift | payload }
+
+    /// FNV-1a, 64-bit.
+    static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h &*= 0x0000_0100_0000_01b3
+        }
+        return h
+    }
+
+    /// Catalogue identity: FNV-1a of the ids joined by newlines.
+    static func catalogueHash(_ ids: [String]) -> UInt64 {
+        var bytes = Array(ids.joined(separator: "\n").utf8)
+        return bytes.withUnsafeMutableBytes { fnv1a(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A fast checksum over whole 64-bit words (four independent multiply–xor lanes, so it runs
+    /// near memory speed); the length must be a multiple of 32, which the writer pads to.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        precondition(bytes.count % 32 == 0)
+        let words = bytes.count / 8
+        var a: UInt64 = 0x9E37_79B9_7F4A_7C15, b: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+        var c: UInt64 = 0x1656_67B1_9E37_79F9, d: UInt64 = 0x85EB_CA77_C2B2_AE63
+        let m: UInt64 = 0xFF51_AFD7_ED55_8CCD
+        var i = 0
+        while i < words {
+            a = (a ^ bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) &* m
+            b = (b ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 8, as: UInt64.self)) &* m
+            c = (c ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 16, as: UInt64.self)) &* m
+            d = (d ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 24, as: UInt64.self)) &* m
+            a ^= a >> 29; b ^= b >> 31; c ^= c >> 27; d ^= d >> 33
+            i += 4
+        }
+        var h = a ^ (b &* 31) ^ (c &* 1009) ^ (d &* 65537) ^ UInt64(bytes.count)
+        h ^= h >> 33
+        h &*= m
+        h ^= h >> 33
+        return h
+    }
+}

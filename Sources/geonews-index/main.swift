@@ -1,0 +1,76 @@
+// geonews-index: builds Data/country-index.bin from Data/boundaries.bin with GEOS.
+//
+//   swift run -c release geonews-index            rebuild the index in place
+//   swift run -c release geonews-index --check    exit 1 if the committed index is not what
+//                                                 this build produces
+//   --data DIR                                    the data directory (default: located as
+//                                                 the geonews command locates it)
+#if canImport(Glibc)
+import Glibc
+#endif
+import GeoNewsBoundaries
+
+func fail(_ message: String, code: Int32) -> Never {
+    let line = "geonews-index: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(code)
+}
+
+var args = Array(CommandLine.arguments.dropFirst())
+var check = false
+var dataPath: String?
+while let a = args.first {
+    args.removeFirst()
+    switch a {
+    case "--check": check = true
+    case "--data":
+        guard let v = args.first else { fail("--data needs a directory", code: 64) }
+        dataPath = v
+        args.removeFirst()
+    case "-h", "--help":
+        print("usage: geonews-index [--data DIR] [--check]")
+        exit(0)
+    default: fail("unknown argument '\(a)'", code: 64)
+    }
+}
+
+do {
+    let dir = try dataPath.map { DataDirectory(path: $0) } ?? DataDirectory.locate()
+    let catalogue = try Catalogue.load(from: dir)
+    let boundaries = try BoundaryFile(directory: dir)
+    let started = timespec.now
+    let (bytes, report) = try CountryIndexBuilder().build(boundaries: boundaries, catalogueIDs: catalogue.countries.map(\.id))
+    let seconds = timespec.now - started
+    let target = dir.file("country-index.bin")
+    print("built in \(String(format3(seconds))) s: \(report.countryCells) whole-country and \(report.seaCells) sea root cells, "
+          + "\(report.nodes) split nodes, \(report.leaves) border leaves, \(report.groups) country parts, "
+          + "\(report.rings) rings, \(report.vertices) vertices, \(bytes.count) bytes")
+    if check {
+        let existing = try? MappedFile(path: target)
+        guard let existing, existing.bytes.elementsEqual(bytes) else {
+            fail("\(target) differs from what the build produces; run `swift run -c release geonews-index`", code: 1)
+        }
+        print("\(target) is up to date")
+    } else {
+        let tmp = target + ".tmp"
+        guard let f = fopen(tmp, "wb") else { fail("cannot write \(tmp)", code: 74) }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+        guard fclose(f) == 0, written == bytes.count, rename(tmp, target) == 0 else { fail("cannot write \(target)", code: 74) }
+        print("wrote \(target)")
+    }
+} catch {
+    fail("\(error)", code: 65)
+}
+
+func format3(_ x: Double) -> String {
+    let ms = Int((x * 1000).rounded())
+    return "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst())"
+}
+
+extension timespec {
+    static var now: Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
