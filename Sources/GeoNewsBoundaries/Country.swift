@@ -9,7 +9,7 @@ public struct Country: Hashable, Sendable, Identifiable {
     /// ISO 3166-1 alpha-2, upper case; `nil` for the few features without one (Bir Tawil,
     /// Spratly Is., Akrotiri, …). Not unique: Somaliland shares `SO` with Somalia.
     public let iso2: String?
-    /// ISO 3166-1 alpha-3, upper case; `nil` where `iso2` is.
+    /// ISO 3166-1 alpha-3, upper case; `nil` where there is none (also for Kosovo, `XK`).
     public let iso3: String?
     /// English short name.
     public let name: String

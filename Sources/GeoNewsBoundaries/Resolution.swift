@@ -4,8 +4,14 @@ import GeoNewsGeodesy
 public enum SuggestionReason: String, Sendable, Codable, Hashable {
     /// The position lies inside that news country's polygons.
     case inside
-    /// The position is at sea within ``CountryResolver/nearShoreKm`` of that news country's
-    /// border: coastal towns and harbours that Natural Earth's tight coastline leaves outside.
+    /// The position lies in a territory without news coverage of its own whose sovereign
+    /// state is a news country: Réunion or French Guiana (France), Svalbard (Norway), Puerto
+    /// Rico or Guam (United States), Gibraltar (United Kingdom). Sovereignty is Natural Earth's
+    /// `SOVEREIGNT`, in the data set's German point of view.
+    case sovereign
+    /// The position is at sea within ``CountryResolver/nearShoreKm`` of the land of that news
+    /// country (or of a territory it is sovereign over): coastal towns and harbours that
+    /// Natural Earth's tight coastline leaves outside.
     case offshore
     /// Neither: the news country whose marker is nearest on the great circle.
     case nearestMarker = "nearest-marker"
@@ -15,7 +21,8 @@ public enum SuggestionReason: String, Sendable, Codable, Hashable {
 public struct Suggestion: Hashable, Sendable {
     public let country: Country
     public let reason: SuggestionReason
-    /// Kilometres: 0 for ``SuggestionReason/inside``, the distance to the border for
+    /// Kilometres: 0 for ``SuggestionReason/inside`` and ``SuggestionReason/sovereign``, the
+    /// distance to the border for
     /// ``SuggestionReason/offshore``, the great-circle distance to the marker for
     /// ``SuggestionReason/nearestMarker``.
     public let distanceKm: Double

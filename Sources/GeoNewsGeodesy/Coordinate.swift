@@ -34,12 +34,14 @@ public enum CoordinateError: Error, Equatable, Sendable, CustomStringConvertible
     case latitudeOutOfRange(Double)
     case longitudeOutOfRange(Double)
     case notFinite(field: String, value: Double)
+    case notANumber(field: String, text: String)
 
     public var description: String {
         switch self {
         case .latitudeOutOfRange(let v): return "latitude \(v) is outside -90…90"
         case .longitudeOutOfRange(let v): return "longitude \(v) is outside -180…180"
         case .notFinite(let field, let v): return "\(field) \(v) is not a finite number"
+        case .notANumber(let field, let text): return "\(field) '\(text)' is not a number"
         }
     }
 }

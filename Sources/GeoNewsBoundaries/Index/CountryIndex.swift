@@ -85,15 +85,32 @@ public final class CountryIndex: @unchecked Sendable {
 
     /// The catalogue index of the country containing the position, or `nil` at sea.
     ///
-    /// Longitude 180 is the same meridian as -180 and is looked up as -180, so a point on the
-    /// antimeridian belongs to the land east of it (Chukotka, Fiji's eastern islands).
-    /// Latitudes beyond ±90 are clamped. NaN gives `nil`.
+    /// Natural Earth's polygons stop a hair short of the poles and the antimeridian
+    /// (Antarctica at -89.99999999999994°, Chukotka at -179.99999999999991°), so positions
+    /// within ``edgeNudge`` degrees (about 1 cm) of them are looked up that far inside: the
+    /// South Pole is in Antarctica, and a point on the antimeridian belongs to the land on
+    /// either side of it, east first. Everywhere else the answer is the polygons' own.
+    /// NaN gives `nil`.
     public func countryIndex(at position: Coordinate) -> Int? {
-        let i = lookup(longitude: position.longitude, latitude: position.latitude)
+        let e = Self.edgeNudge
+        let lat = min(max(position.latitude, -90 + e), 90 - e)
+        let lon = position.longitude
+        var i: Int32
+        if lon <= -180 + e || lon >= 180 - e {
+            i = lookup(longitude: -180 + e, latitude: lat)
+            if i < 0 { i = lookup(longitude: 180 - e, latitude: lat) }
+        } else {
+            i = lookup(longitude: lon, latitude: lat)
+        }
         return i < 0 ? nil : Int(i)
     }
 
-    /// Raw form of ``countryIndex(at:)``: the catalogue index, or -1 at sea.
+    /// How close to a pole or the antimeridian, in degrees, a position is looked up from just
+    /// inside (1e-7°, about 1 cm).
+    public static let edgeNudge = 1e-7
+
+    /// The polygons' exact answer: the catalogue index, or -1 at sea. Longitude 180 is read as
+    /// -180; latitudes beyond ±90 are clamped into the edge rows.
     @inline(__always)
     func lookup(longitude lonIn: Double, latitude latIn: Double) -> Int32 {
         guard lonIn == lonIn, latIn == latIn else { return -1 }
@@ -148,7 +165,8 @@ public final class CountryIndex: @unchecked Sendable {
                 let xj = v[2 &* k], yj = v[2 &* k &+ 1]
                 if (yi > y) != (yj > y) {
                     let det = (xj - xi) * (y - yi) - (x - xi) * (yj - yi)
-                    if (yj > yi) == (det > 0) { inside.toggle() }
+                    // det == 0: the point is on the edge's line, and x == x-intercept is not a crossing.
+                    if det != 0 && (yj > yi) == (det > 0) { inside.toggle() }
                 }
                 xi = xj
                 yi = yj

@@ -10,12 +10,15 @@ import GeoNewsGeodesy
 /// The rules, in order:
 /// 1. Inside one of the 54 news countries: that country, reason ``SuggestionReason/inside``,
 ///    distance 0.
-/// 2. At sea within ``nearShoreKm`` of a news country's land: that country, reason
-///    ``SuggestionReason/offshore``, with the distance to its border. Natural Earth's coastline
-///    is tight, so harbours and coastal towns often fall just outside it.
-/// 3. Anywhere else (a country without news coverage, the open sea): the news country whose
-///    marker is nearest on the great circle, reason ``SuggestionReason/nearestMarker``, with that
-///    distance.
+/// 2. Inside a territory whose sovereign is a news country (Réunion → France): the sovereign,
+///    reason ``SuggestionReason/sovereign``, distance 0.
+/// 3. At sea within ``nearShoreKm`` of the land of a country that rules 1–2 would answer: that
+///    news country, reason ``SuggestionReason/offshore``, with the distance to the land.
+///    Natural Earth's coastline is tight, so harbours and coastal towns often fall just
+///    outside it.
+/// 4. Anywhere else (a country without news coverage, the open sea): the news country whose
+///    marker is nearest on the great circle, reason ``SuggestionReason/nearestMarker``, with
+///    that distance.
 ///
 /// Immutable and lock-free: one resolver serves any number of threads. Only the memory-mapped
 /// ``CountryIndex`` is touched per query; GEOS is not on this path.
@@ -31,12 +34,19 @@ public final class CountryResolver: CountryResolving, Sendable {
     public let seaSearchKm: Double
 
     private let newsMarkers: [(index: Int, lat: Double, lon: Double, cosLat: Double)]
+    /// Per catalogue index: the news country that answers for it (itself, or its sovereign), if any.
+    private let newsCountry: [Int?]
 
     public init(catalogue: Catalogue, index: CountryIndex, seaSearchKm: Double = .infinity) {
         self.catalogue = catalogue
         self.index = index
         nearShoreKm = index.nearShoreKm
         self.seaSearchKm = max(seaSearchKm, index.nearShoreKm)
+        newsCountry = catalogue.countries.map { c in
+            if c.hasNews { return catalogue.index(of: c) }
+            guard let s = c.sovereignIso2, let sovereign = catalogue.country(iso2: s), sovereign.hasNews else { return nil }
+            return catalogue.index(of: sovereign)
+        }
         newsMarkers = catalogue.countries.enumerated().compactMap { i, c -> (index: Int, lat: Double, lon: Double, cosLat: Double)? in
             guard c.hasNews else { return nil }
             let φ = c.marker.latitude * .pi / 180
@@ -59,22 +69,26 @@ public final class CountryResolver: CountryResolving, Sendable {
     public func resolve(_ position: Coordinate) -> Resolution {
         if let i = index.countryIndex(at: position) {
             let country = catalogue.countries[i]
-            if country.hasNews {
-                return Resolution(position: position, country: country, nearest: nil,
-                                  suggestion: Suggestion(country: country, reason: .inside, distanceKm: 0))
+            let suggestion: Suggestion
+            if let news = newsCountry[i] {
+                suggestion = Suggestion(country: catalogue.countries[news], reason: news == i ? .inside : .sovereign, distanceKm: 0)
+            } else {
+                suggestion = nearestMarker(position)
             }
-            return Resolution(position: position, country: country, nearest: nil, suggestion: nearestMarker(position))
+            return Resolution(position: position, country: country, nearest: nil, suggestion: suggestion)
         }
         var nearest: NearestCountry?
+        var news: Int?
         if seaSearchKm.isFinite && seaSearchKm <= nearShoreKm
             && !index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) {
             nearest = nil
         } else if let n = index.nearestLand(to: position, maxKm: seaSearchKm) {
             nearest = NearestCountry(country: catalogue.countries[n.countryIndex], distanceKm: n.distanceKm)
+            if n.distanceKm <= nearShoreKm { news = newsCountry[n.countryIndex] }
         }
-        if let nearest, nearest.distanceKm <= nearShoreKm, nearest.country.hasNews {
+        if let news, let nearest {
             return Resolution(position: position, country: nil, nearest: nearest,
-                              suggestion: Suggestion(country: nearest.country, reason: .offshore, distanceKm: nearest.distanceKm))
+                              suggestion: Suggestion(country: catalogue.countries[news], reason: .offshore, distanceKm: nearest.distanceKm))
         }
         return Resolution(position: position, country: nil, nearest: nearest, suggestion: nearestMarker(position))
     }
