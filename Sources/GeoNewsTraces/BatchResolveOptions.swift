@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A CSV column or JSON key chosen by the user.
+public enum ColumnSelector: Sendable, Hashable, CustomStringConvertible {
+    /// A header name or JSON key, matched ignoring ASCII case.
+    case name(String)
+    /// A 1-based column position (CSV only).
+    case position(Int)
+
+    /// Reads `"3"` as position 3 and anything else as a name.
+    public init(_ text: String) {
+        if let n = Int(text), n >= 1 { self = .position(n) } else { self = .name(text) }
+    }
+
+    public var description: String {
+        switch self {
+        case .name(let n): return "\"\(n)\""
+        case .position(let p): return "column \(p)"
+        }
+    }
+}
+
+/// How a batch run reads, resolves and writes. Every field has a default that suits a file
+/// with a header naming its coordinate columns.
+public struct BatchResolveOptions: Sendable {
+    /// Input format; `nil` chooses by file extension, then by the first bytes.
+    public var inputFormat: RecordFormat?
+    /// Output format; `nil` writes the input's format (CSV for GPX input).
+    public var outputFormat: RecordFormat?
+    /// Latitude column or key; `nil` looks for `lat` or `latitude` (or column 1 without header).
+    public var latitudeColumn: ColumnSelector?
+    /// Longitude column or key; `nil` looks for `lon`, `lng`, `long` or `longitude` (or column 2
+    /// without header).
+    public var longitudeColumn: ColumnSelector?
+    /// Time column or key (ISO 8601 or epoch seconds); `nil` looks for `time`, `timestamp`.
+    public var timeColumn: ColumnSelector?
+    /// Trace id column or key; `nil` looks for `trace_id`. Without one, an input is one trace.
+    public var traceColumn: ColumnSelector?
+    /// Whether the first CSV record is a header. Without one, no header is written either,
+    /// which is what a stage of `RDD.pipe()` or Hadoop streaming needs.
+    public var hasHeader = true
+    /// Threads resolving chunks in parallel; defaults to the number of online cores.
+    public var workerCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Target bytes per chunk handed to a worker.
+    public var chunkBytes = 512 * 1024
+    /// Chunks alive at once (read, resolving, or waiting to be written): with ``chunkBytes``
+    /// this bounds memory whatever the input size.
+    public var chunksInFlight = 0
+    /// The longest record accepted, in bytes; longer ones become error rows. This bounds memory
+    /// when a quote is never closed.
+    public var maxRecordBytes = 1 << 20
+    /// Whether to follow traces for segments and border crossings (costs a great-circle
+    /// distance per fix).
+    public var followsTraces = false
+
+    public init() {}
+
+    var effectiveChunksInFlight: Int { chunksInFlight > 0 ? chunksInFlight : 4 * workerCount + 2 }
+}

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where resolved records go.
+public enum BatchOutput: Sendable {
+    /// Standard output.
+    case standardOutput
+    /// A file by path, created or truncated.
+    case file(String)
+    /// Bytes collected in memory (tests, embedding).
+    case memory(CollectedBytes)
+}
+
+/// Output gathered in memory by ``BatchOutput/memory(_:)``.
+public final class CollectedBytes: @unchecked Sendable {
+    private var storage: [UInt8] = []
+
+    public init() {}
+
+    /// Everything written so far. Read it after the run has returned.
+    public var bytes: [UInt8] { storage }
+    /// ``bytes`` as UTF-8 text.
+    public var text: String { String(decoding: storage, as: UTF8.self) }
+
+    func append(_ bytes: UnsafeRawBufferPointer) { storage.append(contentsOf: bytes) }
+}
+
+/// An open output written with `write(2)`, whole buffers at a time.
+final class ByteSink {
+    let name: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private let memory: CollectedBytes?
+    private var isClosed = false
+
+    init(_ output: BatchOutput) throws(BatchResolveError) {
+        switch output {
+        case .standardOutput:
+            name = "standard output"
+            fd = 1
+            ownsDescriptor = false
+            memory = nil
+        case .file(let path):
+            name = path
+            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard opened >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
+            fd = opened
+            ownsDescriptor = true
+            memory = nil
+        case .memory(let collected):
+            name = "memory"
+            fd = -1
+            ownsDescriptor = false
+            memory = collected
+        }
+    }
+
+    deinit { if ownsDescriptor && !isClosed { close(fd) } }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(BatchResolveError) {
+        if let memory { return memory.append(bytes) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .writeFailed(path: name, reason: String(cString: strerror(errno)))
+            }
+            offset += n
+        }
+    }
+
+    func write(_ text: String) throws(BatchResolveError) {
+        let bytes = Array(text.utf8)
+        var failure: BatchResolveError?
+        bytes.withUnsafeBytes { raw in
+            do throws(BatchResolveError) { try write(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Closes the file, reporting a failure the kernel only tells at close (full disk on NFS).
+    func finish() throws(BatchResolveError) {
+        guard ownsDescriptor, !isClosed else { return }
+        isClosed = true
+        if close(fd) != 0 { throw .writeFailed(path: name, reason: String(cString: strerror(errno))) }
+    }
+}

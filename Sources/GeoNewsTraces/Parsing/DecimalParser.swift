@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Parses decimal numbers straight from bytes, without making a `String`.
+///
+/// The common GPS case (`-12.345678`, up to 19 significant digits and no exponent) takes
+/// Clinger's fast path: when the digits fit in 2⁵³ and the power of ten is at most 10²², one
+/// IEEE division of two exactly representable numbers is correctly rounded (Clinger 1990,
+/// "How to read floating point numbers accurately"). Everything else that still looks like a
+/// decimal number (exponents, long mantissas) goes to `strtod`, which rounds correctly too.
+/// Words `strtod` would accept (`nan`, `inf`, hexadecimal) are rejected: they are not positions.
+enum DecimalParser {
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The number in `bytes`, ignoring surrounding spaces and tabs; `nil` when it is not one.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard var p = bytes.baseAddress else { return nil }
+        var end = p + bytes.count
+        while p < end, p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
+        while end > p, end[-1] == 0x20 || end[-1] == 0x09 { end -= 1 }
+        guard p < end else { return nil }
+
+        var q = p
+        var negative = false
+        if q.pointee == UInt8(ascii: "-") { negative = true; q += 1 } else if q.pointee == UInt8(ascii: "+") { q += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        while q < end {
+            let c = q.pointee
+            if c &- 48 < 10 {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(c &- 48)
+                    if mantissa != 0 { digits += 1 }
+                    if seenPoint { fractionDigits += 1 }
+                } else {
+                    return slowPath(p, end)
+                }
+            } else if c == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else {
+                return slowPath(p, end)
+            }
+            q += 1
+        }
+        // A lone sign or point is not a number.
+        let digitBytes = end - p - (negative || p.pointee == UInt8(ascii: "+") ? 1 : 0) - (seenPoint ? 1 : 0)
+        guard digitBytes > 0 else { return nil }
+        guard mantissa <= 1 << 53, fractionDigits <= 22 else { return slowPath(p, end) }
+        let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    /// `strtod` for what the fast path declines, after checking the text is a plain decimal.
+    private static func slowPath(_ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Double? {
+        let n = end - start
+        guard n < 512 else { return nil }
+        var sawDigit = false
+        for i in 0..<n {
+            switch start[i] {
+            case 48...57: sawDigit = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): break
+            default: return nil
+            }
+        }
+        guard sawDigit else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { text -> Double? in
+            for i in 0..<n { text[i] = CChar(bitPattern: start[i]) }
+            text[n] = 0
+            var stop: UnsafeMutablePointer<CChar>?
+            let value = strtod(text.baseAddress!, &stop)
+            guard let stop, stop == text.baseAddress! + n else { return nil }
+            return value
+        }
+    }
+}

@@ -1,0 +1,171 @@
+/// Why a JSON record could not be read, with the byte offset within the record.
+enum JSONScanError: Error, Equatable, CustomStringConvertible {
+    case unexpected(byte: UInt8, offset: Int)
+    case truncated
+
+    var description: String {
+        switch self {
+        case .unexpected(let byte, let offset):
+            let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte \(byte)"
+            return "invalid JSON: unexpected \(shown) at byte \(offset + 1)"
+        case .truncated:
+            return "truncated JSON: the record ends inside a value"
+        }
+    }
+}
+
+/// Finds the structure of one JSON text in place, as byte ranges, without building values.
+///
+/// Records only need a handful of top-level members (coordinates, time, trace id); everything
+/// else is copied to the output verbatim, so nested values are skipped by bracket matching
+/// rather than parsed.
+struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    @inline(__always)
+    func skipSpace(_ i: Int) -> Int {
+        var i = i
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default: return i
+            }
+        }
+        return i
+    }
+
+    private func expectByte(_ i: Int) throws(JSONScanError) -> UInt8 {
+        guard i < bytes.count else { throw .truncated }
+        return bytes[i]
+    }
+
+    /// The index after the closing quote of the string opening at `i`, and whether it has escapes.
+    func stringEnd(_ i: Int) throws(JSONScanError) -> (end: Int, escaped: Bool) {
+        var j = i + 1
+        var escaped = false
+        while j < bytes.count {
+            let c = bytes[j]
+            if c == UInt8(ascii: "\"") { return (j + 1, escaped) }
+            if c == UInt8(ascii: "\\") { escaped = true; j += 2; continue }
+            if c < 0x20 { throw .unexpected(byte: c, offset: j) }
+            j += 1
+        }
+        throw .truncated
+    }
+
+    /// The index just past the value starting at `i` (no leading space).
+    func valueEnd(_ i: Int) throws(JSONScanError) -> Int {
+        let c = try expectByte(i)
+        switch c {
+        case UInt8(ascii: "\""):
+            return try stringEnd(i).end
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var j = i
+            while j < bytes.count {
+                switch bytes[j] {
+                case UInt8(ascii: "\""): j = try stringEnd(j).end; continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return j + 1 }
+                default: break
+                }
+                j += 1
+            }
+            throw .truncated
+        case UInt8(ascii: "-"), 48...57:
+            var j = i + 1
+            while j < bytes.count {
+                switch bytes[j] {
+                case 48...57, UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+                     UInt8(ascii: "+"), UInt8(ascii: "-"): j += 1
+                default: return j
+                }
+            }
+            return j
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            let word: StaticString = c == UInt8(ascii: "t") ? "true" : c == UInt8(ascii: "f") ? "false" : "null"
+            let n = word.utf8CodeUnitCount
+            guard i + n <= bytes.count else { throw .truncated }
+            for k in 0..<n where bytes[i + k] != word.utf8Start[k] {
+                throw .unexpected(byte: bytes[i + k], offset: i + k)
+            }
+            return i + n
+        default:
+            throw .unexpected(byte: c, offset: i)
+        }
+    }
+
+    /// Calls `body` with each member of the object opening at `i` (key range includes its
+    /// quotes; value range is exact) and returns the index after the closing brace.
+    @discardableResult
+    func members(
+        of i: Int, _ body: (_ key: Range<Int>, _ value: Range<Int>) throws(JSONScanError) -> Void
+    ) throws(JSONScanError) -> Int {
+        guard try expectByte(i) == UInt8(ascii: "{") else { throw .unexpected(byte: bytes[i], offset: i) }
+        var j = skipSpace(i + 1)
+        if try expectByte(j) == UInt8(ascii: "}") { return j + 1 }
+        while true {
+            guard try expectByte(j) == UInt8(ascii: "\"") else { throw .unexpected(byte: bytes[j], offset: j) }
+            let keyEnd = try stringEnd(j).end
+            let colon = skipSpace(keyEnd)
+            guard try expectByte(colon) == UInt8(ascii: ":") else { throw .unexpected(byte: bytes[colon], offset: colon) }
+            let valueStart = skipSpace(colon + 1)
+            let valueEnd = try valueEnd(valueStart)
+            try body(j..<keyEnd, valueStart..<valueEnd)
+            j = skipSpace(valueEnd)
+            switch try expectByte(j) {
+            case UInt8(ascii: ","): j = skipSpace(j + 1)
+            case UInt8(ascii: "}"): return j + 1
+            default: throw .unexpected(byte: bytes[j], offset: j)
+            }
+        }
+    }
+
+    /// Calls `body` with each element of the array opening at `i`; returns the index after `]`.
+    @discardableResult
+    func elements(of i: Int, _ body: (Range<Int>) throws(JSONScanError) -> Void) throws(JSONScanError) -> Int {
+        guard try expectByte(i) == UInt8(ascii: "[") else { throw .unexpected(byte: bytes[i], offset: i) }
+        var j = skipSpace(i + 1)
+        if try expectByte(j) == UInt8(ascii: "]") { return j + 1 }
+        while true {
+            let end = try valueEnd(j)
+            try body(j..<end)
+            j = skipSpace(end)
+            switch try expectByte(j) {
+            case UInt8(ascii: ","): j = skipSpace(j + 1)
+            case UInt8(ascii: "]"): return j + 1
+            default: throw .unexpected(byte: bytes[j], offset: j)
+            }
+        }
+    }
+
+    /// True when the quoted key at `range` equals one of `names`, ignoring ASCII case.
+    func key(_ range: Range<Int>, isOneOf names: [String]) -> Bool {
+        let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+        return names.contains { ASCIIText.equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[inner]), $0) }
+    }
+
+    /// The bytes of `range`, without quotes when it is a string.
+    func unquotedBytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        if range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") {
+            return UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+        }
+        return UnsafeBufferPointer(rebasing: bytes[range])
+    }
+
+    /// The text of the value at `range`: a decoded string, or the raw token otherwise.
+    func text(_ range: Range<Int>) -> String {
+        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        return JSONText.decodeString(UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]))
+    }
+
+    func isNull(_ range: Range<Int>) -> Bool {
+        range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n")
+    }
+}

@@ -1,0 +1,109 @@
+/// Fix times as they appear in traces: ISO 8601 (`2024-05-01T12:30:00Z`, with fractions or a
+/// `±HH:MM` offset, a space for the `T`, or a bare date) or Unix epoch seconds (`1714566600`,
+/// `1714566600.25`). Times are kept as written for output; they are parsed only where the
+/// summary needs arithmetic (the time of a border crossing between two fixes).
+enum Timestamp {
+    /// Seconds since 1970-01-01T00:00:00Z, or `nil` when `text` is neither form. A time
+    /// without an offset is taken as UTC.
+    static func epochSeconds(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { epochSeconds($0) }
+    }
+
+    static func epochSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard !b.isEmpty else { return nil }
+        if b.count < 10 || b[4] != UInt8(ascii: "-") { return DecimalParser.parse(b) }
+        var i = 0
+        func number(_ width: Int) -> Int? {
+            guard i + width <= b.count else { return nil }
+            var v = 0
+            for k in i..<(i + width) {
+                let d = b[k] &- 48
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            i += width
+            return v
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2),
+              expect(UInt8(ascii: "-")), let day = number(2),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        guard i < b.count else { return seconds }
+        guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == 0x20 else { return nil }
+        i += 1
+        guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2),
+              hour <= 24, minute < 60 else { return nil }
+        seconds += Double(hour * 3600 + minute * 60)
+        if expect(UInt8(ascii: ":")) {
+            guard let second = number(2), second <= 60 else { return nil }
+            seconds += Double(second)
+            if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+                i += 1
+                var scale = 0.1
+                let start = i
+                while i < b.count, b[i] &- 48 < 10 { seconds += Double(b[i] &- 48) * scale; scale /= 10; i += 1 }
+                guard i > start else { return nil }
+            }
+        }
+        guard i < b.count else { return seconds }
+        switch b[i] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            return i + 1 == b.count ? seconds : nil
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = b[i] == UInt8(ascii: "+") ? 1.0 : -1.0
+            i += 1
+            guard let oh = number(2) else { return nil }
+            _ = expect(UInt8(ascii: ":"))
+            let om = i < b.count ? (number(2) ?? -1) : 0
+            guard om >= 0, i == b.count else { return nil }
+            return seconds - sign * Double(oh * 3600 + om * 60)
+        default:
+            return nil
+        }
+    }
+
+    /// `seconds` since the epoch as ISO 8601 UTC, to the millisecond when not whole.
+    static func iso8601(_ seconds: Double) -> String {
+        let whole = seconds.rounded(.down)
+        let days = Int((whole / 86_400).rounded(.down))
+        let rest = Int(whole) - days * 86_400
+        let (y, m, d) = civilFromDays(days)
+        func pad(_ v: Int, _ w: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, w - s.count)) + s
+        }
+        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rest / 3600, 2)):\(pad(rest / 60 % 60, 2)):\(pad(rest % 60, 2))"
+        let millis = Int(((seconds - whole) * 1000).rounded())
+        if millis > 0 && millis < 1000 { text += "." + pad(millis, 3) }
+        return text + "Z"
+    }
+
+    /// Days since 1970-01-01 in the proleptic Gregorian calendar (Hinnant, "chrono-compatible
+    /// low-level date algorithms").
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

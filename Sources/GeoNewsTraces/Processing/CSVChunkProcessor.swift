@@ -1,0 +1,120 @@
+import GeoNewsBoundaries
+import GeoNewsGeodesy
+
+/// Resolves the records of one CSV chunk and writes them in the output format.
+///
+/// CSV to CSV copies each record's bytes verbatim and appends the resolved columns: no field is
+/// decoded except the coordinates (and time and trace id when traces are followed).
+struct CSVChunkProcessor: Sendable {
+    let layout: CSVLayout
+    let resolver: any CountryResolving
+    let output: RecordFormat
+    let followsTraces: Bool
+
+    private var flatWriter: FlatRecordWriter {
+        FlatRecordWriter(format: output, names: (0..<max(1, layout.names.count, layout.longitude + 1, layout.latitude + 1)).map(layout.name(ofField:)))
+    }
+
+    /// The output header line(s) for this layout, or nothing without a header.
+    func header() -> String {
+        guard !layout.names.isEmpty, output == .csv else { return "" }
+        return flatWriter.csvHeader()
+    }
+
+    func process(_ chunk: DelimitedChunk) -> ProcessedChunk {
+        let out = ByteBuffer(capacity: chunk.bytes.count + chunk.bytes.count / 2 + 1024)
+        var tally = ChunkTally(followsTraces: followsTraces)
+        let flat = output == .csv ? nil : flatWriter
+        chunk.bytes.withUnsafeBufferPointer { b in
+            if let reason = chunk.unreadableReason {
+                tally.countError()
+                writeFailure(RecordFailure(line: chunk.firstLine, reason), verbatim: nil, fields: [], CSVRecordCursor(b), flat, out)
+                return
+            }
+            var cursor = CSVRecordCursor(b)
+            var fields: [CSVField] = []
+            fields.reserveCapacity(16)
+            var line = chunk.firstLine
+            while let record = cursor.next(fields: &fields) {
+                let recordLine = line
+                line += record.lines
+                if record.isBlank && fields.count == 1 && !fields[0].quoted { continue }
+                switch coordinate(record, fields, cursor) {
+                case .failure(let reason):
+                    tally.countError()
+                    let failure = RecordFailure(line: recordLine, reason.text)
+                    let verbatim = record.problem == nil ? record : nil
+                    writeFailure(failure, verbatim: verbatim, fields: fields, cursor, flat, out)
+                case .success(let position):
+                    let r = resolver.resolve(position)
+                    tally.countResolved(r, trace: field(layout.trace, fields, b), time: layout.time.map { field($0, fields, b) })
+                    if let flat {
+                        flat.write(values(fields, cursor), outcome: .success(r), to: out)
+                    } else {
+                        copyRecord(record, fieldCount: fields.count, b, out)
+                        ResolvedColumns.appendCSV(r, to: out)
+                        out.append(UInt8(ascii: "\n"))
+                    }
+                }
+            }
+        }
+        tally.finish()
+        return ProcessedChunk(output: out, tally: tally, inputBytes: chunk.bytes.count)
+    }
+
+    @inline(__always)
+    private func coordinate(_ record: CSVRecordCursor.Record, _ fields: [CSVField], _ cursor: CSVRecordCursor) -> Result<Coordinate, ReasonText> {
+        if let problem = record.problem { return .failure(ReasonText(problem.description)) }
+        if !layout.names.isEmpty, fields.count > layout.names.count {
+            return .failure(ReasonText("the record has \(fields.count) fields, the header has \(layout.names.count)"))
+        }
+        guard layout.latitude < fields.count else {
+            return .failure(ReasonText("no latitude: it is column \(layout.latitude + 1) and the record has \(fields.count) field\(fields.count == 1 ? "" : "s")"))
+        }
+        guard layout.longitude < fields.count else {
+            return .failure(ReasonText("no longitude: it is column \(layout.longitude + 1) and the record has \(fields.count) field\(fields.count == 1 ? "" : "s")"))
+        }
+        return CoordinateText.coordinate(latitude: cursor.raw(fields[layout.latitude]), longitude: cursor.raw(fields[layout.longitude]))
+    }
+
+    @inline(__always)
+    private func field(_ index: Int?, _ fields: [CSVField], _ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard let index, index < fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(rebasing: b[fields[index].start..<fields[index].end])
+    }
+
+    /// The record's bytes, padded with empty fields up to the header's width so that the
+    /// resolved columns always land under their names.
+    @inline(__always)
+    private func copyRecord(_ record: CSVRecordCursor.Record, fieldCount: Int, _ b: UnsafeBufferPointer<UInt8>, _ out: ByteBuffer) {
+        out.append(b.baseAddress! + record.start, count: record.end - record.start)
+        var missing = layout.names.count - fieldCount
+        while missing > 0 { out.append(UInt8(ascii: ",")); missing -= 1 }
+    }
+
+    private func values(_ fields: [CSVField], _ cursor: CSVRecordCursor) -> [FieldValue] {
+        let width = max(fields.count, layout.names.count, layout.longitude + 1, layout.latitude + 1)
+        return (0..<width).map { $0 < fields.count ? .text(cursor.text(fields[$0])) : .absent }
+    }
+
+    /// An error row. A record whose quoting is broken cannot be copied without breaking the
+    /// output's own quoting, so its original columns are left empty; the message names its line.
+    private func writeFailure(
+        _ failure: RecordFailure, verbatim: CSVRecordCursor.Record?, fields: [CSVField],
+        _ cursor: CSVRecordCursor, _ flat: FlatRecordWriter?, _ out: ByteBuffer
+    ) {
+        if let flat {
+            let values = verbatim == nil ? [] : self.values(fields, cursor)
+            flat.write(values + Array(repeating: .absent, count: max(0, flat.names.count - values.count)),
+                       outcome: .failure(failure), to: out)
+            return
+        }
+        if let verbatim, layout.names.isEmpty || fields.count <= layout.names.count {
+            copyRecord(verbatim, fieldCount: fields.count, cursor.bytes, out)
+        } else {
+            for _ in 1..<max(1, layout.names.count) { out.append(UInt8(ascii: ",")) }
+        }
+        ResolvedColumns.appendCSVError(failure.message, to: out)
+        out.append(UInt8(ascii: "\n"))
+    }
+}

@@ -1,0 +1,127 @@
+import GeoNewsBoundaries
+import GeoNewsGeodesy
+
+/// Consecutive fixes of one trace inside one country (or at sea), as found within one chunk.
+/// The writer joins runs across chunks into ``CountrySegment``s.
+struct TraceRun: Sendable {
+    var traceID: String
+    /// ISO alpha-2 (or catalogue id when a feature has none); `nil` at sea.
+    var country: String?
+    var fixes: Int
+    /// Great-circle kilometres between consecutive fixes of this run.
+    var distanceKm: Double
+    var first: Coordinate
+    var last: Coordinate
+    var firstTime: String?
+    var lastTime: String?
+}
+
+/// What a worker learnt from one chunk besides its output bytes.
+struct ChunkTally: Sendable {
+    var records = 0
+    var resolved = 0
+    var errors = 0
+    var atSea = 0
+    var countries: [String: Int] = [:]
+    var runs: [TraceRun] = []
+
+    private let followsTraces: Bool
+    // Consecutive fixes are usually in the same country: count them before touching the dictionary.
+    private var pendingCountry: String?
+    private var pendingCount = 0
+    // The run being extended.
+    private var runOpen = false
+    private var runTrace: [UInt8] = []
+    private var run = TraceRun(traceID: "", country: nil, fixes: 0, distanceKm: 0,
+                               first: Coordinate(latitude: 0, longitude: 0),
+                               last: Coordinate(latitude: 0, longitude: 0))
+    private var runLastTime: [UInt8] = []
+    private var runHasLastTime = false
+
+    init(followsTraces: Bool) { self.followsTraces = followsTraces }
+
+    /// The key a country is counted under: ISO alpha-2, or the catalogue id without one.
+    @inline(__always)
+    static func key(_ country: Country?) -> String? {
+        guard let country else { return nil }
+        return country.iso2 ?? country.id
+    }
+
+    mutating func countError() {
+        records += 1
+        errors += 1
+    }
+
+    /// Counts a resolved fix; with trace following on, extends or starts a run.
+    mutating func countResolved(
+        _ r: Resolution, trace: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>?
+    ) {
+        records += 1
+        resolved += 1
+        let time = time.flatMap { $0.isEmpty ? nil : $0 }
+        let key = Self.key(r.country)
+        if let key {
+            if key == pendingCountry { pendingCount += 1 } else {
+                flushCountry()
+                pendingCountry = key
+                pendingCount = 1
+            }
+        } else {
+            atSea += 1
+        }
+        if followsTraces { follow(r.position, country: key, trace: trace, time: time) }
+    }
+
+    private mutating func flushCountry() {
+        if let pendingCountry, pendingCount > 0 { countries[pendingCountry, default: 0] += pendingCount }
+        pendingCount = 0
+    }
+
+    private mutating func follow(
+        _ p: Coordinate, country: String?, trace: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>?
+    ) {
+        if runOpen, run.country == country, runTrace.elementsEqual(trace) {
+            run.fixes += 1
+            run.distanceKm += GreatCircle.distance(from: run.last, to: p)
+            run.last = p
+            setLastTime(time)
+            return
+        }
+        closeRun()
+        runOpen = true
+        runTrace.removeAll(keepingCapacity: true)
+        runTrace.append(contentsOf: trace)
+        let firstTime = time.map { String(decoding: $0, as: UTF8.self) }
+        run = TraceRun(traceID: String(decoding: trace, as: UTF8.self), country: country, fixes: 1,
+                       distanceKm: 0, first: p, last: p, firstTime: firstTime, lastTime: nil)
+        setLastTime(time)
+    }
+
+    private mutating func setLastTime(_ time: UnsafeBufferPointer<UInt8>?) {
+        runLastTime.removeAll(keepingCapacity: true)
+        if let time { runLastTime.append(contentsOf: time) }
+        runHasLastTime = time != nil
+    }
+
+    private mutating func closeRun() {
+        guard runOpen else { return }
+        run.lastTime = runHasLastTime ? String(decoding: runLastTime, as: UTF8.self) : nil
+        runs.append(run)
+        runOpen = false
+    }
+
+    /// Call once when the chunk is done.
+    mutating func finish() {
+        flushCountry()
+        pendingCountry = nil
+        closeRun()
+    }
+}
+
+/// A chunk's output bytes and what was counted while making them.
+struct ProcessedChunk: @unchecked Sendable {
+    var output: ByteBuffer
+    var tally: ChunkTally
+    /// Input bytes the chunk covered, for progress.
+    var inputBytes = 0
+}

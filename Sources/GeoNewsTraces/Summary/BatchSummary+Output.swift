@@ -1,0 +1,56 @@
+import Foundation
+
+extension BatchSummary {
+    /// Traces listed in ``text()``; the JSON form always has all of them.
+    static let tracesShownInText = 20
+
+    /// A human-readable report for standard error.
+    public func text() -> String {
+        var lines: [String] = []
+        lines.append("records: \(recordsRead) read, \(recordsResolved) resolved, \(recordsInError) in error")
+        lines.append("speed: \(Int(pointsPerSecond.rounded())) points/s over \(String(format: "%.2f", seconds)) s")
+        let ranked = countries.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        let top = ranked.prefix(30).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        lines.append("countries: \(top.isEmpty ? "none" : top)\(ranked.count > 30 ? ", … \(ranked.count - 30) more" : ""); at sea \(atSea)")
+        for trace in traces.prefix(Self.tracesShownInText) {
+            lines.append("trace \(trace.traceID.isEmpty ? "(all records)" : "\"\(trace.traceID)\""):")
+            for s in trace.segments {
+                let span = s.firstTime.map { "\($0) … \(s.lastTime ?? $0), " } ?? ""
+                lines.append("  \(s.country ?? "sea"): \(span)\(s.fixes) fixes, \(String(format: "%.1f", s.distanceKm)) km")
+            }
+            for c in trace.crossings {
+                lines.append("  crossing \(c.from ?? "sea") → \(c.to ?? "sea")\(c.time.map { " at \($0)" } ?? "") near \(String(format: "%.5f", c.latitude)), \(String(format: "%.5f", c.longitude))")
+            }
+        }
+        if traces.count > Self.tracesShownInText {
+            lines.append("… \(traces.count - Self.tracesShownInText) more traces (see --summary-json)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The summary as JSON with snake_case keys, countries sorted.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Writes ``json()`` to `path`.
+    ///
+    /// - Throws: ``BatchResolveError/writeFailed(path:reason:)``.
+    public func writeJSON(to path: String) throws(BatchResolveError) {
+        let sink = try ByteSink(.file(path))
+        try sink.write(json())
+        try sink.finish()
+    }
+}
+
+/// Writes text to standard error, unbuffered.
+public enum StandardError {
+    public static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { b in _ = Glibc.write(2, b.baseAddress, b.count) }
+    }
+}

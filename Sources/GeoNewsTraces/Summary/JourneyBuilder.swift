@@ -1,0 +1,69 @@
+import GeoNewsGeodesy
+
+/// Joins the per-chunk ``TraceRun``s, in input order, into each trace's segments and crossings.
+struct JourneyBuilder {
+    private struct Open {
+        var summary: TraceSummary
+        var last: Coordinate
+        var lastTime: String?
+    }
+
+    private var order: [String] = []
+    private var traces: [String: Open] = [:]
+
+    mutating func add(_ run: TraceRun) {
+        guard var open = traces[run.traceID] else {
+            order.append(run.traceID)
+            traces[run.traceID] = Open(summary: TraceSummary(traceID: run.traceID, segments: [segment(run)]),
+                                       last: run.last, lastTime: run.lastTime)
+            return
+        }
+        let step = GreatCircle.distance(from: open.last, to: run.first)
+        let n = open.summary.segments.count - 1
+        if open.summary.segments[n].country == run.country {
+            open.summary.segments[n].fixes += run.fixes
+            open.summary.segments[n].distanceKm += step + run.distanceKm
+            open.summary.segments[n].lastTime = run.lastTime
+        } else {
+            open.summary.crossings.append(crossing(from: open, to: run))
+            open.summary.segments.append(segment(run))
+        }
+        open.last = run.last
+        open.lastTime = run.lastTime
+        traces[run.traceID] = open
+    }
+
+    func summaries() -> [TraceSummary] { order.compactMap { traces[$0]?.summary } }
+
+    private func segment(_ run: TraceRun) -> CountrySegment {
+        CountrySegment(country: run.country, firstTime: run.firstTime, lastTime: run.lastTime,
+                       fixes: run.fixes, distanceKm: run.distanceKm)
+    }
+
+    private func crossing(from open: Open, to run: TraceRun) -> BorderCrossing {
+        let mid = Self.midpoint(open.last, run.first)
+        var time = run.firstTime
+        if let a = open.lastTime.flatMap(Timestamp.epochSeconds), let b = run.firstTime.flatMap(Timestamp.epochSeconds) {
+            time = Timestamp.iso8601((a + b) / 2)
+        }
+        return BorderCrossing(from: open.summary.segments.last?.country, to: run.country, time: time,
+                              latitude: mid.latitude, longitude: mid.longitude)
+    }
+
+    /// The great-circle midpoint (Vincenty's spherical form), right across the antimeridian.
+    static func midpoint(_ a: Coordinate, _ b: Coordinate) -> Coordinate {
+        let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
+        let λ1 = a.longitude * .pi / 180
+        let dλ = (b.longitude - a.longitude) * .pi / 180
+        let bx = cos(φ2) * cos(dλ), by = cos(φ2) * sin(dλ)
+        let φ = atan2(sin(φ1) + sin(φ2), ((cos(φ1) + bx) * (cos(φ1) + bx) + by * by).squareRoot())
+        let λ = λ1 + atan2(by, cos(φ1) + bx)
+        return Coordinate(latitude: φ * 180 / .pi, longitude: GreatCircle.normalizedLongitude(λ * 180 / .pi))
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

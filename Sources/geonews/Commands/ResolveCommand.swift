@@ -1,0 +1,127 @@
+import ArgumentParser
+import GeoNews
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `geonews resolve`: every fix of a trace file to its country, streaming, on every core.
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Resolve every position of CSV, NDJSON, GeoJSON or GPX input to its country.",
+        discussion: """
+        Every input record becomes one output row, in input order, with its original fields \
+        plus country_iso2 (empty/null at sea), suggested_iso2, suggestion_reason \
+        (inside | offshore | nearest-marker), distance_km and error. A bad record (not a number, \
+        out of range, broken quoting, truncated) becomes a row whose error names the line and \
+        the reason; the run goes on, and rows out always equal rows in.
+
+        Reads standard input with `-` or no FILE, so it works as a stage of Spark's \
+        RDD.pipe() or Hadoop streaming: `--format ndjson`, or headerless CSV with \
+        `--no-header --lat-col 1 --lon-col 2`.
+
+        Exit status: 0 when the run completed, even if some rows carry an error (count them \
+        with --summary); 64 for bad usage (unknown format, no latitude column in the header); \
+        66 when an input file cannot be opened; 74 when reading or writing fails.
+        """
+    )
+
+    @Argument(help: "Input files; `-` or none reads standard input.")
+    var files: [String] = []
+
+    @Option(help: "Input format: csv, ndjson, geojson or gpx (default: from the extension, else sniffed).")
+    var format: String?
+
+    @Option(name: .customLong("output-format"), help: "csv, ndjson or geojson (default: the input's; csv for GPX).")
+    var outputFormat: String?
+
+    @Option(name: [.short, .long], help: "Write here instead of standard output.")
+    var output: String?
+
+    @Option(name: .customLong("lat-col"), help: "Latitude column: header name or 1-based position (JSON: key).")
+    var latColumn: String?
+
+    @Option(name: .customLong("lon-col"), help: "Longitude column: header name or 1-based position (JSON: key).")
+    var lonColumn: String?
+
+    @Option(name: .customLong("time-col"), help: "Time column (ISO 8601 or epoch seconds); default `time`.")
+    var timeColumn: String?
+
+    @Option(name: .customLong("trace-col"), help: "Trace id column; default `trace_id`.")
+    var traceColumn: String?
+
+    @Flag(name: .customLong("no-header"), help: "The CSV has no header line (and none is written); columns default to 1 = lat, 2 = lon.")
+    var noHeader = false
+
+    @Flag(help: "Print a summary to standard error: counts, countries, speed, each trace's segments and crossings.")
+    var summary = false
+
+    @Option(name: .customLong("summary-json"), help: "Write the summary as JSON to this file.")
+    var summaryJSON: String?
+
+    @Option(help: "Worker threads (default: the number of cores).")
+    var workers: Int?
+
+    @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
+    var noProgress = false
+
+    func run() throws {
+        var options = BatchResolveOptions()
+        do {
+            options.inputFormat = try format.map { try Self.format($0, flag: "--format") }
+            options.outputFormat = try outputFormat.map { try Self.format($0, flag: "--output-format") }
+        } catch let error as BatchResolveError {
+            throw fail(error)
+        }
+        options.latitudeColumn = latColumn.map(ColumnSelector.init)
+        options.longitudeColumn = lonColumn.map(ColumnSelector.init)
+        options.timeColumn = timeColumn.map(ColumnSelector.init)
+        options.traceColumn = traceColumn.map(ColumnSelector.init)
+        options.hasHeader = !noHeader
+        options.followsTraces = summary || summaryJSON != nil
+        if let workers {
+            guard workers >= 1 else { throw fail(.usage("--workers \(workers) must be at least 1")) }
+            options.workerCount = workers
+        }
+
+        let resolver: CountryResolver
+        do {
+            resolver = try CountryResolver.load(from: try DataDirectory.locate(), seaSearchKm: 2000)
+        } catch {
+            StandardError.write("geonews: \(error)\n")
+            throw ExitCode(66)
+        }
+        // A closed pipe downstream (`| head`) is a write error to report, not a silent kill.
+        signal(SIGPIPE, SIG_IGN)
+        let inputs = files.map { $0 == "-" ? BatchInput.standardInput : .file($0) }
+        let meter = !noProgress && isatty(2) != 0 ? ProgressMeter() : nil
+        let result: BatchSummary
+        do {
+            result = try BatchResolver(resolver: resolver, options: options).run(
+                inputs: inputs, output: output.map(BatchOutput.file) ?? .standardOutput,
+                progress: meter.map { m in { m.update($0) } })
+        } catch {
+            meter?.clear()
+            throw fail(error)
+        }
+        meter?.clear()
+        if summary { StandardError.write(result.text()) }
+        if let summaryJSON {
+            do { try result.writeJSON(to: summaryJSON) } catch { throw fail(error) }
+        }
+    }
+
+    private static func format(_ text: String, flag: String) throws(BatchResolveError) -> RecordFormat {
+        guard let f = RecordFormat(rawValue: text.lowercased()) else {
+            throw .usage("\(flag) \(text) is not one of csv, ndjson, geojson, gpx")
+        }
+        return f
+    }
+
+    private func fail(_ error: BatchResolveError) -> ExitCode {
+        StandardError.write("geonews resolve: \(error)\n")
+        return ExitCode(error.exitCode)
+    }
+}
