@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"]),
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
-        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines"]),
+        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoNewsTracesTests", dependencies: ["GeoNewsTraces"]),
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
     ]

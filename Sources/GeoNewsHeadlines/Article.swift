@@ -1,0 +1,110 @@
+import Foundation
+
+/// A news service that can answer headline requests.
+///
+/// The raw values are the names used on the command line (`--provider`), in `config.json`
+/// and in JSON output.
+public enum NewsProvider: String, Codable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Google News RSS editions. Needs no key and covers all 54 news countries.
+    case googleNews = "google-news"
+    /// NewsAPI v2. Needs a key; since 2024 its top headlines are empty for every country but `us`.
+    case newsAPI = "newsapi"
+    /// GNews v4. Needs a key.
+    case gnews = "gnews"
+
+    /// The provider's name for people ("Google News", "NewsAPI", "GNews").
+    public var displayName: String {
+        switch self {
+        case .googleNews: return "Google News"
+        case .newsAPI: return "NewsAPI"
+        case .gnews: return "GNews"
+        }
+    }
+
+    public var description: String { displayName }
+
+    /// Whether the provider refuses to answer without an API key.
+    public var needsKey: Bool { self != .googleNews }
+}
+
+/// NewsAPI's seven headline categories, which every provider maps onto its own names.
+public enum HeadlineCategory: String, Codable, Sendable, CaseIterable {
+    case business, entertainment, general, health, science, sports, technology
+}
+
+/// One news article, whichever provider it came from.
+///
+/// JSON form: `{"title", "source", "author", "description", "url", "imageURL", "publishedAt",
+/// "provider"}`, with `publishedAt` as ISO 8601 in UTC (`2024-05-01T09:30:00Z`) whatever the
+/// encoder's date strategy, and absent optional fields left out.
+public struct Article: Sendable, Hashable, Codable {
+    /// The headline, without the " - Publisher" suffix Google News appends.
+    public var title: String
+    /// The publisher's name ("Le Monde"), when the provider gives one.
+    public var sourceName: String?
+    public var author: String?
+    /// A short plain-text summary. Google News gives none (its description is a list of links).
+    public var description: String?
+    /// Where to read the article. For Google News this is a news.google.com redirect link.
+    public var url: URL
+    public var imageURL: URL?
+    /// Publication time; `nil` when the provider omitted or garbled it.
+    public var publishedAt: Date?
+    public var provider: NewsProvider
+
+    public init(
+        title: String, sourceName: String? = nil, author: String? = nil, description: String? = nil,
+        url: URL, imageURL: URL? = nil, publishedAt: Date?, provider: NewsProvider
+    ) {
+        self.title = title
+        self.sourceName = sourceName
+        self.author = author
+        self.description = description
+        self.url = url
+        self.imageURL = imageURL
+        self.publishedAt = publishedAt
+        self.provider = provider
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case title, sourceName = "source", author, description, url, imageURL, publishedAt, provider
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        title = try c.decode(String.self, forKey: .title)
+        sourceName = try c.decodeIfPresent(String.self, forKey: .sourceName)
+        author = try c.decodeIfPresent(String.self, forKey: .author)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        url = try c.decode(URL.self, forKey: .url)
+        imageURL = try c.decodeIfPresent(URL.self, forKey: .imageURL)
+        publishedAt = try c.decodeIfPresent(String.self, forKey: .publishedAt).flatMap(Timestamp.iso8601)
+        provider = try c.decode(NewsProvider.self, forKey: .provider)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(sourceName, forKey: .sourceName)
+        try c.encodeIfPresent(author, forKey: .author)
+        try c.encodeIfPresent(description, forKey: .description)
+        try c.encode(url.absoluteString, forKey: .url)
+        try c.encodeIfPresent(imageURL?.absoluteString, forKey: .imageURL)
+        try c.encodeIfPresent(publishedAt.map(Timestamp.iso8601String), forKey: .publishedAt)
+        try c.encode(provider, forKey: .provider)
+    }
+}
+
+extension Array where Element == Article {
+    /// Newest first; articles without a date keep their relative order after the dated ones.
+    func sortedNewestFirst() -> [Article] {
+        enumerated().sorted { lhs, rhs in
+            switch (lhs.element.publishedAt, rhs.element.publishedAt) {
+            case let (l?, r?) where l != r: return l > r
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return lhs.offset < rhs.offset
+            }
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The one entry point: headlines, search and sources through the configured provider chain.
+///
+/// ```swift
+/// let service = try HeadlineService(configuration: .fromEnvironment())
+/// let result = await service.topHeadlines(country: "fr", category: nil, limit: 5)
+/// if let reason = result.error { print(reason) }   // one line, names the provider
+/// ```
+public struct HeadlineService: Sendable {
+    public let configuration: HeadlineConfiguration
+    public let editions: GoogleNewsEditionTable
+    public let chain: ProviderChain
+    private let newsAPI: NewsAPI?
+
+    /// Loads the edition table and builds one adapter per configured provider.
+    /// Throws `HeadlineError.editionTable` or `.missingKey` (a configured provider lacks its key).
+    public init(configuration: HeadlineConfiguration) throws {
+        self.configuration = configuration
+        let editions = try GoogleNewsEditionTable.load(from: configuration.editionTableURL)
+        self.editions = editions
+        let fetcher = ProviderFetcher(
+            transport: HTTPTransport(timeouts: configuration.timeouts, retry: configuration.retry),
+            cache: configuration.cache)
+        var newsAPI: NewsAPI?
+        if let key = configuration.newsAPIKey {
+            newsAPI = NewsAPI(fetcher: fetcher, baseURL: configuration.baseURL(for: .newsAPI), key: key)
+        }
+        self.newsAPI = newsAPI
+        chain = ProviderChain(sources: try configuration.providers.map { provider -> any HeadlineSource in
+            switch provider {
+            case .googleNews:
+                return GoogleNewsRSS(fetcher: fetcher, baseURL: configuration.baseURL(for: .googleNews), editions: editions)
+            case .newsAPI:
+                guard let newsAPI else { throw HeadlineError.missingKey(.newsAPI) }
+                return newsAPI
+            case .gnews:
+                guard let key = configuration.gnewsKey else { throw HeadlineError.missingKey(.gnews) }
+                return GNews(fetcher: fetcher, baseURL: configuration.baseURL(for: .gnews), key: key)
+            }
+        })
+    }
+
+    /// Top headlines of `country`, from the first provider in the chain that has any.
+    ///
+    /// - Parameters:
+    ///   - country: ISO 3166-1 alpha-2 code of one of the 54 news countries, any case.
+    ///   - category: a topic; `nil` or `.general` for the front page.
+    ///   - language: picks among a country's editions (e.g. "fr" for Canada); `nil` for the default.
+    ///   - limit: 1…100 articles.
+    /// - Returns: never throws; a failure is a result with `error` set and `errorKind` telling
+    ///   whether the input (unknown country, bad limit), the configuration or the providers failed.
+    public func topHeadlines(country: String, category: HeadlineCategory? = nil, language: String? = nil,
+                             limit: Int = 5) async -> HeadlineResult {
+        let code = country.lowercased()
+        do {
+            guard editions.countries[code] != nil else { throw HeadlineError.unknownCountry(country) }
+            try Self.check(limit: limit)
+            if let language { try Self.check(language: language) }
+        } catch let error as HeadlineError {
+            return HeadlineResult(country: code, category: category, query: nil, rejected: error)
+        } catch {
+            preconditionFailure("checks throw HeadlineError only")
+        }
+        let answer = await chain.topHeadlines(country: code, category: category, language: language, limit: limit)
+        return HeadlineResult(country: code, category: category, query: nil, answer: answer, subject: "headlines for \(code)")
+    }
+
+    /// Articles matching `query` from the first provider that supports the request and has any.
+    ///
+    /// - Parameters:
+    ///   - query: non-blank search terms.
+    ///   - language: two-letter code; one of NewsAPI's 14 or a language with a Google News
+    ///     search edition. `nil` searches English on Google News and all languages on NewsAPI.
+    ///   - from, to: publication bounds (Google News rounds them to whole UTC days).
+    ///   - sortBy: `.popularity` only on NewsAPI.
+    ///   - limit: 1…100 articles.
+    public func search(_ query: String, language: String? = nil, from: Date? = nil, to: Date? = nil,
+                       sortBy: SearchSort = .published, limit: Int = 20) async -> HeadlineResult {
+        let terms = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            guard !terms.isEmpty else { throw HeadlineError.invalidInput(field: "query", value: query, reason: "is empty") }
+            try Self.check(limit: limit)
+            if let language {
+                try Self.check(language: language)
+                guard NewsAPI.languages.contains(language.lowercased()) || editions.searchEdition(language: language) != nil else {
+                    throw HeadlineError.invalidInput(field: "language", value: language, reason: "no provider searches in it; use one of \(Self.searchLanguages(editions))")
+                }
+            }
+            if let from, let to, from > to {
+                throw HeadlineError.invalidInput(field: "from", value: Timestamp.iso8601String(from), reason: "is after --to")
+            }
+        } catch let error as HeadlineError {
+            return HeadlineResult(country: nil, category: nil, query: terms, rejected: error)
+        } catch {
+            preconditionFailure("checks throw HeadlineError only")
+        }
+        let answer = await chain.search(query: terms, language: language, from: from, to: to, sortBy: sortBy, limit: limit)
+        return HeadlineResult(country: nil, category: nil, query: terms, answer: answer, subject: "articles for \"\(terms)\"")
+    }
+
+    /// NewsAPI's publishers. Throws `HeadlineError.missingKey(.newsAPI)` when no NewsAPI key is
+    /// configured (no other provider lists sources), and NewsAPI's own errors otherwise.
+    public func sources(country: String? = nil, category: HeadlineCategory? = nil, language: String? = nil) async throws -> [NewsSource] {
+        guard let newsAPI else { throw HeadlineError.missingKey(.newsAPI) }
+        if let country, country.count != 2 || !country.allSatisfy(\.isLetter) {
+            throw HeadlineError.unknownCountry(country)
+        }
+        if let language { try Self.check(language: language) }
+        return try await newsAPI.sources(country: country, category: category, language: language)
+    }
+
+    private static func check(limit: Int) throws {
+        guard (1...100).contains(limit) else {
+            throw HeadlineError.invalidInput(field: "limit", value: String(limit), reason: "must be 1…100")
+        }
+    }
+
+    private static func check(language: String) throws {
+        guard language.count == 2, language.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw HeadlineError.invalidInput(field: "language", value: language, reason: "must be a two-letter code such as fr")
+        }
+    }
+
+    private static func searchLanguages(_ editions: GoogleNewsEditionTable) -> String {
+        NewsAPI.languages.union(editions.searchEditions.keys).sorted().joined(separator: " ")
+    }
+}

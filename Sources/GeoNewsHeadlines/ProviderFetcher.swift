@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where an answer came from.
+public enum Freshness: Sendable, Equatable {
+    /// Fetched just now.
+    case network
+    /// A cache entry younger than the TTL; age in seconds.
+    case cached(age: Double)
+    /// An entry older than the TTL, served because the provider could not be reached.
+    /// `reason` is that failure's one-line message.
+    case stale(age: Double, reason: String)
+
+    /// The warning to show with a stale answer, e.g. "Google News could not be reached:
+    /// connection refused; showing headlines cached 42 min ago".
+    public var warning: String? {
+        guard case .stale(let age, let reason) = self else { return nil }
+        return "\(reason); showing headlines cached \(Self.describe(age: age)) ago"
+    }
+
+    static func describe(age seconds: Double) -> String {
+        let minutes = Int(seconds / 60)
+        switch minutes {
+        case ..<1: return "\(Int(seconds)) s"
+        case ..<60: return "\(minutes) min"
+        case ..<(48 * 60): return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+        default: return "\(minutes / 1440) days"
+        }
+    }
+}
+
+/// A provider's decoded answer and where it came from.
+struct Fetched<Value: Sendable>: Sendable {
+    var value: Value
+    var freshness: Freshness
+}
+
+/// Sends provider requests through the cache: a fresh entry answers without the network; a
+/// successful answer is stored; when the network fails (no answer, a timeout, 5xx or 429) an
+/// entry up to `staleLimit` old is served instead, marked stale.
+struct ProviderFetcher: Sendable {
+    let transport: HTTPTransport
+    /// `nil` when caching is off (`--no-cache`): nothing is read or written.
+    let cache: ResponseCache?
+
+    /// Fetches `request` and turns the answer into a value with `interpret`, which sees every
+    /// HTTP answer (errors included) and throws `HeadlineError` for those it rejects. Only
+    /// answers that are 2xx *and* interpreted without error are cached.
+    func fetch<Value: Sendable>(
+        _ request: ProviderRequest, interpret: (HTTPResponse) throws -> Value
+    ) async throws -> Fetched<Value> {
+        let identity = request.cacheIdentity
+        let entry = cache?.entry(for: identity)
+        if let cache, let entry, entry.age() < cache.timeToLive,
+           let value = try? interpret(HTTPResponse(status: 200, headers: [:], body: entry.body, url: entry.url)) {
+            return Fetched(value: value, freshness: .cached(age: entry.age()))
+        }
+        do {
+            let response = try await transport.send(request)
+            do {
+                let value = try interpret(response)
+                if response.isSuccess { cache?.store(response.body, url: response.url, for: identity) }
+                return Fetched(value: value, freshness: .network)
+            } catch let error as HeadlineError where response.status >= 500 || response.status == 429 {
+                return try stale(entry, instead: error, interpret: interpret)
+            }
+        } catch let error as HeadlineError {
+            switch error {
+            case .network, .timedOut: return try stale(entry, instead: error, interpret: interpret)
+            default: throw error
+            }
+        }
+    }
+
+    private func stale<Value: Sendable>(
+        _ entry: ResponseCache.Entry?, instead error: HeadlineError, interpret: (HTTPResponse) throws -> Value
+    ) throws -> Fetched<Value> {
+        guard let cache, let entry, entry.age() <= cache.staleLimit,
+              let value = try? interpret(HTTPResponse(status: 200, headers: [:], body: entry.body, url: entry.url))
+        else { throw error }
+        return Fetched(value: value, freshness: .stale(age: entry.age(), reason: error.message))
+    }
+}

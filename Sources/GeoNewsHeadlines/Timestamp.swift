@@ -1,0 +1,128 @@
+import Foundation
+
+/// Parsing and printing of the two timestamp forms the providers use: RFC 2822 (RSS `pubDate`)
+/// and ISO 8601 (NewsAPI and GNews `publishedAt`).
+///
+/// Hand-written rather than `DateFormatter`-based: formatters are not `Sendable`, are costly to
+/// build, and their RFC 2822 handling depends on the locale data present on the machine.
+enum Timestamp {
+    /// Parses RFC 2822 / RFC 822 dates such as `Wed, 01 May 2024 09:30:00 GMT` or
+    /// `1 May 2024 11:30 +0200`. The weekday and seconds are optional; zones are `GMT`, `UT`,
+    /// `UTC`, `Z`, the North American names (`EST` … `PDT`) or `±hhmm`. Returns `nil` otherwise.
+    static func rfc2822(_ text: String) -> Date? {
+        var fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        if let first = fields.first, first.hasSuffix(",") || Int(first) == nil { fields.removeFirst() }
+        guard fields.count == 5 || fields.count == 4,
+              let day = Int(fields[0]),
+              let month = monthNumbers[fields[1].lowercased().prefix(3).description],
+              var year = Int(fields[2]) else { return nil }
+        if year < 100 { year += year < 50 ? 2000 : 1900 }
+        let clock = fields[3].split(separator: ":").map { Int($0) }
+        guard clock.count == 2 || clock.count == 3, let hour = clock[0], let minute = clock[1] else { return nil }
+        let second = clock.count == 3 ? clock[2] : 0
+        guard let second else { return nil }
+        let offset = fields.count == 5 ? zoneOffsetSeconds(fields[4]) : 0
+        guard let offset else { return nil }
+        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: Double(second),
+                    offsetSeconds: offset)
+    }
+
+    /// Parses ISO 8601 timestamps `2024-05-01T09:30:00Z`, with optional fractional seconds and a
+    /// `Z` or `±hh:mm` / `±hhmm` offset. Returns `nil` otherwise.
+    static func iso8601(_ text: String) -> Date? {
+        let s = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= s.count else { return nil }
+            var value = 0
+            for byte in s[range] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard s.count >= 19, s[4] == 45, s[7] == 45, s[10] == 84 || s[10] == 32, s[13] == 58, s[16] == 58,
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let whole = number(17..<19)
+        else { return nil }
+        var index = 19
+        var second = Double(whole)
+        if index < s.count, s[index] == 46 {
+            var scale = 0.1
+            index += 1
+            while index < s.count, s[index] >= 48, s[index] <= 57 {
+                second += Double(s[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        let zone = String(decoding: s[index...], as: UTF8.self)
+        guard let offset = zone.isEmpty ? 0 : zoneOffsetSeconds(zone.replacingOccurrences(of: ":", with: ""))
+        else { return nil }
+        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                    offsetSeconds: offset)
+    }
+
+    /// `2024-05-01T09:30:00Z`: whole seconds, UTC.
+    static func iso8601String(_ date: Date) -> String {
+        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondsOfDay = total - days * 86_400
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day,
+            secondsOfDay / 3600, secondsOfDay / 60 % 60, secondsOfDay % 60)
+    }
+
+    private static let monthNumbers: [String: Int] = [
+        "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
+        "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+    ]
+
+    private static let namedZones: [String: Int] = [
+        "GMT": 0, "UT": 0, "UTC": 0, "Z": 0,
+        "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7,
+    ]
+
+    private static func zoneOffsetSeconds(_ zone: String) -> Int? {
+        if let hours = namedZones[zone.uppercased()] { return hours * 3600 }
+        let utf8 = Array(zone.utf8)
+        guard utf8.count == 5, utf8[0] == 43 || utf8[0] == 45,
+              let hh = Int(String(decoding: utf8[1..<3], as: UTF8.self)),
+              let mm = Int(String(decoding: utf8[3..<5], as: UTF8.self)), hh < 24, mm < 60 else { return nil }
+        return (utf8[0] == 45 ? -1 : 1) * (hh * 3600 + mm * 60)
+    }
+
+    private static func date(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double, offsetSeconds: Int
+    ) -> Date? {
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+              (0...59).contains(minute), second >= 0, second < 61 else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + second
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Days from 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant, "chrono-Compatible
+    /// Low-Level Date Algorithms", `days_from_civil`).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The inverse of `daysSinceEpoch` (Hinnant's `civil_from_days`).
+    private static func civilDate(daysSinceEpoch: Int) -> (Int, Int, Int) {
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,55 @@
+import XCTest
+@testable import GeoNewsHeadlines
+
+final class RSSFeedTests: XCTestCase {
+    func testGoogleNewsFixtureMapsToArticlesInFeedOrder() throws {
+        let items = try RSSFeed.items(from: Fixture.data("google-news-fr.xml"), provider: .googleNews)
+        XCTAssertEqual(items.count, 4)
+        let articles = items.compactMap(GoogleNewsRSS.article)
+        XCTAssertEqual(articles.map(\.title), [
+            "Réforme des retraites : le Sénat adopte le texte",
+            "Paris-Roubaix - Nice : la course en direct",
+            "Météo & alertes : orages attendus dans le Sud",
+            "Le CAC 40 ouvre en hausse",
+        ])
+        XCTAssertEqual(articles.map(\.sourceName), ["Le Monde", "L'Équipe", "France 3 Régions", "BFM Bourse"])
+        XCTAssertEqual(articles[0].url.absoluteString, "https://news.google.com/rss/articles/CBMiRmh0dHBzOi8vd3d3LmxlbW9uZGUuZnIvYQ?oc=5")
+        XCTAssertEqual(articles[0].publishedAt, TestSupport.date("2024-05-01T09:30:00Z"))
+        XCTAssertEqual(articles[3].publishedAt, TestSupport.date("2024-05-01T05:02:11Z"))
+        XCTAssertNil(articles[0].description)
+        XCTAssertEqual(items[0].sourceURL, "https://www.lemonde.fr")
+        XCTAssertTrue(articles.allSatisfy { $0.provider == .googleNews })
+    }
+
+    func testTitleSplitsOnLastDashWhenSourceIsMissingOrDifferent() {
+        XCTAssertEqual(GoogleNewsRSS.splitTitle("A - B - Reuters", source: "").headline, "A - B")
+        XCTAssertEqual(GoogleNewsRSS.splitTitle("A - B - Reuters", source: "").publisher, "Reuters")
+        XCTAssertEqual(GoogleNewsRSS.splitTitle("A - B - Le Monde.fr", source: "Le Monde").headline, "A - B")
+        XCTAssertEqual(GoogleNewsRSS.splitTitle("No publisher here", source: "").headline, "No publisher here")
+        XCTAssertNil(GoogleNewsRSS.splitTitle("No publisher here", source: "").publisher)
+        XCTAssertEqual(GoogleNewsRSS.splitTitle("Brexit - what next - BBC News", source: "BBC News").headline, "Brexit - what next")
+    }
+
+    func testEmptyChannelHasNoItems() throws {
+        XCTAssertEqual(try RSSFeed.items(from: Fixture.data("google-news-empty.xml"), provider: .googleNews), [])
+    }
+
+    func testMalformedXMLIsATypedErrorNamingTheLine() {
+        XCTAssertThrowsError(try RSSFeed.items(from: Fixture.data("google-news-malformed.xml"), provider: .googleNews)) { error in
+            guard case .malformedResponse(.googleNews, let detail)? = error as? HeadlineError else {
+                return XCTFail("unexpected \(error)")
+            }
+            XCTAssertTrue(detail.hasPrefix("XML error at line 2"), detail)
+        }
+    }
+
+    func testHTMLInsteadOfRSSIsRejected() {
+        XCTAssertThrowsError(try RSSFeed.items(from: Data("<html><body>hi</body></html>".utf8), provider: .googleNews)) { error in
+            XCTAssertEqual(error as? HeadlineError, .malformedResponse(.googleNews, detail: "expected an <rss> document, found <html>"))
+        }
+    }
+
+    func testItemWithoutLinkIsSkipped() {
+        XCTAssertNil(GoogleNewsRSS.article(from: RSSItem(title: "Headline - Source", link: "")))
+    }
+}

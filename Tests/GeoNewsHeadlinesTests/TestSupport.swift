@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+@testable import GeoNewsHeadlines
+
+/// Shared set-up: the key used everywhere (so leaks can be searched for), services wired to a
+/// loopback server, and scratch folders.
+enum TestSupport {
+    static let secret = "k3y-7f3a9c-DO-NOT-LEAK"
+    static var key: APIKey { APIKey(secret)! }
+
+    /// The repository's Data/google-news-editions.json.
+    static var editionTableURL: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Data/google-news-editions.json")
+    }
+
+    static func scratchDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A service whose every provider points at `server`. `cacheDirectory: nil` turns the cache off.
+    static func service(
+        _ server: LoopbackHTTPServer, providers: [NewsProvider], newsAPIKey: APIKey? = key, gnewsKey: APIKey? = key,
+        cacheDirectory: URL? = nil, timeToLive: Double = 900,
+        timeouts: HTTPTimeouts = HTTPTimeouts(connect: 3, request: 5),
+        retry: RetryPolicy = RetryPolicy(backoff: 0.05, longestRetryAfter: 1.5)
+    ) throws -> HeadlineService {
+        let configuration = HeadlineConfiguration(
+            providers: providers, newsAPIKey: newsAPIKey, gnewsKey: gnewsKey,
+            baseURLs: [.googleNews: server.baseURL, .newsAPI: server.baseURL, .gnews: server.baseURL],
+            timeouts: timeouts, retry: retry,
+            cache: cacheDirectory.map { ResponseCache(directory: $0, timeToLive: timeToLive) },
+            editionTableURL: editionTableURL)
+        return try HeadlineService(configuration: configuration)
+    }
+
+    /// Every byte of every file under `directory`.
+    static func filesContents(_ directory: URL) -> [(URL, Data)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.map { directory.appendingPathComponent($0) }.map { ($0, (try? Data(contentsOf: $0)) ?? Data()) }
+    }
+
+    static func date(_ iso: String) -> Date { Timestamp.iso8601(iso)! }
+}
