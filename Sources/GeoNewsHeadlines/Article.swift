@@ -95,6 +95,15 @@ public struct Article: Sendable, Hashable, Codable {
     }
 }
 
+extension Article {
+    /// `title` without a trailing " - Publisher" when that publisher is `publisher`; both Google
+    /// News and NewsAPI append one.
+    static func headline(_ title: String, publisher: String?) -> String {
+        guard let publisher, !publisher.isEmpty, title.hasSuffix(" - " + publisher) else { return title }
+        return String(title.dropLast(publisher.count + 3))
+    }
+}
+
 extension Array where Element == Article {
     /// Newest first; articles without a date keep their relative order after the dated ones.
     func sortedNewestFirst() -> [Article] {

@@ -92,9 +92,8 @@ public struct GoogleNewsRSS: HeadlineSource {
     /// Google titles read "Headline - Publisher". The publisher suffix is removed when it
     /// matches `<source>`; otherwise the title is split on its last " - ".
     static func splitTitle(_ title: String, source: String) -> (headline: String, publisher: String?) {
-        if !source.isEmpty, title.hasSuffix(" - " + source) {
-            return (String(title.dropLast(source.count + 3)), source)
-        }
+        let headline = Article.headline(title, publisher: source)
+        if headline != title { return (headline, source) }
         guard let dash = title.range(of: " - ", options: .backwards) else { return (title, nil) }
         let publisher = String(title[dash.upperBound...]).trimmingCharacters(in: .whitespaces)
         return (String(title[..<dash.lowerBound]), publisher.isEmpty ? nil : publisher)

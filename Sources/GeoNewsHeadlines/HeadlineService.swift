@@ -110,6 +110,11 @@ public struct HeadlineService: Sendable {
         return try await newsAPI.sources(country: country, category: category, language: language)
     }
 
+    /// A search bound from `2024-05-01` (midnight UTC) or a full ISO 8601 timestamp; `nil` otherwise.
+    public static func searchDate(_ text: String) -> Date? {
+        Timestamp.iso8601(text.count == 10 ? text + "T00:00:00Z" : text)
+    }
+
     private static func check(limit: Int) throws {
         guard (1...100).contains(limit) else {
             throw HeadlineError.invalidInput(field: "limit", value: String(limit), reason: "must be 1…100")

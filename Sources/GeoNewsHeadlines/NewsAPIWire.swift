@@ -43,7 +43,7 @@ enum NewsAPIWire {
               !title.isEmpty, let link = wire.url, let url = URL(string: link), url.scheme != nil
         else { return nil }
         return Article(
-            title: title, sourceName: wire.source?.name, author: nonEmpty(wire.author),
+            title: Article.headline(title, publisher: wire.source?.name), sourceName: wire.source?.name, author: nonEmpty(wire.author),
             description: nonEmpty(wire.description), url: url,
             imageURL: wire.urlToImage.flatMap { URL(string: $0) },
             publishedAt: wire.publishedAt.flatMap(Timestamp.iso8601), provider: .newsAPI)

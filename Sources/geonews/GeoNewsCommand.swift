@@ -8,6 +8,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
         abstract: "Where am I, and what is the news there?",
         subcommands: [
             LocateCommand.self,
+            HeadlinesCommand.self, SearchCommand.self, SourcesCommand.self,
         ],
         defaultSubcommand: LocateCommand.self
     )

@@ -19,6 +19,7 @@ final class NewsAPITests: XCTestCase {
         XCTAssertEqual(cnbc.publishedAt?.timeIntervalSince1970, TestSupport.date("2024-05-01T13:45:12Z").timeIntervalSince1970 + 0.5)
         XCTAssertNil(result.articles[2].description, "an empty description is dropped")
         XCTAssertNil(result.articles[2].imageURL)
+        XCTAssertEqual(result.articles[1].title, "Storms sweep across the Midwest", "the \" - Associated Press\" suffix is dropped")
 
         let request = try XCTUnwrap(server.requests.first)
         XCTAssertEqual(request.query, ["country": "us", "category": "business", "pageSize": "20"])
