@@ -6,10 +6,11 @@ import Darwin
 
 /// Great-circle geometry on a sphere of the IUGG mean Earth radius.
 ///
-/// Distances use the haversine formula (Sinnott 1984), which is well conditioned for every
-/// separation from a centimetre to the antipode. The Earth is not a sphere: against the
+/// Distances use the haversine formula (Sinnott 1984): well conditioned from a centimetre up
+/// to nearly half the globe, and within a metre of the exact spherical value even at the
+/// antipode, where `asin` near 1 costs precision. The Earth is not a sphere: against the
 /// geodesic on the WGS 84 ellipsoid (Karney 2013, GeographicLib) the spherical distance is off
-/// by at most about 0.56 %: short north–south arcs near the equator come out 0.56 % long
+/// by at most about 0.57 %: short north–south arcs near the equator come out 0.56 % long
 /// (the meridian's radius of curvature there is 6335 km) and near the poles 0.45 % short
 /// (6400 km); long mixed paths are typically within 0.3 %. That is far below what choosing a
 /// news country needs; use an ellipsoidal geodesic where metres matter.

@@ -54,7 +54,7 @@ public final class Catalogue: Sendable {
     public static func load(from directory: DataDirectory) throws(DataError) -> Catalogue {
         let path = directory.file("countries.json")
         let file = try MappedFile(path: path)
-        let data = Data(file.bytes)
+        let data = withExtendedLifetime(file) { Data(file.bytes) }
         let doc: CatalogueFile
         do {
             doc = try JSONDecoder().decode(CatalogueFile.self, from: data)

@@ -42,6 +42,17 @@ public final class ExactCountryLocator {
         return result
     }
 
+    /// Countries whose boundary (not interior) holds the point: where the answer depends on
+    /// an edge convention, and any answer among these, or none, is right.
+    public func boundaryCountries(at p: Coordinate) throws -> [Int] {
+        let point = try context.point(x: p.longitude, y: p.latitude)
+        var result: [Int] = []
+        for (i, b) in boxes.enumerated() where p.longitude >= b.0 && p.longitude <= b.2 && p.latitude >= b.1 && p.latitude <= b.3 {
+            if prepared[i].intersects(point) && !prepared[i].contains(point) { result.append(i) }
+        }
+        return result
+    }
+
     /// The country whose interior holds the point; for a point on a border, the first country
     /// whose boundary holds it; `nil` at sea.
     public func countryIndex(at p: Coordinate) throws -> Int? {

@@ -1,0 +1,82 @@
+import XCTest
+import GeoNewsGeodesy
+@testable import GeoNewsBoundaries
+
+/// The index against GEOS's exact polygon test. (The 10-million-point run lives in
+/// Benchmarks: `geonews-bench exactness`.)
+final class CountryIndexExactnessTests: XCTestCase {
+    func testRandomPointsAgreeWithGEOS() throws {
+        let resolver = try TestData.resolver()
+        let exact = try ExactCountryLocator(boundaries: BoundaryFile(directory: TestData.directory))
+        var rng = SplitMix64(seed: 42)
+        var land = 0
+        for _ in 0..<100_000 {
+            let lon = rng.uniform(-180, 180), lat = rng.uniform(-90, 90)
+            let ours = resolver.index.lookup(longitude: lon, latitude: lat)
+            let theirs = try exact.countryIndex(at: Coordinate(latitude: lat, longitude: lon))
+            XCTAssertEqual(ours < 0 ? nil : Int(ours), theirs, "at \(lat), \(lon)")
+            if ours >= 0 { land += 1 }
+        }
+        XCTAssertGreaterThan(land, 20_000, "about 29 % of the sphere's lon/lat rectangle is land")
+    }
+
+    /// Points a hair (1e-9° to 1e-6°) to every side of polygon vertices, where a wrong edge
+    /// convention or clipping error would show first.
+    func testVertexAdjacentProbesAgreeWithGEOS() throws {
+        let resolver = try TestData.resolver()
+        let boundaries = try BoundaryFile(directory: TestData.directory)
+        let exact = try ExactCountryLocator(boundaries: boundaries)
+        let context = GEOSContext()
+        var probes = 0, onEdge = 0, mismatches: [String] = []
+        for i in stride(from: 0, to: boundaries.count, by: 1) {
+            let g = try context.geometry(wkb: try boundaries.wkb(i))
+            var vertices: [(Double, Double)] = []
+            g.forEachRing { _, _, xy in
+                var k = 0
+                while k < xy.count { vertices.append((xy[k], xy[k + 1])); k += 2 }
+            }
+            for (n, v) in vertices.enumerated() where n % 97 == 0 {
+                for d in [1e-9, 1e-7, 1e-6] {
+                    for (dx, dy) in [(d, 0.0), (-d, 0), (0, d), (0, -d), (d, d), (-d, -d), (d, -d), (-d, d)] {
+                        let x = v.0 + dx, y = v.1 + dy
+                        guard abs(x) < 180, abs(y) < 90 else { continue }
+                        let at = Coordinate(latitude: y, longitude: x)
+                        let ours = resolver.index.lookup(longitude: x, latitude: y)
+                        let boundary = try exact.boundaryCountries(at: at)
+                        let exactAnswer = try exact.countryIndex(at: at)
+                        if !boundary.isEmpty {
+                            // Exactly on an edge (axis-parallel edges put probes there): either
+                            // side, or none, is the polygons' answer.
+                            onEdge += 1
+                            if ours >= 0 && !boundary.contains(Int(ours)) && exactAnswer != Int(ours) {
+                                mismatches.append("\(y), \(x) on an edge")
+                            }
+                            continue
+                        }
+                        probes += 1
+                        if (ours < 0 ? nil : Int(ours)) != exactAnswer { mismatches.append("\(y), \(x)") }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(probes, 100_000)
+        XCTAssertLessThan(onEdge, probes / 100)
+        XCTAssertEqual(mismatches, [], "\(mismatches.count) of \(probes) probes differ")
+    }
+}
+
+/// A small, fast, seedable generator so test points are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
+        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
+    }
+}
