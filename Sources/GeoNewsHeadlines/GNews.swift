@@ -11,11 +11,6 @@ public struct GNews: HeadlineSource {
     let baseURL: URL
     let key: APIKey
 
-    init(fetcher: ProviderFetcher, baseURL: URL, key: APIKey) {
-        self.fetcher = fetcher
-        self.baseURL = baseURL
-        self.key = key
-    }
 
     /// Error bodies: `{"errors": ["message"]}` or `{"errors": {"field": "message"}}`.
     private enum ErrorBody: Decodable {

@@ -11,11 +11,6 @@ public struct GoogleNewsRSS: HeadlineSource {
     let baseURL: URL
     let editions: GoogleNewsEditionTable
 
-    init(fetcher: ProviderFetcher, baseURL: URL, editions: GoogleNewsEditionTable) {
-        self.fetcher = fetcher
-        self.baseURL = baseURL
-        self.editions = editions
-    }
 
     /// Google's topic section for a category; `general` is the front page ("Top stories").
     static func topic(for category: HeadlineCategory?) -> String? {

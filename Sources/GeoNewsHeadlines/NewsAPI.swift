@@ -17,11 +17,6 @@ public struct NewsAPI: HeadlineSource {
     /// NewsAPI's page size ceiling.
     static let largestPage = 100
 
-    init(fetcher: ProviderFetcher, baseURL: URL, key: APIKey) {
-        self.fetcher = fetcher
-        self.baseURL = baseURL
-        self.key = key
-    }
 
     /// NewsAPI does not rank top headlines, so they come back newest first. A few extra
     /// articles are asked for, to make up for "[Removed]" placeholders that are dropped.

@@ -12,6 +12,20 @@ final class HTTPTransportTests: XCTestCase {
                       retry: RetryPolicy(backoff: backoff, longestRetryAfter: longestRetryAfter))
     }
 
+    private func slowServer(delay: Double) throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer { _, _ in var slow = ScriptedResponse.json("newsapi-top-us.json"); slow.delay = delay; return slow }
+    }
+
+    private func assertTimesOut(_ transport: HTTPTransport, _ server: LoopbackHTTPServer, after seconds: Double,
+                                file: StaticString = #filePath, line: UInt = #line) async {
+        do {
+            _ = try await transport.send(request(server))
+            XCTFail("expected a timeout", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error as? HeadlineError, .timedOut(.newsAPI, seconds: seconds), file: file, line: line)
+        }
+    }
+
     func testServerErrorIsRetriedOnceThenSucceeds() async throws {
         let server = try LoopbackHTTPServer { _, hits in hits == 1 ? .json("newsapi-error-unexpectedError.json", status: 500) : .json("newsapi-top-us.json") }
         let service = try TestSupport.service(server, providers: [.newsAPI])
@@ -46,25 +60,15 @@ final class HTTPTransportTests: XCTestCase {
     }
 
     func testAnswerSlowerThanTheDeadlineTimesOutAndIsRetriedOnce() async throws {
-        let server = try LoopbackHTTPServer { _, _ in var slow = ScriptedResponse.json("newsapi-top-us.json"); slow.delay = 2; return slow }
-        do {
-            _ = try await transport(connect: 5, request: 0.3).send(request(server))
-            XCTFail("expected a timeout")
-        } catch {
-            XCTAssertEqual(error as? HeadlineError, .timedOut(.newsAPI, seconds: 0.3))
-        }
+        let server = try slowServer(delay: 2)
+        await assertTimesOut(transport(connect: 5, request: 0.3), server, after: 0.3)
         XCTAssertEqual(server.requests.count, 2, "a timeout is retried once")
     }
 
     /// libcurl-backed URLSession counts its idle timeout in whole seconds, hence 1 s here.
     func testSilenceLongerThanTheConnectTimeoutTimesOut() async throws {
-        let server = try LoopbackHTTPServer { _, _ in var slow = ScriptedResponse.json("newsapi-top-us.json"); slow.delay = 3; return slow }
-        do {
-            _ = try await transport(connect: 1, request: 10).send(request(server))
-            XCTFail("expected a timeout")
-        } catch {
-            XCTAssertEqual(error as? HeadlineError, .timedOut(.newsAPI, seconds: 1))
-        }
+        let server = try slowServer(delay: 3)
+        await assertTimesOut(transport(connect: 1, request: 10), server, after: 1)
         XCTAssertEqual(server.requests.count, 2)
     }
 
