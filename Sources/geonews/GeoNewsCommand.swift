@@ -11,6 +11,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
         abstract: "Where am I, and what is the news there?",
         subcommands: [
             LocateCommand.self,
+            CountriesCommand.self,
             ResolveCommand.self,
             HeadlinesCommand.self, SearchCommand.self, SourcesCommand.self,
         ],
