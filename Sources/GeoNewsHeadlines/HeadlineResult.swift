@@ -47,8 +47,9 @@ public struct HeadlineResult: Sendable, Codable {
         }
     }
 
-    /// A result for a request refused before any provider was asked.
-    init(country: String?, category: HeadlineCategory?, query: String?, rejected: HeadlineError) {
+    /// A result for a request refused before any provider was asked (also for a service that
+    /// could not be set up, so that callers report every failure the same way).
+    public init(country: String?, category: HeadlineCategory?, query: String?, rejected: HeadlineError) {
         self.country = country
         self.category = category
         self.query = query

@@ -13,8 +13,10 @@ struct LocateCommand: AsyncParsableCommand {
             At sea within 25 km of a news country's land, that country (reason "offshore"). \
             Anywhere else, the news country whose marker is nearest on the great circle \
             (reason "nearest-marker").
+            Up to --limit headlines of the suggested country follow (Google News RSS needs no \
+            key; see `geonews headlines --help`).
             Exit codes: 0 done, 64 bad input, 65 data missing or damaged, \
-            69 resolved but headlines unavailable.
+            69 resolved but headlines unavailable (the resolution is still printed).
             """
     )
 
@@ -30,6 +32,21 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Country names in this language (ar bn de el en es fa fr he hi hu id it ja ko nl pl pt ru sv tr uk ur vi zh zht).", valueName: "code"))
     var lang: String?
 
+    @Option(help: ArgumentHelp("Headlines to show, 1…100.", valueName: "n"))
+    var limit = 5
+
+    @Flag(help: "Resolve only; fetch no headlines.")
+    var noHeadlines = false
+
+    @Option(help: ArgumentHelp("Headline topic: \(HeadlineCategory.allCases.map(\.rawValue).joined(separator: " ")).", valueName: "name"))
+    var category: String?
+
+    @Option(help: ArgumentHelp("Headline provider or comma-separated order: google-news, newsapi, gnews.", valueName: "names"))
+    var provider: String?
+
+    @Flag(help: "Ask the headline providers even when a cached answer is fresh, and store nothing.")
+    var noCache = false
+
     @OptionGroup var data: DataOptions
 
     func run() async throws {
@@ -42,13 +59,41 @@ struct LocateCommand: AsyncParsableCommand {
         if let lang, !Self.languages.contains(lang.lowercased()) {
             throw fail("language '\(lang)' is not one of \(Self.languages.joined(separator: " "))", .usage)
         }
+        guard (1...100).contains(limit) else { throw fail("limit \(limit) is outside 1…100", .usage) }
+        let category = try HeadlineServiceOptions.category(category)
+        let providers = try provider.map(HeadlineServiceOptions.providers)
         let resolver = try data.resolver()
         let resolution = resolver.resolve(position)
+        let headlines = noHeadlines ? nil : await fetchHeadlines(for: resolution, category: category, providers: providers)
         if json {
-            let report = LocationReport(resolution, language: lang)
+            var report = LocationReport(resolution, language: lang)
+            report.headlines = headlines
             print(try report.jsonString())
         } else {
             print(LocationSummary(resolution, language: lang).text)
+            if let headlines, headlines.provider != nil, !headlines.articles.isEmpty {
+                print("")
+                print(ArticleListing(result: headlines, title: "Headlines").text, terminator: "")
+            }
+        }
+        if let warning = headlines?.warning { printError("warning: \(warning)") }
+        if let error = headlines?.error {
+            throw fail("resolved, but no headlines: \(error)", .headlinesUnavailable)
+        }
+    }
+
+    /// The suggested country's headlines; a set-up failure (a broken config, a missing key for
+    /// a chosen provider) comes back as a result with its error, like a network failure.
+    private func fetchHeadlines(for resolution: Resolution, category: HeadlineCategory?, providers: [NewsProvider]?) async -> HeadlineResult {
+        let country = (resolution.suggestion.country.iso2 ?? resolution.suggestion.country.id).lowercased()
+        do {
+            let service = try HeadlineService(configuration: .fromEnvironment(providers: providers, useCache: !noCache))
+            return await service.topHeadlines(country: country, category: category, language: nil, limit: limit)
+        } catch let error as HeadlineError {
+            return HeadlineResult(country: country, category: category, query: nil, rejected: error)
+        } catch {
+            return HeadlineResult(country: country, category: category, query: nil,
+                                  rejected: .configuration(source: "headline set-up", detail: "\(error)"))
         }
     }
 

@@ -29,6 +29,8 @@ struct LocationReport: Encodable {
     let country: Place?
     let nearest: Nearest?
     let suggestion: SuggestionJSON
+    /// The suggested country's headlines; left out with `--no-headlines`.
+    var headlines: HeadlineResult?
 
     init(_ r: Resolution, language: String?) {
         position = Position(lat: r.position.latitude, lon: r.position.longitude)
@@ -51,9 +53,10 @@ struct LocationReport: Encodable {
         try c.encode(country, forKey: .country)
         try c.encode(nearest, forKey: .nearest)
         try c.encode(suggestion, forKey: .suggestion)
+        try c.encodeIfPresent(headlines, forKey: .headlines)
     }
 
-    private enum Keys: String, CodingKey { case position, country, nearest, suggestion }
+    private enum Keys: String, CodingKey { case position, country, nearest, suggestion, headlines }
 
     func jsonString() throws -> String {
         let encoder = JSONEncoder()
