@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+
+/// Runs the real `geonews` executable built beside the test bundle.
+struct CommandRunner {
+    struct Output {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The build products folder: where the test executable itself lives.
+    static var productsDirectory: URL {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
+        return dir
+    }
+
+    static func geonews(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Output {
+        let executable = productsDirectory.appendingPathComponent("geonews")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw XCTSkip("geonews is not built at \(executable.path); run `swift build` first")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["GEONEWS_DATA"] = packageRoot.appendingPathComponent("Data").path
+        // Never the real internet from a test: an unroutable provider unless a test says otherwise.
+        env["GEONEWS_GOOGLE_NEWS_URL"] = "http://127.0.0.1:9"
+        env["GEONEWS_NEWSAPI_URL"] = "http://127.0.0.1:9"
+        env["GEONEWS_GNEWS_URL"] = "http://127.0.0.1:9"
+        env["NEWSAPI_KEY"] = nil
+        env["GNEWS_API_KEY"] = nil
+        env["GEONEWS_CONFIG"] = nil
+        env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-cli-config-\(UUID().uuidString)").path
+        env["GEONEWS_CACHE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-cli-\(UUID().uuidString)").path
+        for (k, v) in extra { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+}
