@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what GeoNews needs from Debian that a fresh machine may lack: GEOS's C library
+# and headers (libgeos-dev, found through pkg-config) and python3 for the data scripts.
+# Safe to run again: it installs only what is missing. Needs root (or sudo) the first time.
+set -euo pipefail
+
+missing=()
+pkg-config --exists geos 2>/dev/null || missing+=(libgeos-dev pkg-config)
+command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "setup: need root to install ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "setup: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
