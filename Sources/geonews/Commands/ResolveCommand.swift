@@ -88,7 +88,9 @@ struct ResolveCommand: ParsableCommand {
 
         let resolver: CountryResolver
         do {
-            resolver = try CountryResolver.load(from: try DataDirectory.locate(), seaSearchKm: 2000)
+            // The suggestion never needs a border farther than the near-shore distance: bounding the
+            // sea search there gives the same rows and keeps open-sea fixes as cheap as land ones.
+            resolver = try CountryResolver.load(from: try DataDirectory.locate(), seaSearchKm: 0)
         } catch {
             StandardError.write("geonews: \(error)\n")
             throw ExitCode(66)
