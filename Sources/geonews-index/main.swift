@@ -1,7 +1,8 @@
-// geonews-index: builds Data/country-index.bin from Data/boundaries.bin with GEOS.
+// geonews-index: builds Data/country-index.bin from Data/boundaries.bin with GEOS, and
+// compiles Data/countries.json into Data/catalogue.bin for fast loading.
 //
 //   swift run -c release geonews-index            rebuild the index in place
-//   swift run -c release geonews-index --check    exit 1 if the committed index is not what
+//   swift run -c release geonews-index --check    exit 1 if the committed files are not what
 //                                                 this build produces
 //   --data DIR                                    the data directory (default: located as
 //                                                 the geonews command locates it)
@@ -36,27 +37,28 @@ while let a = args.first {
 
 do {
     let dir = try dataPath.map { DataDirectory(path: $0) } ?? DataDirectory.locate()
-    let catalogue = try Catalogue.load(from: dir)
+    let catalogue = try Catalogue.loadJSON(from: dir)
     let boundaries = try BoundaryFile(directory: dir)
     let started = timespec.now
     let (bytes, report) = try CountryIndexBuilder().build(boundaries: boundaries, catalogueIDs: catalogue.countries.map(\.id))
     let seconds = timespec.now - started
-    let target = dir.file("country-index.bin")
-    print("built in \(String(format3(seconds))) s: \(report.countryCells) whole-country and \(report.seaCells) sea root cells, "
-          + "\(report.nodes) split nodes, \(report.leaves) border leaves, \(report.groups) country parts, "
-          + "\(report.rings) rings, \(report.vertices) vertices, \(bytes.count) bytes")
-    if check {
-        let existing = try? MappedFile(path: target)
-        guard let existing, existing.bytes.elementsEqual(bytes) else {
-            fail("\(target) differs from what the build produces; run `swift run -c release geonews-index`", code: 1)
+    let outputs = [("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir))]
+    for (name, content) in outputs {
+        let target = dir.file(name)
+        if check {
+            let existing = try? MappedFile(path: target)
+            let same = existing.map { file in withExtendedLifetime(file) { file.bytes.elementsEqual(content) } } ?? false
+            guard same else {
+                fail("\(target) differs from what the build produces; run `swift run -c release geonews-index`", code: 1)
+            }
+            print("\(target) is up to date")
+        } else {
+            let tmp = target + ".tmp"
+            guard let f = fopen(tmp, "wb") else { fail("cannot write \(tmp)", code: 74) }
+            let written = content.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+            guard fclose(f) == 0, written == content.count, rename(tmp, target) == 0 else { fail("cannot write \(target)", code: 74) }
+            print("wrote \(target) (\(content.count) bytes)")
         }
-        print("\(target) is up to date")
-    } else {
-        let tmp = target + ".tmp"
-        guard let f = fopen(tmp, "wb") else { fail("cannot write \(tmp)", code: 74) }
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-        guard fclose(f) == 0, written == bytes.count, rename(tmp, target) == 0 else { fail("cannot write \(target)", code: 74) }
-        print("wrote \(target)")
     }
 } catch {
     fail("\(error)", code: 65)

@@ -50,14 +50,30 @@ public final class Catalogue: Sendable {
         byID[id.uppercased()].map { countries[$0] }
     }
 
-    /// Loads `countries.json` from a data directory.
+    /// Loads the catalogue of a data directory: the compiled `catalogue.bin` when present
+    /// (checked against `countries.json`, so a stale one is an error), else `countries.json`.
     public static func load(from directory: DataDirectory) throws(DataError) -> Catalogue {
-        let path = directory.file("countries.json")
-        let file = try MappedFile(path: path)
+        let jsonPath = directory.file("countries.json")
+        let json = try MappedFile(path: jsonPath)
+        let compiled = directory.file("catalogue.bin")
+        if let binary = try? MappedFile(path: compiled) {
+            let fingerprint = withExtendedLifetime(json) { CountryIndexFormat.fnv1a(json.bytes) }
+            return try CatalogueFile.decode(binary, expectedJSONFingerprint: fingerprint)
+        }
+        return try decodeJSON(json)
+    }
+
+    /// Loads `countries.json` itself, ignoring `catalogue.bin` (slower: tens of milliseconds).
+    public static func loadJSON(from directory: DataDirectory) throws(DataError) -> Catalogue {
+        try decodeJSON(MappedFile(path: directory.file("countries.json")))
+    }
+
+    static func decodeJSON(_ file: MappedFile) throws(DataError) -> Catalogue {
+        let path = file.path
         let data = withExtendedLifetime(file) { Data(file.bytes) }
-        let doc: CatalogueFile
+        let doc: CatalogueJSON
         do {
-            doc = try JSONDecoder().decode(CatalogueFile.self, from: data)
+            doc = try JSONDecoder().decode(CatalogueJSON.self, from: data)
         } catch {
             throw .corrupt(path: path, reason: "\(error)")
         }
@@ -74,6 +90,14 @@ public final class Catalogue: Sendable {
         }
         return Catalogue(countries: countries, languages: doc.languages, source: doc.source)
     }
+
+    /// `countries.json` compiled for fast loading, as `geonews-index` writes `catalogue.bin`.
+    public static func compiled(from directory: DataDirectory) throws(DataError) -> [UInt8] {
+        let json = try MappedFile(path: directory.file("countries.json"))
+        let catalogue = try decodeJSON(json)
+        let fingerprint = withExtendedLifetime(json) { CountryIndexFormat.fnv1a(json.bytes) }
+        return CatalogueFile.encode(catalogue, jsonFingerprint: fingerprint)
+    }
 }
 
 /// Provenance of the boundary data.
@@ -86,7 +110,7 @@ public struct DataSource: Codable, Hashable, Sendable {
     public let credit: String
 }
 
-private struct CatalogueFile: Decodable {
+private struct CatalogueJSON: Decodable {
     struct Entry: Decodable {
         struct Marker: Decodable { let lat: Double; let lon: Double }
         let id: String
