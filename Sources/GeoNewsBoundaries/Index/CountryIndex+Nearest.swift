@@ -15,6 +15,16 @@ extension CountryIndex {
     /// the position and then measured on the great circle; for edges within a few hundred
     /// kilometres this is within 0.1 % of the true distance to the edge.
     public func nearestLand(to p: Coordinate, maxKm: Double = .infinity) -> (countryIndex: Int, distanceKm: Double)? {
+        // Widening windows: most points at sea have land within a few hundred kilometres, and a
+        // bounded search only looks at the cells its window holds. Each pass is exact within
+        // its bound, so the first pass that finds land has found the nearest.
+        for bound in [250.0, 1000, 4000] where bound < maxKm {
+            if let hit = nearestLand(to: p, within: bound) { return hit }
+        }
+        return nearestLand(to: p, within: maxKm)
+    }
+
+    private func nearestLand(to p: Coordinate, within maxKm: Double) -> (countryIndex: Int, distanceKm: Double)? {
         var best = maxKm
         var bestCountry = -1
         var candidates: [(bound: Double, slot: UInt32, x0: Double, y0: Double, size: Double)] = []
