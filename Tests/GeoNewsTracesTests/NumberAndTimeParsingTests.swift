@@ -1,0 +1,40 @@
+import XCTest
+@testable import GeoNewsTraces
+
+final class NumberAndTimeParsingTests: XCTestCase {
+    private func parse(_ text: String) -> Double? {
+        Array(text.utf8).withUnsafeBufferPointer { DecimalParser.parse($0) }
+    }
+
+    func testDecimalsAgreeWithTheStandardLibraryToTheLastBit() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let value = Double.random(in: -180...180, using: &generator)
+            for digits in [0, 1, 4, 6, 9, 15, 17] {
+                let text = String(format: "%.\(digits)f", value)
+                XCTAssertEqual(parse(text), Double(text), text)
+            }
+        }
+        for text in ["0", "-0.0", "+12.5", " 45.1 ", "1e2", "-1.5E-3", "123456789012345678901234.5", "0.000000000000000000000001"] {
+            XCTAssertEqual(parse(text), Double(text.trimmingCharacters(in: " ")), text)
+        }
+    }
+
+    func testWordsAndFragmentsAreNotNumbers() {
+        for text in ["", " ", "-", ".", "nan", "inf", "0x1p3", "1,5", "12a", "1.2.3", "--1"] {
+            XCTAssertNil(parse(text), text)
+        }
+    }
+
+    func testTimesInISO8601AndEpochSeconds() {
+        XCTAssertEqual(Timestamp.epochSeconds("2024-05-01T12:30:00Z"), 1_714_566_600)
+        XCTAssertEqual(Timestamp.epochSeconds("2024-05-01 14:30:00+02:00"), 1_714_566_600)
+        XCTAssertEqual(Timestamp.epochSeconds("2024-05-01T12:30:00.250Z"), 1_714_566_600.25)
+        XCTAssertEqual(Timestamp.epochSeconds("2024-05-01"), 1_714_521_600)
+        XCTAssertEqual(Timestamp.epochSeconds("1714566600"), 1_714_566_600)
+        XCTAssertNil(Timestamp.epochSeconds("yesterday"))
+        XCTAssertNil(Timestamp.epochSeconds("2024-13-01T00:00:00Z"))
+        XCTAssertEqual(Timestamp.iso8601(1_714_566_600.25), "2024-05-01T12:30:00.250Z")
+        XCTAssertEqual(Timestamp.iso8601(951_782_400), "2000-02-29T00:00:00Z")
+    }
+}
