@@ -2,7 +2,11 @@ import GeoNewsGeodesy
 
 /// One country or territory of the catalogue: a Natural Earth admin-0 feature, or an overseas
 /// part of one that ISO 3166-1 codes on its own (French Guiana inside France's multipolygon).
-public struct Country: Hashable, Sendable, Identifiable {
+///
+/// A class, immutable: every resolution refers to one of the catalogue's entries, and passing
+/// a reference costs one retain where copying its dozen strings cost a dozen (batch work
+/// resolves millions of positions). Two entries are equal when their ids are.
+public final class Country: Hashable, Sendable, Identifiable {
     /// Unique key within the catalogue: ISO 3166-1 alpha-3 where it has one and it is unique,
     /// otherwise Natural Earth's `ADM0_A3` (for example `KAS` for Siachen Glacier).
     public let id: String
@@ -45,6 +49,10 @@ public struct Country: Hashable, Sendable, Identifiable {
         self.marker = marker
         self.bbox = bbox
     }
+
+    public static func == (a: Country, b: Country) -> Bool { a === b || a.id == b.id }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
     /// The name in `language` (a Natural Earth code such as `fr`), falling back to English.
     public func name(in language: String?) -> String {

@@ -27,40 +27,28 @@ extension CountryIndex {
     private func nearestLand(to p: Coordinate, within maxKm: Double) -> (countryIndex: Int, distanceKm: Double)? {
         var best = maxKm
         var bestCountry = -1
-        var candidates: [(bound: Double, slot: UInt32, x0: Double, y0: Double, size: Double)] = []
-        let R = GreatCircle.meanEarthRadiusKm
-        // Rows and columns that can hold land within the bound.
-        let rowSpan = maxKm.isFinite ? Int((maxKm / (R * .pi / 180)).rounded(.up)) + 1 : CountryIndexFormat.rootRows
-        let row0 = Int(p.latitude.rounded(.down)) + 90
-        let rowRange = max(0, row0 - rowSpan)...min(CountryIndexFormat.rootRows - 1, row0 + rowSpan)
-        let poleward = min(90, max(abs(Double(rowRange.lowerBound - 90)), abs(Double(rowRange.upperBound + 1 - 90))))
-        let cosLat = cos(poleward * .pi / 180)
-        let colSpan: Int = {
-            guard maxKm.isFinite, cosLat > 1e-6 else { return 180 }
-            return min(180, Int((maxKm / (R * .pi / 180 * cosLat)).rounded(.up)) + 1)
-        }()
-        let lonNorm = p.longitude >= 180 ? -180 : p.longitude
-        let col0 = Int(lonNorm.rounded(.down)) + 180
-        for row in rowRange {
-            for dc in -colSpan...min(colSpan, 179) {
-                let col = ((col0 + dc) % 360 + 360) % 360
+        let window = SearchWindow(around: p, radiusKm: maxKm)
+        var candidates: [(bound: Double, slot: UInt32, x0: Double, y0: Double)] = []
+        for row in window.rows {
+            for col in window.columns {
                 let slot = root[row * CountryIndexFormat.rootColumns + col]
                 if slot >> CountryIndexFormat.kindShift == 0 { continue }
                 let x0 = Double(col - 180), y0 = Double(row - 90)
+                guard window.mayReach(west: x0, south: y0, east: x0 + 1, north: y0 + 1) else { continue }
                 let bound = Self.distanceToRectangle(p, west: x0, south: y0, east: x0 + 1, north: y0 + 1)
-                if bound < best { candidates.append((bound, slot, x0, y0, 1)) }
+                if bound < best { candidates.append((bound, slot, x0, y0)) }
             }
         }
         candidates.sort { $0.bound < $1.bound }
         for c in candidates {
             if c.bound >= best { break }
-            visit(slot: c.slot, x0: c.x0, y0: c.y0, size: c.size, bound: c.bound, p: p, best: &best, bestCountry: &bestCountry)
+            visit(slot: c.slot, x0: c.x0, y0: c.y0, size: 1, bound: c.bound, p: p, window: window, best: &best, bestCountry: &bestCountry)
         }
         return bestCountry < 0 ? nil : (bestCountry, best)
     }
 
     private func visit(slot: UInt32, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate,
-                       best: inout Double, bestCountry: inout Int) {
+                       window: SearchWindow, best: inout Double, bestCountry: inout Int) {
         guard bound < best else { return }
         switch slot >> CountryIndexFormat.kindShift {
         case 0:
@@ -72,16 +60,29 @@ extension CountryIndex {
         case 2:
             let half = size / 2
             let base = Int(slot & CountryIndexFormat.payloadMask) * 4
-            var kids: [(Double, UInt32, Double, Double)] = []
-            for k in 0..<4 {
-                let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
-                let s = nodes[base + k]
-                if s >> CountryIndexFormat.kindShift == 0 { continue }
-                kids.append((Self.distanceToRectangle(p, west: cx, south: cy, east: cx + half, north: cy + half), s, cx, cy))
+            // The four quadrants nearest first, with no allocation.
+            var bounds = (Double.infinity, Double.infinity, Double.infinity, Double.infinity)
+            withUnsafeMutableBytes(of: &bounds) { raw in
+                let b = raw.bindMemory(to: Double.self)
+                for k in 0..<4 {
+                    let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
+                    let s = nodes[base + k]
+                    guard s >> CountryIndexFormat.kindShift != 0,
+                          window.mayReach(west: cx, south: cy, east: cx + half, north: cy + half) else { continue }
+                    b[k] = Self.distanceToRectangle(p, west: cx, south: cy, east: cx + half, north: cy + half)
+                }
             }
-            kids.sort { $0.0 < $1.0 }
-            for k in kids {
-                visit(slot: k.1, x0: k.2, y0: k.3, size: half, bound: k.0, p: p, best: &best, bestCountry: &bestCountry)
+            for _ in 0..<4 {
+                var k = -1
+                var d = Double.infinity
+                withUnsafeBytes(of: &bounds) { raw in
+                    let b = raw.bindMemory(to: Double.self)
+                    for i in 0..<4 where b[i] < d { d = b[i]; k = i }
+                }
+                guard k >= 0, d < best else { return }
+                withUnsafeMutableBytes(of: &bounds) { $0.bindMemory(to: Double.self)[k] = .infinity }
+                let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
+                visit(slot: nodes[base + k], x0: cx, y0: cy, size: half, bound: d, p: p, window: window, best: &best, bestCountry: &bestCountry)
             }
         default:
             let leaf = Int(slot & CountryIndexFormat.payloadMask)
@@ -169,5 +170,56 @@ extension CountryIndex {
         }
         foot = min(north, max(south, foot))
         return GreatCircle.distance(from: p, to: Coordinate(latitude: foot, longitude: longitude))
+    }
+}
+
+/// The longitude–latitude box that holds every point within a great-circle radius of a
+/// centre: rows by the latitude difference (never more than the distance), columns by
+/// sin(d/2R) ≥ cos φ · sin(Δλ/2) from the haversine formula, all columns near a pole.
+struct SearchWindow {
+    let south: Double, north: Double
+    /// Longitude half-width in degrees; `nil` when every longitude is in reach.
+    let halfWidth: Double?
+    let centreLongitude: Double
+
+    init(around p: Coordinate, radiusKm: Double) {
+        let R = GreatCircle.meanEarthRadiusKm
+        centreLongitude = p.longitude >= 180 ? -180 : p.longitude
+        guard radiusKm.isFinite else {
+            south = -90; north = 90; halfWidth = nil
+            return
+        }
+        let dLat = radiusKm / R * 180 / .pi + 1e-9
+        south = max(-90, p.latitude - dLat)
+        north = min(90, p.latitude + dLat)
+        let poleward = max(abs(south), abs(north))
+        let s = sin(min(.pi / 2, radiusKm / (2 * R))) / cos(poleward * .pi / 180)
+        halfWidth = poleward >= 90 || s >= 1 ? nil : 2 * asin(s) * 180 / .pi + 1e-9
+    }
+
+    var rows: ClosedRange<Int> {
+        let r0 = max(0, Int(south.rounded(.down)) + 90)
+        let r1 = min(CountryIndexFormat.rootRows - 1, Int(north.rounded(.down)) + 90)
+        return r0...max(r0, r1)
+    }
+
+    /// Root columns in reach, wrapped across the antimeridian.
+    var columns: [Int] {
+        guard let halfWidth, halfWidth < 179 else { return Array(0..<CountryIndexFormat.rootColumns) }
+        let c0 = Int((centreLongitude - halfWidth).rounded(.down)) + 180
+        let c1 = Int((centreLongitude + halfWidth).rounded(.down)) + 180
+        return (c0...c1).map { (($0 % 360) + 360) % 360 }
+    }
+
+    /// False when the rectangle lies wholly outside the window (so it is out of reach).
+    func mayReach(west: Double, south s: Double, east: Double, north n: Double) -> Bool {
+        guard n >= south && s <= north else { return false }
+        guard let halfWidth, halfWidth < 179 else { return true }
+        // Longitude gap from the centre to the rectangle, across the antimeridian if shorter.
+        var dw = centreLongitude - east, de = west - centreLongitude
+        dw = dw - 360 * (dw / 360).rounded(.down)
+        de = de - 360 * (de / 360).rounded(.down)
+        if centreLongitude >= west && centreLongitude <= east { return true }
+        return min(dw, de) <= halfWidth
     }
 }

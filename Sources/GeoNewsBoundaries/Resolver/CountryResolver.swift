@@ -33,10 +33,20 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// Earth, a smaller bound (batch work) keeps open-sea rows cheap.
     public let seaSearchKm: Double
 
-    private let newsMarkers: [(index: Int, lat: Double, lon: Double, cosLat: Double)]
+    /// The news markers as unit vectors: the nearest marker on the sphere is the one with the
+    /// largest dot product, so the search needs no trigonometry per marker.
+    private let newsMarkers: [(index: Int, x: Double, y: Double, z: Double)]
     /// Per catalogue index: the news country that answers for it (itself, or its sovereign), if any.
     private let newsCountry: [Int?]
 
+    /// Per 1° root cell, the position in `newsMarkers` of the marker nearest to every point of
+    /// the cell, or -1 where the cell is near a tie; empty unless built (batch work).
+    private let markerGrid: [Int8]
+
+    /// - Parameter seaSearchKm: see ``seaSearchKm``. A finite value marks batch work: the
+    ///   resolver then also precomputes, for each 1° cell, the news marker nearest to all of
+    ///   it where one is (a few milliseconds, once), so that rows outside the news countries
+    ///   skip the marker search.
     public init(catalogue: Catalogue, index: CountryIndex, seaSearchKm: Double = .infinity) {
         self.catalogue = catalogue
         self.index = index
@@ -47,11 +57,54 @@ public final class CountryResolver: CountryResolving, Sendable {
             guard let s = c.sovereignIso2, let sovereign = catalogue.country(iso2: s), sovereign.hasNews else { return nil }
             return catalogue.index(of: sovereign)
         }
-        newsMarkers = catalogue.countries.enumerated().compactMap { i, c -> (index: Int, lat: Double, lon: Double, cosLat: Double)? in
+        newsMarkers = catalogue.countries.enumerated().compactMap { i, c -> (index: Int, x: Double, y: Double, z: Double)? in
             guard c.hasNews else { return nil }
-            let φ = c.marker.latitude * .pi / 180
-            return (i, φ, c.marker.longitude * .pi / 180, cos(φ))
+            let v = Self.unitVector(c.marker)
+            return (i, v.x, v.y, v.z)
         }
+        markerGrid = seaSearchKm.isFinite ? Self.markerGrid(newsMarkers) : []
+    }
+
+    /// For each root cell, the marker nearest to its centre when the runner-up is farther by
+    /// more than the cell's diameter (so, by the triangle inequality, nearest to every point of
+    /// the cell); -1 otherwise.
+    private static func markerGrid(_ markers: [(index: Int, x: Double, y: Double, z: Double)]) -> [Int8] {
+        precondition(markers.count < Int(Int8.max))
+        var grid = [Int8](repeating: -1, count: CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows)
+        for row in 0..<CountryIndexFormat.rootRows {
+            let lat = Double(row - 90) + 0.5
+            // The cell's angular radius: centre to its poleward corner.
+            let corner = Double(row - 90) + (lat >= 0 ? 1 : 0)
+            let radius = acos(min(1, dot(unitVector(Coordinate(latitude: lat, longitude: 0.5)),
+                                         unitVector(Coordinate(latitude: corner, longitude: 0)))))
+            for col in 0..<CountryIndexFormat.rootColumns {
+                let c = unitVector(Coordinate(latitude: lat, longitude: Double(col - 180) + 0.5))
+                var first = -Double.infinity, second = -Double.infinity, best = 0
+                for (k, m) in markers.enumerated() {
+                    let d = c.x * m.x + c.y * m.y + c.z * m.z
+                    if d > first {
+                        second = first
+                        first = d
+                        best = k
+                    } else if d > second {
+                        second = d
+                    }
+                }
+                if acos(max(-1, min(1, second))) - acos(max(-1, min(1, first))) > 2 * radius + 1e-9 {
+                    grid[row * CountryIndexFormat.rootColumns + col] = Int8(best)
+                }
+            }
+        }
+        return grid
+    }
+
+    private static func dot(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double)) -> Double {
+        a.x * b.x + a.y * b.y + a.z * b.z
+    }
+
+    private static func unitVector(_ c: Coordinate) -> (x: Double, y: Double, z: Double) {
+        let φ = c.latitude * .pi / 180, λ = c.longitude * .pi / 180
+        return (cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
     }
 
     /// Loads the catalogue and the prebuilt index from a data directory.
@@ -95,16 +148,24 @@ public final class CountryResolver: CountryResolving, Sendable {
 
     /// The news country whose marker is nearest on the great circle.
     public func nearestMarker(_ position: Coordinate) -> Suggestion {
-        let φ = position.latitude * .pi / 180, λ = position.longitude * .pi / 180
-        let cφ = cos(φ)
-        var bestH = Double.infinity
+        if !markerGrid.isEmpty {
+            let lon = position.longitude >= 180 ? -180 : position.longitude
+            let col = min(max(Int(lon.rounded(.down)) + 180, 0), CountryIndexFormat.rootColumns - 1)
+            let row = min(max(Int(position.latitude.rounded(.down)) + 90, 0), CountryIndexFormat.rootRows - 1)
+            let k = markerGrid[row * CountryIndexFormat.rootColumns + col]
+            if k >= 0 {
+                let country = catalogue.countries[newsMarkers[Int(k)].index]
+                return Suggestion(country: country, reason: .nearestMarker,
+                                  distanceKm: GreatCircle.distance(from: position, to: country.marker))
+            }
+        }
+        let p = Self.unitVector(position)
+        var bestDot = -Double.infinity
         var best = newsMarkers[0].index
-        // Compare haversine terms; only the winner pays for asin.
         for m in newsMarkers {
-            let s1 = sin((m.lat - φ) / 2), s2 = sin((m.lon - λ) / 2)
-            let h = s1 * s1 + cφ * m.cosLat * s2 * s2
-            if h < bestH {
-                bestH = h
+            let dot = p.x * m.x + p.y * m.y + p.z * m.z
+            if dot > bestDot {
+                bestDot = dot
                 best = m.index
             }
         }
