@@ -1,0 +1,130 @@
+/// Step 2 of ``ClusterBuilder``: supercluster's greedy rule on the marked items.
+extension ClusterBuilder {
+    /// Visits the marked items in supercluster's order (ascending seed, which is the order of
+    /// its level arrays) and, for each one not yet visited, gathers its unvisited neighbours
+    /// within `radius`; if their points plus its own reach `minPoints` and exceed its own, they
+    /// become a cluster at their count-weighted mean. Unmarked items have no neighbour, so the
+    /// rule would pass them through untouched; they are never looked at.
+    mutating func cluster(zoom: Int, grid: CellGrid, nextGrid: CellGrid, radius: Double) {
+        let visitOrder = markedInSeedOrder()
+        let n = current.count
+        let r2 = radius * radius
+        let wraps = options.wrapsAntimeridian
+        let minPoints = options.minPoints
+        var wrapped: [Int] = []
+        // Borrowed out of `self` so that adding clusters (which mutates `self`) can run while
+        // they are read through pointers.
+        var level = current, state = self.state, neighbours = self.neighbours
+        current = LevelBuffer(capacity: 0)
+        self.state = []
+        self.neighbours = []
+        defer { current = level; self.state = state; self.neighbours = neighbours }
+        level.items.withUnsafeBufferPointer { itemsBuffer in
+        marked.withUnsafeBufferPointer { marked in
+        state.withUnsafeMutableBufferPointer { stateBuffer in
+        neighbours.withUnsafeMutableBufferPointer { neighbourBuffer in
+            let items = itemsBuffer.baseAddress!, state = stateBuffer.baseAddress!
+            let found = neighbourBuffer.baseAddress!
+            for f in visitOrder {
+                let mark = marked[Int(f)]
+                let s = Int(mark.position)
+                guard state[s] == Self.unvisited else { continue }
+                state[s] = Self.visited
+                let x = items[s].x, y = items[s].y
+                let own = Int(items[s].count)
+                var total = own
+                var foundCount = 0
+                @inline(__always) func consider(_ t: Int) {
+                    if state[t] == Self.unvisited && Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps) {
+                        found[foundCount] = UInt32(truncatingIfNeeded: t)
+                        foundCount += 1
+                        total += Int(items[t].count)
+                    }
+                }
+                let runs = Self.candidateRuns(of: s, up: Int(mark.up), down: Int(mark.down), items: items, count: n, grid: grid)
+                for t in runs.sameStart..<runs.sameEnd where t != s { consider(t) }
+                for t in runs.up..<runs.upEnd { consider(t) }
+                for t in runs.down..<runs.downEnd { consider(t) }
+                if wraps {
+                    Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
+                    for t in wrapped { consider(t) }
+                }
+                guard total > own else { continue }
+                guard total >= minPoints else {
+                    // Too few to cluster: supercluster still marks them visited at this zoom.
+                    for i in 0..<foundCount { state[Int(found[i])] = Self.visited }
+                    continue
+                }
+                var wx = x * Double(own), wy = y * Double(own)
+                for i in 0..<foundCount {
+                    let t = Int(found[i])
+                    state[t] = Self.consumed
+                    let c = Double(items[t].count)
+                    var tx = items[t].x
+                    if wraps { tx = tx - x > 0.5 ? tx - 1 : (x - tx > 0.5 ? tx + 1 : tx) }
+                    wx += tx * c
+                    wy += items[t].y * c
+                }
+                state[s] = Self.consumed
+                var cx = wx / Double(total)
+                let cy = wy / Double(total)
+                if wraps { cx = cx < 0 ? cx + 1 : (cx >= 1 ? cx - 1 : cx) }
+                addCluster(
+                    x: cx, y: cy, count: total, seed: items[s].node,
+                    members: UnsafeBufferPointer(start: found, count: foundCount), items: items,
+                    zoom: zoom, grid: nextGrid)
+            }
+        }}}}
+    }
+
+    /// Indices into `marked`, ordered by the seed of their items. Seeds are distinct input
+    /// indices, so a sparse level is sorted and a dense one is bucketed by seed in one pass.
+    private mutating func markedInSeedOrder() -> ContiguousArray<UInt32> {
+        let m = markedCount
+        var order = ContiguousArray<UInt32>()
+        order.reserveCapacity(m)
+        if m < pointCount / 32 {
+            var pairs = ContiguousArray<UInt64>()
+            pairs.reserveCapacity(m)
+            for f in 0..<m {
+                let seed = nodeSeed[Int(current.items[Int(marked[f].position)].node)]
+                pairs.append(UInt64(seed) << 32 | UInt64(f))
+            }
+            pairs.sort()
+            for p in pairs { order.append(UInt32(truncatingIfNeeded: p)) }
+            return order
+        }
+        if seedSlots.count < pointCount {
+            seedSlots = ContiguousArray(repeating: UInt32.max, count: pointCount)
+        }
+        seedSlots.withUnsafeMutableBufferPointer { slots in
+            for f in 0..<m {
+                let seed = Int(nodeSeed[Int(current.items[Int(marked[f].position)].node)])
+                slots[seed] = UInt32(truncatingIfNeeded: f)
+            }
+            for seed in 0..<pointCount where slots[seed] != UInt32.max {
+                order.append(slots[seed])
+                slots[seed] = UInt32.max
+            }
+        }
+        return order
+    }
+
+    /// Appends a cluster to the node table, its children (the seed, then its members) to the
+    /// child table, and it to the next level's new items.
+    private mutating func addCluster(
+        x: Double, y: Double, count: Int, seed seedNode: UInt32, members: UnsafeBufferPointer<UInt32>,
+        items: UnsafePointer<LevelItem>, zoom: Int, grid: CellGrid
+    ) {
+        let node = UInt32(truncatingIfNeeded: nodeX.count)
+        nodeX.append(x)
+        nodeY.append(y)
+        nodeCount.append(UInt32(truncatingIfNeeded: count))
+        nodeSeed.append(nodeSeed[Int(seedNode)])
+        clusterZoom.append(UInt8(truncatingIfNeeded: zoom))
+        childNodes.append(seedNode)
+        for t in members { childNodes.append(items[Int(t)].node) }
+        childStart.append(UInt32(truncatingIfNeeded: childNodes.count))
+        fresh.append(LevelItem(key: grid.key(x: x, y: y), x: x, y: y, node: node, count: UInt32(truncatingIfNeeded: count)))
+    }
+}

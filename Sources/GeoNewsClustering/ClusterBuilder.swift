@@ -1,0 +1,158 @@
+import GeoNewsGeodesy
+
+/// Builds the levels of a ``ClusterIndex``, from `maxZoom + 1` (the points) down to `minZoom`.
+///
+/// Per zoom z, on the items of level z + 1 sorted on a grid with cells at least r wide:
+/// 1. a sweep in grid order marks every item that has some neighbour within r (most have
+///    none at high zooms), remembering where its rows above and below start;
+/// 2. the marked items are visited in supercluster's order (by seed) and greedily clustered;
+/// 3. the survivors and the new clusters become level z, re-keyed by a linear merge.
+struct ClusterBuilder {
+    let options: ClusterOptions
+    let pointCount: Int
+
+    var nodeX = ContiguousArray<Double>()
+    var nodeY = ContiguousArray<Double>()
+    var nodeCount = ContiguousArray<UInt32>()
+    var nodeSeed = ContiguousArray<UInt32>()
+    var clusterZoom = ContiguousArray<UInt8>()
+    var childStart = ContiguousArray<UInt32>([0])
+    var childNodes = ContiguousArray<UInt32>()
+    var levelNodes: [ContiguousArray<UInt32>] = []
+    var levelGrids: [CellGrid] = []
+
+    var current: LevelBuffer
+    /// Room for one fine row while ``LevelBuffer/coarsen(from:to:state:consumed:rowScratch:)`` merges.
+    var rowScratch = ContiguousArray<LevelItem>()
+    /// The clusters made at the current zoom, the next level's new items.
+    var fresh: LevelBuffer
+    var sorter = RadixSorter()
+    /// Seed → marked item, used to put a dense level's marked items in seed order.
+    var seedSlots = ContiguousArray<UInt32>()
+    /// Per item of the current level: unvisited, visited, or consumed into a cluster.
+    var state: ContiguousArray<UInt8>
+    /// Items found to have a neighbour, with where their rows above and below start.
+    var marked: ContiguousArray<MarkedItem>
+    var markedCount = 0
+    /// The neighbours gathered for one cluster (up to a whole level).
+    var neighbours: ContiguousArray<UInt32>
+
+    struct MarkedItem {
+        var position: UInt32
+        var up: UInt32
+        var down: UInt32
+    }
+
+    static let unvisited: UInt8 = 0, visited: UInt8 = 1, consumed: UInt8 = 2
+
+    init(points: [Coordinate], options: ClusterOptions) {
+        self.options = options
+        let n = points.count
+        pointCount = n
+        current = LevelBuffer(capacity: n)
+        fresh = LevelBuffer(capacity: n / 2 + 1)
+        state = ContiguousArray(repeating: 0, count: n)
+        marked = ContiguousArray(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+        neighbours = ContiguousArray(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+        // Every cluster absorbs at least one item, so there are fewer clusters than points
+        // and fewer children than nodes. Reserved, not touched: unused pages cost nothing.
+        nodeX.reserveCapacity(2 * n)
+        nodeY.reserveCapacity(2 * n)
+        nodeCount.reserveCapacity(2 * n)
+        nodeSeed.reserveCapacity(2 * n)
+        clusterZoom.reserveCapacity(n)
+        childStart.reserveCapacity(n + 1)
+        childNodes.reserveCapacity(2 * n)
+        loadPoints(points)
+    }
+
+    /// Levels shrink fast below zoom 9 or so; once a level fills less than half of the
+    /// working buffers, trade them for smaller ones so that peak memory is set by the big
+    /// levels at the top, not by all of them at once.
+    private mutating func releaseSpareCapacity() {
+        let n = current.count
+        guard n < current.items.count / 2 else { return }
+        var smaller = LevelBuffer(capacity: 2 * n)
+        smaller.items.withUnsafeMutableBufferPointer { target in
+            current.items.withUnsafeBufferPointer { from in
+                for i in 0..<n { target[i] = from[i] }
+            }
+        }
+        smaller.count = n
+        current = smaller
+        fresh = LevelBuffer(capacity: n / 2 + 1)
+        seedSlots = []
+        state = ContiguousArray(repeating: 0, count: 2 * n)
+        marked = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = 2 * n }
+        neighbours = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = 2 * n }
+    }
+
+    private func grid(forLevel level: Int) -> CellGrid {
+        CellGrid.covering(radius: options.mercatorRadius(atZoom: level - 1))
+    }
+
+    /// Projects the points, sorts them into the top level's grid order and numbers point nodes
+    /// in that order, so that nodes near on the map are near in memory.
+    private mutating func loadPoints(_ points: [Coordinate]) {
+        let n = points.count
+        let grid = grid(forLevel: options.maxZoom + 1)
+        var keys = ContiguousArray<UInt64>(repeating: 0, count: n)
+        var order = ContiguousArray<UInt32>(repeating: 0, count: n)
+        var xs = ContiguousArray<Double>(repeating: 0, count: n)
+        var ys = ContiguousArray<Double>(repeating: 0, count: n)
+        points.withUnsafeBufferPointer { p in
+            for i in 0..<n {
+                let x = WebMercator.x(longitude: p[i].longitude)
+                let y = WebMercator.y(latitude: p[i].latitude)
+                xs[i] = x
+                ys[i] = y
+                keys[i] = grid.key(x: x, y: y)
+                order[i] = UInt32(truncatingIfNeeded: i)
+            }
+        }
+        sorter.sort(keys: &keys, payload: &order, count: n, bits: grid.keyBits)
+        sorter = RadixSorter()  // let the input-sized scratch go
+        current.items.withUnsafeMutableBufferPointer { sorted in
+            for s in 0..<n {
+                let i = Int(order[s])
+                sorted[s] = LevelItem(key: keys[s], x: xs[i], y: ys[i], node: UInt32(truncatingIfNeeded: s), count: 1)
+                nodeX.append(xs[i])
+                nodeY.append(ys[i])
+            }
+        }
+        nodeSeed.append(contentsOf: order)
+        nodeCount.append(contentsOf: repeatElement(1, count: n))
+        current.count = n
+        levelNodes = [current.nodes]
+        levelGrids = [grid]
+    }
+
+    mutating func build() {
+        var levelGrid = levelGrids[0]
+        for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
+            let r = options.mercatorRadius(atZoom: zoom)
+            let nextGrid = grid(forLevel: zoom)
+            fresh.count = 0
+            state.withUnsafeMutableBufferPointer { $0.update(repeating: Self.unvisited) }
+            markItemsWithNeighbours(grid: levelGrid, radius: r)
+            if markedCount > 0 { cluster(zoom: zoom, grid: levelGrid, nextGrid: nextGrid, radius: r) }
+            if fresh.count == 0 && nextGrid == levelGrid {
+                levelNodes.append(levelNodes[levelNodes.count - 1])
+            } else {
+                let freshOrder = fresh.orderByKey(bits: nextGrid.keyBits, sorter: &sorter)
+                current.coarsen(from: levelGrid, to: nextGrid, state: state, consumed: Self.consumed, rowScratch: &rowScratch)
+                current.merge(fresh, order: freshOrder)
+                levelNodes.append(current.nodes)
+                releaseSpareCapacity()
+            }
+            levelGrids.append(nextGrid)
+            levelGrid = nextGrid
+        }
+        current = LevelBuffer(capacity: 0)
+        fresh = LevelBuffer(capacity: 0)
+        seedSlots = []
+        // Built from the top down; queries index from minZoom up.
+        levelNodes.reverse()
+        levelGrids.reverse()
+    }
+}

@@ -1,0 +1,69 @@
+/// Stable least-significant-digit radix sort of 64-bit keys carrying a 32-bit payload, 13 bits
+/// per pass. Linear in the count, so sorting a million points or a level's new clusters costs a
+/// few passes over memory rather than n log n comparisons. Scratch space is kept between calls.
+struct RadixSorter {
+    private var keyScratch = ContiguousArray<UInt64>()
+    private var payloadScratch = ContiguousArray<UInt32>()
+    private var histogram = ContiguousArray<Int>(repeating: 0, count: 1 << digitBits)
+
+    private static let digitBits = 13
+
+    /// Sorts the first `count` of `keys` ascending by their low `bits` bits and permutes
+    /// `payload` alongside. Passes in which every key has the same digit are skipped.
+    mutating func sort(keys: inout ContiguousArray<UInt64>, payload: inout ContiguousArray<UInt32>, count n: Int, bits: Int) {
+        precondition(keys.count >= n && payload.count >= n, "fewer keys or payloads than count")
+        guard n > 1 else { return }
+        if keyScratch.count < n {
+            keyScratch = ContiguousArray(repeating: 0, count: n)
+            payloadScratch = ContiguousArray(repeating: 0, count: n)
+        }
+        keys.withUnsafeMutableBufferPointer { k in
+            payload.withUnsafeMutableBufferPointer { p in
+                keyScratch.withUnsafeMutableBufferPointer { k2 in
+                    payloadScratch.withUnsafeMutableBufferPointer { p2 in
+                        histogram.withUnsafeMutableBufferPointer { h in
+                            Self.sort(k, p, k2, p2, h, n, bits)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func sort(
+        _ keys: UnsafeMutableBufferPointer<UInt64>, _ payload: UnsafeMutableBufferPointer<UInt32>,
+        _ keyScratch: UnsafeMutableBufferPointer<UInt64>, _ payloadScratch: UnsafeMutableBufferPointer<UInt32>,
+        _ h: UnsafeMutableBufferPointer<Int>, _ n: Int, _ bits: Int
+    ) {
+        let radix = 1 << digitBits
+        let mask = UInt64(radix - 1)
+        var (src, dst) = ((keys, payload), (keyScratch, payloadScratch))
+        var inScratch = false
+        var shift = 0
+        while shift < bits {
+            let s = UInt64(shift)
+            shift += digitBits
+            for i in 0..<radix { h[i] = 0 }
+            for i in 0..<n { h[Int(truncatingIfNeeded: (src.0[i] >> s) & mask)] += 1 }
+            if h[Int(truncatingIfNeeded: (src.0[0] >> s) & mask)] == n { continue }
+            var sum = 0
+            for i in 0..<radix { let c = h[i]; h[i] = sum; sum += c }
+            for i in 0..<n {
+                let key = src.0[i]
+                let d = Int(truncatingIfNeeded: (key >> s) & mask)
+                let at = h[d]
+                h[d] = at + 1
+                dst.0[at] = key
+                dst.1[at] = src.1[i]
+            }
+            swap(&src, &dst)
+            inScratch.toggle()
+        }
+        if inScratch {
+            for i in 0..<n {
+                keys[i] = keyScratch[i]
+                payload[i] = payloadScratch[i]
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import GeoNews
+
+/// `geonews bench cluster`: build time, peak memory and query times of clustering at
+/// several camera altitudes.
+struct BenchClusterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cluster",
+        abstract: "Benchmark clustering of random world points at several camera altitudes.",
+        discussion: """
+            Points are uniform in longitude −180…180 and latitude −85…85 (the Web Mercator map), \
+            from a SplitMix64 generator seeded with --seed, so runs are repeatable. Reports the \
+            index build time (one core), peak resident memory of the process (VmHWM), and per \
+            altitude: zoom (at --center, in a 390x844 viewport, 512-point tiles), items shown, \
+            and the median time to query the whole world and the viewport.
+
+            --input FILE clusters the points of a CSV or GeoJSON file instead; --dump FILE then \
+            writes every level's whole-world items as zoom, kind, count, latitude, longitude \
+            (tab-separated), which Benchmarks/peers/cluster_compare.py checks against pysupercluster.
+            """
+    )
+
+    @Option(help: "Number of random points.")
+    var points: Int = 1_000_000
+
+    @Option(help: ArgumentHelp("Camera altitudes, comma-separated.", valueName: "list"))
+    var altitudes: String = "15000km,5000km,1000km,100km,10km"
+
+    @Option(help: "Seed of the point generator.")
+    var seed: UInt64 = 42
+
+    @Option(help: ArgumentHelp("Viewport centre for viewport queries, LAT,LON.", valueName: "lat,lon"))
+    var center: String = "48.8566,2.3522"
+
+    @Option(help: ArgumentHelp("Cluster the points of this CSV or GeoJSON file instead.", valueName: "file"))
+    var input: String?
+
+    @Option(help: ArgumentHelp("Write every level's whole-world items to this file.", valueName: "file"))
+    var dump: String?
+
+    @Option(help: "Query repetitions; the median is reported.")
+    var repeats: Int = 5
+
+    @OptionGroup var clustering: ClusteringOptions
+
+    func run() async throws {
+        let cameras: [CameraAltitude]
+        do {
+            cameras = try altitudes.split(separator: ",").map { text throws(CameraAltitudeError) in try CameraAltitude(parsing: String(text)) }
+        } catch { throw fail(error.description, .usage) }
+        let centre: Coordinate
+        let parts = center.split(separator: ",")
+        do {
+            guard parts.count == 2 else { throw PositionInputError(message: "center '\(center)' is not LAT,LON") }
+            centre = try parsePosition(lat: String(parts[0]), lon: String(parts[1]))
+        } catch { throw fail("\(error)", .usage) }
+        guard repeats > 0 else { throw fail("repeats \(repeats) must be 1 or more", .usage) }
+
+        let coordinates: [Coordinate]
+        if let input {
+            do { coordinates = try ClusterInput.read(path: input).coordinates } catch { throw fail(error.message, error.status) }
+        } else {
+            guard points >= 0 else { throw fail("points \(points) must be 0 or more", .usage) }
+            coordinates = Self.randomPoints(count: points, seed: seed)
+        }
+        let options = clustering.options
+        print("points \(coordinates.count)\(input.map { " from \($0)" } ?? " (seed \(seed))"), zooms \(options.minZoom)–\(options.maxZoom), radius \(Self.number(options.radius)), extent \(Self.number(options.extent)), min points \(options.minPoints)\(options.wrapsAntimeridian ? ", wrapping" : "")")
+
+        let clock = ContinuousClock()
+        let start = clock.now, startCPU = Self.threadCPUSeconds()
+        let index = try clustering.index(for: coordinates)
+        let build = Self.seconds(clock.now - start), buildCPU = Self.threadCPUSeconds() - startCPU
+        let buildPeak = Self.peakResidentMegabytes() ?? -1
+        print(String(format: "build %.3f s wall, %.3f s CPU (one thread), %d clusters made, peak RSS %d MB", build, buildCPU, index.clusterCount, buildPeak))
+
+        print("altitude   zoom  level     items  world ms  viewport items  viewport ms")
+        for camera in cameras {
+            let zoom = camera.zoom(latitude: centre.latitude)
+            let bounds = Viewport(center: centre).bounds(atZoom: zoom)
+            var world: [ClusterFeature] = [], view: [ClusterFeature] = []
+            let worldTime = try median(repeats) { world = []; world = try index.clusters(in: .world, zoom: zoom) }
+            let viewTime = try median(repeats) { view = []; view = try index.clusters(in: bounds, zoom: zoom) }
+            print(camera.description.padding(toLength: 9, withPad: " ", startingAt: 0) + String(format: " %5.2f  %5d %9d  %8.3f  %14d  %11.3f",
+                         zoom, try index.level(forZoom: zoom), world.count,
+                         worldTime * 1000, view.count, viewTime * 1000))
+        }
+        print(String(format: "json {\"points\":%d,\"build_seconds\":%.6f,\"build_cpu_seconds\":%.6f,\"peak_rss_mb\":%d,\"clusters\":%d}",
+                     coordinates.count, build, buildCPU, buildPeak, index.clusterCount))
+        if let dump { try write(index, to: dump) }
+    }
+
+    /// Median wall time of `repeats` runs of `body`, in seconds.
+    private func median(_ repeats: Int, _ body: () throws -> Void) throws -> Double {
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        for _ in 0..<repeats {
+            let start = clock.now
+            try body()
+            times.append(Self.seconds(clock.now - start))
+        }
+        return times.sorted()[times.count / 2]
+    }
+
+    private func write(_ index: ClusterIndex, to path: String) throws {
+        guard let file = fopen(path, "w") else { throw fail("cannot write '\(path)': \(String(cString: strerror(errno)))", .ioError) }
+        defer { fclose(file) }
+        for zoom in index.options.minZoom...index.options.maxZoom {
+            var lines = ""
+            try index.forEachFeature(in: .world, zoom: Double(zoom)) { f in
+                let kind = f.clusterID == nil ? "point" : "cluster"
+                lines += "\(zoom)\t\(kind)\t\(f.pointCount)\t\(f.coordinate.latitude)\t\(f.coordinate.longitude)\n"
+            }
+            guard fputs(lines, file) >= 0 else { throw fail("cannot write '\(path)'", .ioError) }
+        }
+    }
+
+    /// Uniform points from SplitMix64 (Steele, Lea & Flood 2014): longitude in −180…180,
+    /// latitude in −85…85.
+    static func randomPoints(count: Int, seed: UInt64) -> [Coordinate] {
+        var state = seed
+        func next() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Double(z >> 11) / Double(1 << 53)
+        }
+        var points: [Coordinate] = []
+        points.reserveCapacity(count)
+        for _ in 0..<count {
+            let lon = next() * 360 - 180
+            let lat = next() * 170 - 85
+            points.append(Coordinate(latitude: lat, longitude: lon))
+        }
+        return points
+    }
+
+    /// VmHWM of this process from /proc/self/status, in megabytes (nil off Linux).
+    static func peakResidentMegabytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kB = line.split(separator: " ").compactMap { Int($0) }.first
+            return kB.map { $0 / 1024 }
+        }
+        return nil
+    }
+
+    /// CPU time of the calling thread: what the build cost, whatever else the machine runs.
+    static func threadCPUSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+}
