@@ -14,6 +14,8 @@ struct GeoNewsCommand: AsyncParsableCommand {
             CountriesCommand.self,
             ResolveCommand.self,
             HeadlinesCommand.self, SearchCommand.self, SourcesCommand.self,
+            ClusterCommand.self,
+            BenchCommand.self,
         ],
         defaultSubcommand: LocateCommand.self
     )
