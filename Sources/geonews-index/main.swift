@@ -42,6 +42,9 @@ do {
     let started = timespec.now
     let (bytes, report) = try CountryIndexBuilder().build(boundaries: boundaries, catalogueIDs: catalogue.countries.map(\.id))
     let seconds = timespec.now - started
+    print("built in \(format3(seconds)) s: \(report.countryCells) whole-country and \(report.seaCells) sea root cells, "
+          + "\(report.nodes) split nodes, \(report.leaves) border leaves, \(report.groups) country parts, "
+          + "\(report.rings) rings, \(report.vertices) vertices")
     let outputs = [("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir))]
     for (name, content) in outputs {
         let target = dir.file(name)

@@ -94,6 +94,13 @@ final class Geometry {
         return a
     }
 
+    /// The bounding box as (xmin, ymin, xmax, ymax) degrees.
+    var envelope: (xmin: Double, ymin: Double, xmax: Double, ymax: Double) {
+        var xmin = 0.0, ymin = 0.0, xmax = 0.0, ymax = 0.0
+        GEOSGeom_getExtent_r(context.handle, pointer, &xmin, &ymin, &xmax, &ymax)
+        return (xmin, ymin, xmax, ymax)
+    }
+
     /// The part of this geometry inside the rectangle, by GEOS's fast rectangle clipper.
     func clipped(xmin: Double, ymin: Double, xmax: Double, ymax: Double) throws(GEOSError) -> Geometry {
         try context.own(GEOSClipByRect_r(context.handle, pointer, xmin, ymin, xmax, ymax), "clip by rectangle")

@@ -35,16 +35,8 @@ public struct CountryIndexBuilder {
         for i in 0..<boundaries.count {
             let g = try ctx.geometry(wkb: try boundaries.wkb(i))
             geometries.append(g)
-            var xmin = Double.infinity, ymin = Double.infinity, xmax = -Double.infinity, ymax = -Double.infinity
-            g.forEachRing { _, _, xy in
-                var k = 0
-                while k < xy.count {
-                    xmin = min(xmin, xy[k]); xmax = max(xmax, xy[k])
-                    ymin = min(ymin, xy[k + 1]); ymax = max(ymax, xy[k + 1])
-                    k += 2
-                }
-            }
-            boxes.append((xmin, ymin, xmax, ymax))
+            let e = g.envelope
+            boxes.append((e.xmin, e.ymin, e.xmax, e.ymax))
         }
 
         var state = BuildState()

@@ -16,16 +16,8 @@ public final class ExactCountryLocator {
         var boxes: [(Double, Double, Double, Double)] = []
         for i in 0..<boundaries.count {
             let g = try context.geometry(wkb: try boundaries.wkb(i))
-            var xmin = Double.infinity, ymin = Double.infinity, xmax = -Double.infinity, ymax = -Double.infinity
-            g.forEachRing { _, _, xy in
-                var k = 0
-                while k < xy.count {
-                    xmin = min(xmin, xy[k]); xmax = max(xmax, xy[k])
-                    ymin = min(ymin, xy[k + 1]); ymax = max(ymax, xy[k + 1])
-                    k += 2
-                }
-            }
-            boxes.append((xmin, ymin, xmax, ymax))
+            let e = g.envelope
+            boxes.append((e.xmin, e.ymin, e.xmax, e.ymax))
             prepared.append(try g.prepared())
         }
         self.prepared = prepared
