@@ -19,6 +19,8 @@ struct ClusterBuilder {
     var childStart = ContiguousArray<UInt32>([0])
     var childNodes = ContiguousArray<UInt32>()
     var levelNodes: [ContiguousArray<UInt32>] = []
+    /// x, y pairs in level order for the small levels (see ``LevelBuffer/positions``).
+    var levelPositions: [ContiguousArray<Double>] = []
     var levelGrids: [CellGrid] = []
 
     var current: LevelBuffer
@@ -124,6 +126,7 @@ struct ClusterBuilder {
         nodeCount.append(contentsOf: repeatElement(1, count: n))
         current.count = n
         levelNodes = [current.nodes]
+        levelPositions = [current.positions(ifAtMost: pointCount / 4)]
         levelGrids = [grid]
     }
 
@@ -138,11 +141,13 @@ struct ClusterBuilder {
             if markedCount > 0 { cluster(zoom: zoom, grid: levelGrid, nextGrid: nextGrid, radius: r) }
             if fresh.count == 0 && nextGrid == levelGrid {
                 levelNodes.append(levelNodes[levelNodes.count - 1])
+                levelPositions.append(levelPositions[levelPositions.count - 1])
             } else {
                 let freshOrder = fresh.orderByKey(bits: nextGrid.keyBits, sorter: &sorter)
                 current.coarsen(from: levelGrid, to: nextGrid, state: state, consumed: Self.consumed, rowScratch: &rowScratch)
                 current.merge(fresh, order: freshOrder)
                 levelNodes.append(current.nodes)
+                levelPositions.append(current.positions(ifAtMost: pointCount / 4))
                 releaseSpareCapacity()
             }
             levelGrids.append(nextGrid)
@@ -153,6 +158,7 @@ struct ClusterBuilder {
         seedSlots = []
         // Built from the top down; queries index from minZoom up.
         levelNodes.reverse()
+        levelPositions.reverse()
         levelGrids.reverse()
     }
 }

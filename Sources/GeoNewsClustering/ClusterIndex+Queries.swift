@@ -11,6 +11,8 @@ extension ClusterIndex {
     ///   non-finite bound.
     public func clusters(in bounds: Bounds, zoom: Double) throws(ClusterIndexError) -> [ClusterFeature] {
         var features: [ClusterFeature] = []
+        let levelCount = try itemCount(atZoom: zoom)
+        features.reserveCapacity(bounds.east - bounds.west >= 360 ? levelCount : Swift.min(levelCount, 1 << 12))
         try forEachFeature(in: bounds, zoom: zoom) { features.append($0) }
         return features
     }
@@ -26,8 +28,8 @@ extension ClusterIndex {
             throw .invalidQuery(name: "bounds \(name)", value: "\(v)", expected: "a finite number of degrees")
         }
         for box in Self.mercatorBoxes(for: bounds) {
-            forEachNode(level: level, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) { node in
-                body(feature(node: node))
+            forEachNode(level: level, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) { node, x, y in
+                body(feature(node: node, x: x, y: y))
                 return true
             }
         }
@@ -72,12 +74,12 @@ extension ClusterIndex {
         let top = (Double(y) - p) / z2, bottom = (Double(y) + 1 + p) / z2
         var features: [TileFeature] = []
         func add(minX: Double, maxX: Double, originX: Double) {
-            forEachNode(level: level, minX: minX, minY: top, maxX: maxX, maxY: bottom) { node in
-                let f = feature(node: node)
+            forEachNode(level: level, minX: minX, minY: top, maxX: maxX, maxY: bottom) { node, nx, ny in
+                let f = feature(node: node, x: nx, y: ny)
                 features.append(TileFeature(
                     kind: f.kind, pointCount: f.pointCount,
-                    x: Self.roundHalfUp(extent * (nodeX[node] * z2 - originX)),
-                    y: Self.roundHalfUp(extent * (nodeY[node] * z2 - Double(y)))
+                    x: Self.roundHalfUp(extent * (nx * z2 - originX)),
+                    y: Self.roundHalfUp(extent * (ny * z2 - Double(y)))
                 ))
                 return true
             }
@@ -96,6 +98,11 @@ extension ClusterIndex {
 
     /// The public view of node `node`.
     func feature(node: Int) -> ClusterFeature {
+        feature(node: node, x: nodeX[node], y: nodeY[node])
+    }
+
+    /// The public view of node `node` at mercator `x`, `y` (already at hand in a scan).
+    func feature(node: Int, x: Double, y: Double) -> ClusterFeature {
         if node < points.count {
             let index = Int(nodeSeed[node])
             return ClusterFeature(kind: .point(index: index), coordinate: points[index], pointCount: 1)
@@ -103,54 +110,72 @@ extension ClusterIndex {
         let ordinal = node - points.count
         return ClusterFeature(
             kind: .cluster(ClusterID(ordinal: ordinal, zoom: Int(clusterZoom[ordinal]))),
-            coordinate: Coordinate(
-                latitude: WebMercator.latitude(y: nodeY[node]),
-                longitude: WebMercator.longitude(x: nodeX[node])
-            ),
+            coordinate: Coordinate(latitude: WebMercator.latitude(y: y), longitude: WebMercator.longitude(x: x)),
             pointCount: Int(nodeCount[node])
         )
     }
 
     /// Visits the nodes of `level` with minX ≤ x ≤ maxX and minY ≤ y ≤ maxY (mercator units),
-    /// row by row of its grid, until `visit` returns false.
-    func forEachNode(level: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, _ visit: (Int) -> Bool) {
+    /// row by row of its grid, until `visit` (given the node and its x, y) returns false.
+    func forEachNode(level: Int, minX: Double, minY: Double, maxX: Double, maxY: Double, _ visit: (Int, Double, Double) -> Bool) {
         guard minX <= maxX, minY <= maxY else { return }
-        let grid = levelGrids[level - options.minZoom]
+        let l = level - options.minZoom
+        let positions = levelPositions[l]
+        levelNodes[l].withUnsafeBufferPointer { order in
+            if positions.isEmpty {
+                nodeX.withUnsafeBufferPointer { xs in
+                nodeY.withUnsafeBufferPointer { ys in
+                    scan(order, grid: levelGrids[l], minX, minY, maxX, maxY, visit) { i in
+                        let node = Int(order[i])
+                        return (xs[node], ys[node])
+                    }
+                }}
+            } else {
+                positions.withUnsafeBufferPointer { xy in
+                    scan(order, grid: levelGrids[l], minX, minY, maxX, maxY, visit) { i in (xy[2 * i], xy[2 * i + 1]) }
+                }
+            }
+        }
+    }
+
+    /// The row walk of ``forEachNode(level:minX:minY:maxX:maxY:_:)`` over a level's nodes in
+    /// grid order, reading the i-th one's position through `position`.
+    @inline(__always)
+    private func scan(
+        _ order: UnsafeBufferPointer<UInt32>, grid: CellGrid,
+        _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
+        _ visit: (Int, Double, Double) -> Bool, position: (Int) -> (Double, Double)
+    ) {
         let clamp = { (v: Double) in Swift.min(Swift.max(v, 0), 1) }
         let firstRow = grid.cell(clamp(minY)), lastRow = grid.cell(clamp(maxY))
         let firstColumn = grid.cell(clamp(minX)), lastColumn = grid.cell(clamp(maxX))
-        levelNodes[level - options.minZoom].withUnsafeBufferPointer { order in
-        nodeX.withUnsafeBufferPointer { xs in
-        nodeY.withUnsafeBufferPointer { ys in
-            let n = order.count
-            @inline(__always) func key(_ i: Int) -> UInt64 {
-                let node = Int(order[i])
-                return grid.key(x: xs[node], y: ys[node])
+        let n = order.count
+        @inline(__always) func key(_ i: Int) -> UInt64 {
+            let (x, y) = position(i)
+            return grid.key(x: x, y: y)
+        }
+        var i = 0
+        var row = firstRow
+        while row <= lastRow {
+            // Gallop from where the last row ended, then bisect.
+            let start = grid.key(row: row, column: firstColumn)
+            var step = 1, high = i
+            while high < n && key(high) < start { i = high + 1; high += step; step <<= 1 }
+            high = Swift.min(high, n)
+            while i < high {
+                let mid = (i + high) >> 1
+                if key(mid) < start { i = mid + 1 } else { high = mid }
             }
-            var position = 0
-            var row = firstRow
-            while row <= lastRow {
-                // Gallop from where the last row ended, then bisect.
-                let start = grid.key(row: row, column: firstColumn)
-                var step = 1, high = position
-                while high < n && key(high) < start { position = high + 1; high += step; step <<= 1 }
-                high = Swift.min(high, n)
-                while position < high {
-                    let mid = (position + high) >> 1
-                    if key(mid) < start { position = mid + 1 } else { high = mid }
-                }
-                let end = grid.key(row: row, column: lastColumn)
-                while position < n {
-                    let node = Int(order[position])
-                    let x = xs[node], y = ys[node]
-                    if grid.key(x: x, y: y) > end { break }
-                    position += 1
-                    if x >= minX && x <= maxX && y >= minY && y <= maxY && !visit(node) { return }
-                }
-                if position >= n { return }
-                // Skip empty rows: go straight to the row of the next item.
-                row = Swift.max(row + 1, grid.row(of: key(position)))
+            let end = grid.key(row: row, column: lastColumn)
+            while i < n {
+                let (x, y) = position(i)
+                if grid.key(x: x, y: y) > end { break }
+                if x >= minX && x <= maxX && y >= minY && y <= maxY && !visit(Int(order[i]), x, y) { return }
+                i += 1
             }
-        }}}
+            if i >= n { return }
+            // Skip empty rows: go straight to the row of the next item.
+            row = Swift.max(row + 1, grid.row(of: key(i)))
+        }
     }
 }

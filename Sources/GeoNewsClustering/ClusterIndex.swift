@@ -48,6 +48,8 @@ public struct ClusterIndex: Sendable {
 
     /// Level L (minZoom…maxZoom + 1) at `L − minZoom`: its nodes in grid-key order.
     let levelNodes: [ContiguousArray<UInt32>]
+    /// For small levels, their nodes' x, y pairs in the same order; empty for the others.
+    let levelPositions: [ContiguousArray<Double>]
     let levelGrids: [CellGrid]
 
     /// Most points an index holds: nodes are numbered with 32 bits.
@@ -84,6 +86,7 @@ public struct ClusterIndex: Sendable {
         childStart = builder.childStart
         childNodes = builder.childNodes
         levelNodes = builder.levelNodes
+        levelPositions = builder.levelPositions
         levelGrids = builder.levelGrids
     }
 

@@ -98,24 +98,29 @@ struct LevelBuffer {
     }
 
     /// Merges the items of `fresh`, taken in `order` (ascending key, on the same grid), into
-    /// the live items, from the back, in place.
+    /// the live items, in place: from the back, each new item's place is found by bisection
+    /// and the run of old items after it moves up in one block.
     mutating func merge(_ fresh: LevelBuffer, order: ContiguousArray<UInt32>) {
         let m = count, f = fresh.count
         guard f > 0 else { return }
         precondition(m + f <= items.count, "level outgrew its buffer")
         items.withUnsafeMutableBufferPointer { target in
         fresh.items.withUnsafeBufferPointer { from in
-            var i = m - 1, j = f - 1, w = m + f - 1
-            while j >= 0 {
-                let next = from[Int(order[j])]
-                if i >= 0 && target[i].key > next.key {
-                    target[w] = target[i]
-                    i -= 1
-                } else {
-                    target[w] = next
-                    j -= 1
+            let base = target.baseAddress!
+            var end = m  // old items [0, end) are still in place
+            for j in stride(from: f - 1, through: 0, by: -1) {
+                let item = from[Int(order[j])]
+                var lo = 0, hi = end
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if target[mid].key > item.key { hi = mid } else { lo = mid + 1 }
                 }
-                w -= 1
+                if lo < end {
+                    UnsafeMutableRawPointer(base + lo + j + 1).copyMemory(
+                        from: base + lo, byteCount: (end - lo) * MemoryLayout<LevelItem>.stride)
+                }
+                target[lo + j] = item
+                end = lo
             }
         }}
         count = m + f
@@ -146,5 +151,20 @@ struct LevelBuffer {
             }
             initialized = count
         }
+    }
+
+    /// The live items' x, y pairs in order, when there are at most `limit` of them (else
+    /// empty). Queries on the low zooms, whose items are mostly clusters scattered through the
+    /// node table, then read positions in sequence; the big levels are mostly points, which
+    /// the node table already holds in grid order.
+    func positions(ifAtMost limit: Int) -> ContiguousArray<Double> {
+        guard count <= limit else { return [] }
+        var xy = ContiguousArray<Double>()
+        xy.reserveCapacity(2 * count)
+        for i in 0..<count {
+            xy.append(items[i].x)
+            xy.append(items[i].y)
+        }
+        return xy
     }
 }
