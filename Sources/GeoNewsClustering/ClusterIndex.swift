@@ -23,7 +23,7 @@ import GeoNewsGeodesy
 ///   order on the next level instead of following their would-be seed; the greedy rule itself
 ///   is unchanged.
 /// - Instead of a KD-tree per zoom, each level is sorted on a grid whose cells are at least
-///   the radius wide (``CellGrid``): neighbour search is then three short scans per item, and
+///   the radius wide: neighbour search is then three short scans per item, and
 ///   going down a level is a linear merge rather than a new sort.
 public struct ClusterIndex: Sendable {
     /// The options the index was built with.

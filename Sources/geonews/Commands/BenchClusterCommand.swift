@@ -52,12 +52,7 @@ struct BenchClusterCommand: AsyncParsableCommand {
         do {
             cameras = try altitudes.split(separator: ",").map { text throws(CameraAltitudeError) in try CameraAltitude(parsing: String(text)) }
         } catch { throw fail(error.description, .usage) }
-        let centre: Coordinate
-        let parts = center.split(separator: ",")
-        do {
-            guard parts.count == 2 else { throw PositionInputError(message: "center '\(center)' is not LAT,LON") }
-            centre = try parsePosition(lat: String(parts[0]), lon: String(parts[1]))
-        } catch { throw fail("\(error)", .usage) }
+        let centre = try ClusterCommand.parseCenter(center)
         guard repeats > 0 else { throw fail("repeats \(repeats) must be 1 or more", .usage) }
 
         let coordinates: [Coordinate]

@@ -113,7 +113,11 @@ struct ClusterCommand: AsyncParsableCommand {
     }
 
     private func parsedCenter() throws -> Coordinate? {
-        guard let center else { return nil }
+        try center.map(Self.parseCenter)
+    }
+
+    /// A `--center LAT,LON` value, or a usage failure naming it.
+    static func parseCenter(_ center: String) throws -> Coordinate {
         let parts = center.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw fail("center '\(center)' is not LAT,LON", .usage) }
         do {
