@@ -95,14 +95,19 @@ public final class CountryIndex: @unchecked Sendable {
         let e = Self.edgeNudge
         let lat = min(max(position.latitude, -90 + e), 90 - e)
         let lon = position.longitude
-        var i: Int32
-        if lon <= -180 + e || lon >= 180 - e {
-            i = lookup(longitude: -180 + e, latitude: lat)
-            if i < 0 { i = lookup(longitude: 180 - e, latitude: lat) }
-        } else {
-            i = lookup(longitude: lon, latitude: lat)
-        }
+        // The common case is inlined here; the antimeridian (and NaN) path is out of line.
+        let i = lon > -180 + e && lon < 180 - e
+            ? lookup(longitude: lon, latitude: lat)
+            : antimeridianLookup(longitude: lon, latitude: lat)
         return i < 0 ? nil : Int(i)
+    }
+
+    @inline(never)
+    private func antimeridianLookup(longitude lon: Double, latitude lat: Double) -> Int32 {
+        guard lon == lon else { return -1 }
+        let e = Self.edgeNudge
+        let i = lookup(longitude: -180 + e, latitude: lat)
+        return i >= 0 ? i : lookup(longitude: 180 - e, latitude: lat)
     }
 
     /// How close to a pole or the antimeridian, in degrees, a position is looked up from just
@@ -116,9 +121,8 @@ public final class CountryIndex: @unchecked Sendable {
         guard lonIn == lonIn, latIn == latIn else { return -1 }
         let lon = lonIn >= 180 ? -180 : lonIn
         let lat = latIn
-        let fx = lon.rounded(.down), fy = lat.rounded(.down)
-        let col = min(max(Int(fx) + 180, 0), CountryIndexFormat.rootColumns - 1)
-        let row = min(max(Int(fy) + 90, 0), CountryIndexFormat.rootRows - 1)
+        let col = Self.rootCell(lon, origin: 180, count: CountryIndexFormat.rootColumns)
+        let row = Self.rootCell(lat, origin: 90, count: CountryIndexFormat.rootRows)
         var slot = root[row &* CountryIndexFormat.rootColumns &+ col]
         var x0 = Double(col - 180), y0 = Double(row - 90), size = 1.0
         while true {
@@ -138,6 +142,19 @@ public final class CountryIndex: @unchecked Sendable {
                 return leafLookup(Int(slot & CountryIndexFormat.payloadMask), x: lon, y: lat)
             }
         }
+    }
+
+    /// `floor(v) + origin` clamped to `0 ..< count`, for a non-NaN `v`, without a call to libm's
+    /// `floor` (x86-64's baseline has no rounding instruction, and this runs on every lookup).
+    @inline(__always)
+    static func rootCell(_ v: Double, origin: Double, count: Int) -> Int {
+        // v + origin rounds to within [floor(v) + origin, floor(v) + origin + 1]; clamping before
+        // the conversion keeps it in range, and truncation is floor for what is left.
+        var i = Int(min(max(v + origin, 0), Double(count - 1)))
+        // The sum rounded up onto the next integer (v = -1e-20 gives 180): step back. Both sides
+        // of the comparison are exact.
+        if i > 0 && Double(i) - origin > v { i &-= 1 }
+        return i
     }
 
     @inline(__always)
