@@ -60,18 +60,3 @@ public final class Country: Hashable, Sendable, Identifiable {
         return n
     }
 }
-
-/// An axis-aligned box in degrees. `west > east` means the box crosses the antimeridian.
-public struct BoundingBox: Hashable, Sendable {
-    public var west: Double
-    public var south: Double
-    public var east: Double
-    public var north: Double
-
-    public init(west: Double, south: Double, east: Double, north: Double) {
-        self.west = west
-        self.south = south
-        self.east = east
-        self.north = north
-    }
-}

@@ -33,22 +33,13 @@ public struct TileFeature: Hashable, Sendable {
 }
 
 extension ClusterIndex {
-    /// A box in degrees. `west > east` means it crosses the antimeridian; a box 360° or wider
-    /// is the whole world; latitudes are clamped to −90…90 when queried.
-    public struct Bounds: Hashable, Sendable {
-        public var west: Double
-        public var south: Double
-        public var east: Double
-        public var north: Double
+    /// A box in degrees, the geodesy module's ``BoundingBox``. `west > east` means it crosses
+    /// the antimeridian; a box 360° or wider is the whole world; latitudes are clamped to
+    /// −90…90 when queried.
+    public typealias Bounds = BoundingBox
+}
 
-        public init(west: Double, south: Double, east: Double, north: Double) {
-            self.west = west
-            self.south = south
-            self.east = east
-            self.north = north
-        }
-
-        /// −180, −90, 180, 90.
-        public static let world = Bounds(west: -180, south: -90, east: 180, north: 90)
-    }
+extension BoundingBox {
+    /// −180, −90, 180, 90: every cluster at a zoom.
+    public static let world = BoundingBox(west: -180, south: -90, east: 180, north: 90)
 }
