@@ -20,13 +20,12 @@ extension ClusterBuilder {
         self.neighbours = []
         defer { current = level; self.state = state; self.neighbours = neighbours }
         level.items.withUnsafeBufferPointer { itemsBuffer in
-        marked.withUnsafeBufferPointer { marked in
+        visitOrder.withUnsafeBufferPointer { visitOrder in
         state.withUnsafeMutableBufferPointer { stateBuffer in
         neighbours.withUnsafeMutableBufferPointer { neighbourBuffer in
             let items = itemsBuffer.baseAddress!, state = stateBuffer.baseAddress!
             let found = neighbourBuffer.baseAddress!
-            for f in visitOrder {
-                let mark = marked[Int(f)]
+            for mark in visitOrder {
                 let s = Int(mark.position)
                 guard state[s] == Self.unvisited else { continue }
                 state[s] = Self.visited
@@ -77,11 +76,13 @@ extension ClusterBuilder {
         }}}}
     }
 
-    /// Indices into `marked`, ordered by the seed of their items. Seeds are distinct input
+    /// The marked items, ordered by the seed of their items. Seeds are distinct input
     /// indices, so a sparse level is sorted and a dense one is bucketed by seed in one pass.
-    private mutating func markedInSeedOrder() -> ContiguousArray<UInt32> {
+    /// Copied rather than indexed, so that the greedy pass reads them in sequence: its other
+    /// reads jump about the level already.
+    private mutating func markedInSeedOrder() -> ContiguousArray<MarkedItem> {
         let m = markedCount
-        var order = ContiguousArray<UInt32>()
+        var order = ContiguousArray<MarkedItem>()
         order.reserveCapacity(m)
         if m < pointCount / 32 {
             var pairs = ContiguousArray<UInt64>()
@@ -91,7 +92,7 @@ extension ClusterBuilder {
                 pairs.append(UInt64(seed) << 32 | UInt64(f))
             }
             pairs.sort()
-            for p in pairs { order.append(UInt32(truncatingIfNeeded: p)) }
+            for p in pairs { order.append(marked[Int(UInt32(truncatingIfNeeded: p))]) }
             return order
         }
         if seedSlots.count < pointCount {
@@ -103,7 +104,7 @@ extension ClusterBuilder {
                 slots[seed] = UInt32(truncatingIfNeeded: f)
             }
             for seed in 0..<pointCount where slots[seed] != UInt32.max {
-                order.append(slots[seed])
+                order.append(marked[Int(slots[seed])])
                 slots[seed] = UInt32.max
             }
         }

@@ -58,17 +58,22 @@ extension ClusterBuilder {
         }
     }
 
-    /// Squared distance test in mercator units, the way kdbush measures (`dx² + dy² ≤ r²`);
-    /// across the antimeridian when `wraps`.
+    /// Squared distance in mercator units, the way kdbush measures (`dx² + dy²`); across the
+    /// antimeridian when `wraps`. Symmetric in its two points, bit for bit.
     @inline(__always)
-    static func isNear(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, r2: Double, wraps: Bool) -> Bool {
+    static func squaredDistance(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, wraps: Bool) -> Double {
         var dx = tx - x
         if wraps {
             dx = abs(dx)
             if dx > 0.5 { dx = 1 - dx }
         }
         let dy = ty - y
-        return dx * dx + dy * dy <= r2
+        return dx * dx + dy * dy
+    }
+
+    @inline(__always)
+    static func isNear(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, r2: Double, wraps: Bool) -> Bool {
+        squaredDistance(x, y, tx, ty, wraps: wraps) <= r2
     }
 
     /// Step 1: in grid order, marks each item that has at least one other item within
@@ -84,22 +89,16 @@ extension ClusterBuilder {
         marked.withUnsafeMutableBufferPointer { marked in
             guard n > 0 else { return }
             let items = itemsBuffer.baseAddress!
-            var up = 0, down = 0
+            var rowStarts = RowStarts()
             for s in 0..<n {
+                rowStarts.advance(to: s, items: items, count: n, grid: grid)
+                let up = rowStarts.up, down = rowStarts.down
                 let key = items[s].key
                 let row = Int(truncatingIfNeeded: key >> shift)
                 let column = Int(truncatingIfNeeded: key) & lastCell
                 let low = UInt64(column > 0 ? column - 1 : 0)
                 let high = UInt64(column < lastCell ? column + 1 : lastCell)
                 let rowBase = UInt64(row) << shift
-                if row > 0 {
-                    let target = rowBase - rowStride + low
-                    while up < n && items[up].key < target { up += 1 }
-                }
-                if row < lastCell {
-                    let target = rowBase + rowStride + low
-                    while down < n && items[down].key < target { down += 1 }
-                }
                 let x = items[s].x, y = items[s].y
                 @inline(__always) func near(_ t: Int) -> Bool {
                     Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps)
@@ -146,5 +145,61 @@ extension ClusterBuilder {
             }
         }}
         self.markedCount = markedCount
+    }
+}
+
+/// Where the candidate runs of an item in the rows above and below its own begin: the first
+/// position whose key reaches the cell left of the item's column in that row. (A value for a
+/// row off the grid is never read.)
+struct RowStarts {
+    var up = 0
+    var down = 0
+
+    init() {}
+
+    /// Moves forward to item `s` by galloping, for a pass that looks at a few items in grid
+    /// order: the cost grows with the log of the distance moved, not the distance.
+    @inline(__always)
+    mutating func leap(to s: Int, items: UnsafePointer<LevelItem>, count n: Int, grid: CellGrid) {
+        let (above, below) = Self.targets(of: items[s].key, grid: grid)
+        up = Self.firstPosition(withKeyAtLeast: above, from: up, count: n, items)
+        down = Self.firstPosition(withKeyAtLeast: below, from: down, count: n, items)
+    }
+
+    /// Moves forward to item `s`, for a sweep in grid order: both starts only ever increase.
+    @inline(__always)
+    mutating func advance(to s: Int, items: UnsafePointer<LevelItem>, count n: Int, grid: CellGrid) {
+        let (above, below) = Self.targets(of: items[s].key, grid: grid)
+        while up < n && items[up].key < above { up += 1 }
+        while down < n && items[down].key < below { down += 1 }
+    }
+
+    /// The keys of the cell left of (or at, in the first column) `key`'s column in the rows
+    /// above and below; 0 above the first row and the largest key below the last, so that a
+    /// search for them stays put.
+    @inline(__always)
+    private static func targets(of key: UInt64, grid: CellGrid) -> (above: UInt64, below: UInt64) {
+        let row = grid.row(of: key), column = grid.column(of: key)
+        let low = column > 0 ? column - 1 : 0
+        let above = row > 0 ? grid.key(row: row - 1, column: low) : 0
+        let below = row < grid.lastCell ? grid.key(row: row + 1, column: low) : 0
+        return (above, below)
+    }
+
+    /// The first position at or after `start` whose key is at least `key`: gallop, then bisect.
+    private static func firstPosition(withKeyAtLeast key: UInt64, from start: Int, count n: Int, _ items: UnsafePointer<LevelItem>) -> Int {
+        guard start < n, items[start].key < key else { return start }
+        var lo = start + 1, hi = start + 1, step = 1
+        while hi < n && items[hi].key < key {
+            lo = hi + 1
+            hi += step
+            step <<= 1
+        }
+        hi = Swift.min(hi, n)
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if items[mid].key < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 }

@@ -38,6 +38,14 @@ struct ClusterBuilder {
     var markedCount = 0
     /// The neighbours gathered for one cluster (up to a whole level).
     var neighbours: ContiguousArray<UInt32>
+    /// The grid of the top levels when the points are spread thinly enough to share one (see
+    /// ``chooseSparseGrid(keys:count:)``), else `nil`.
+    var sparseGrid: CellGrid?
+    /// Per point node, the squared distance to its nearest neighbour on ``sparseGrid`` (see
+    /// ``measureNearestNeighbours(grid:)``); empty when unused.
+    var nearestSquared = ContiguousArray<Float>()
+    /// Per item, whether it has a neighbour within r, while marking by nearest distance.
+    var nearFlags = ContiguousArray<UInt8>()
 
     struct MarkedItem {
         var position: UInt32
@@ -89,30 +97,78 @@ struct ClusterBuilder {
         neighbours = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = 2 * n }
     }
 
+    /// The grid whose cells are at least as wide as the radius at zoom `level − 1`, where level
+    /// `level` is clustered; on the top levels, ``sparseGrid`` when it is coarser.
     private func grid(forLevel level: Int) -> CellGrid {
-        CellGrid.covering(radius: options.mercatorRadius(atZoom: level - 1))
+        let covering = CellGrid.covering(radius: options.mercatorRadius(atZoom: level - 1))
+        if let sparseGrid, sparseGrid.exponent < covering.exponent { return sparseGrid }
+        return covering
+    }
+
+    /// A coarser grid than the top level needs is still correct (a neighbour within r lies in
+    /// the 3 × 3 cells around an item as long as cells are at least r wide), and when it holds
+    /// all the top levels they need no re-keying between zooms and can be marked by nearest
+    /// distance. Cells cost candidates, and the greedy pass scans every candidate of a marked
+    /// item, so take the coarsest grid with at least eight cells per point (a 3 × 3 block then
+    /// holds about one other point), and keep it only if the points are in fact spread over
+    /// it: on average a point shares its cell with at most one other. Clumped input (a city's
+    /// GPS fixes) keeps the fine grids of the top zooms.
+    private static func sparseGrid(forPoints n: Int) -> CellGrid {
+        var k = 0
+        while k < 30 && (1 << (2 * k)) < 8 * n { k += 1 }
+        return CellGrid(exponent: k)
+    }
+
+    /// Whether `keys` (sorted, on one grid) put on average at most one other point in a
+    /// point's cell: Σ (points per cell)² / n ≤ 2.
+    private static func isSparse(keys: ContiguousArray<UInt64>, count n: Int) -> Bool {
+        var sumOfSquares = 0, run = 0
+        for i in 0..<n {
+            if i > 0 && keys[i] != keys[i - 1] {
+                sumOfSquares += run * run
+                run = 0
+            }
+            run += 1
+        }
+        sumOfSquares += run * run
+        return sumOfSquares <= 2 * n
     }
 
     /// Projects the points, sorts them into the top level's grid order and numbers point nodes
     /// in that order, so that nodes near on the map are near in memory.
     private mutating func loadPoints(_ points: [Coordinate]) {
         let n = points.count
-        let grid = grid(forLevel: options.maxZoom + 1)
-        var keys = ContiguousArray<UInt64>(repeating: 0, count: n)
-        var order = ContiguousArray<UInt32>(repeating: 0, count: n)
         var xs = ContiguousArray<Double>(repeating: 0, count: n)
         var ys = ContiguousArray<Double>(repeating: 0, count: n)
         points.withUnsafeBufferPointer { p in
             for i in 0..<n {
-                let x = WebMercator.x(longitude: p[i].longitude)
-                let y = WebMercator.y(latitude: p[i].latitude)
-                xs[i] = x
-                ys[i] = y
-                keys[i] = grid.key(x: x, y: y)
-                order[i] = UInt32(truncatingIfNeeded: i)
+                xs[i] = WebMercator.x(longitude: p[i].longitude)
+                ys[i] = WebMercator.y(latitude: p[i].latitude)
             }
         }
-        sorter.sort(keys: &keys, payload: &order, count: n, bits: grid.keyBits)
+        var keys = ContiguousArray<UInt64>(repeating: 0, count: n)
+        var order = ContiguousArray<UInt32>(repeating: 0, count: n)
+        func sort(on grid: CellGrid) {
+            for i in 0..<n {
+                keys[i] = grid.key(x: xs[i], y: ys[i])
+                order[i] = UInt32(truncatingIfNeeded: i)
+            }
+            sorter.sort(keys: &keys, payload: &order, count: n, bits: grid.keyBits)
+        }
+        let covering = grid(forLevel: options.maxZoom + 1)
+        let sparse = Self.sparseGrid(forPoints: n)
+        var grid = covering
+        if sparse.exponent < covering.exponent {
+            sort(on: sparse)
+            if Self.isSparse(keys: keys, count: n) {
+                sparseGrid = sparse
+                grid = sparse
+            } else {
+                sort(on: covering)
+            }
+        } else {
+            sort(on: covering)
+        }
         sorter = RadixSorter()  // let the input-sized scratch go
         current.items.withUnsafeMutableBufferPointer { sorted in
             for s in 0..<n {
@@ -128,6 +184,7 @@ struct ClusterBuilder {
         levelNodes = [current.nodes]
         levelPositions = [current.positions(ifAtMost: pointCount / 4)]
         levelGrids = [grid]
+        if sparseGrid != nil { measureNearestNeighbours(grid: grid) }
     }
 
     mutating func build() {
@@ -137,7 +194,11 @@ struct ClusterBuilder {
             let nextGrid = grid(forLevel: zoom)
             fresh.count = 0
             state.withUnsafeMutableBufferPointer { $0.update(repeating: Self.unvisited) }
-            markItemsWithNeighbours(grid: levelGrid, radius: r)
+            if let sparseGrid, levelGrid == sparseGrid {
+                markItemsWithNeighboursByNearestDistance(grid: levelGrid, radius: r)
+            } else {
+                markItemsWithNeighbours(grid: levelGrid, radius: r)
+            }
             if markedCount > 0 { cluster(zoom: zoom, grid: levelGrid, nextGrid: nextGrid, radius: r) }
             if fresh.count == 0 && nextGrid == levelGrid {
                 levelNodes.append(levelNodes[levelNodes.count - 1])
@@ -151,6 +212,10 @@ struct ClusterBuilder {
                 releaseSpareCapacity()
             }
             levelGrids.append(nextGrid)
+            if levelGrid == sparseGrid && nextGrid != levelGrid {
+                nearestSquared = []
+                nearFlags = []
+            }
             levelGrid = nextGrid
         }
         current = LevelBuffer(capacity: 0)

@@ -6,7 +6,7 @@ import XCTest
 /// dense enough to cluster at every zoom.
 final class ClusterReferenceTests: XCTestCase {
     /// Deterministic points: a uniform scatter plus tight blobs (cities), some on the seam.
-    func points(count: Int, seed: UInt64) -> [Coordinate] {
+    func points(count: Int, seed: UInt64, clumped: Bool = true) -> [Coordinate] {
         var state = seed
         func next() -> Double {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -15,7 +15,12 @@ final class ClusterReferenceTests: XCTestCase {
         var result: [Coordinate] = []
         let blobs = [(48.85, 2.35), (0.0, 179.99), (35.68, 139.69), (-33.87, 151.21)]
         for i in 0..<count {
-            if i % 3 == 0 {
+            if !clumped && i % 40 == 1 {
+                // Close pairs, so that the top zooms have something to cluster.
+                let previous = result[i - 1]
+                result.append(Coordinate(latitude: previous.latitude + (next() - 0.5) * 1e-4,
+                                         longitude: max(-180, min(180, previous.longitude + (next() - 0.5) * 1e-4))))
+            } else if clumped && i % 3 == 0 {
                 let (lat, lon) = blobs[i % blobs.count]
                 let spread = i % 2 == 0 ? 0.01 : 2
                 result.append(Coordinate(latitude: lat + (next() - 0.5) * spread,
@@ -27,8 +32,11 @@ final class ClusterReferenceTests: XCTestCase {
         return result
     }
 
-    func assertMatchesReference(_ options: ClusterOptions, count: Int = 1000, seed: UInt64 = 7, file: StaticString = #filePath, line: UInt = #line) throws {
-        let input = points(count: count, seed: seed)
+    func assertMatchesReference(
+        _ options: ClusterOptions, count: Int = 1000, seed: UInt64 = 7, clumped: Bool = true,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let input = points(count: count, seed: seed, clumped: clumped)
         let index = try ClusterIndex(points: input, options: options)
         let reference = ReferenceClustering.levels(input, options: options)
         for zoom in options.minZoom...options.maxZoom {
@@ -60,6 +68,17 @@ final class ClusterReferenceTests: XCTestCase {
 
     func testLargerRadiusAndMinPointsMatch() throws {
         try assertMatchesReference(ClusterOptions(minZoom: 2, maxZoom: 12, minPoints: 4, radius: 60, extent: 256), seed: 11)
+    }
+
+    /// Scattered points share one coarse grid over the top zooms and are marked by nearest
+    /// distance there; clumped ones above take the per-zoom grids.
+    func testScatteredPointsMatchSupercluster() throws {
+        let input = points(count: 1000, seed: 13, clumped: false)
+        XCTAssertNotNil(ClusterBuilder(points: input, options: ClusterOptions()).sparseGrid)
+        XCTAssertNil(ClusterBuilder(points: points(count: 1000, seed: 13), options: ClusterOptions()).sparseGrid)
+        try assertMatchesReference(ClusterOptions(), count: 1000, seed: 13, clumped: false)
+        try assertMatchesReference(ClusterOptions(wrapsAntimeridian: true), count: 1000, seed: 17, clumped: false)
+        try assertMatchesReference(ClusterOptions(minPoints: 3, radius: 80), count: 1000, seed: 19, clumped: false)
     }
 
     func testEveryPointIsALeafOfExactlyOneTopLevelItem() throws {

@@ -1,0 +1,107 @@
+/// Marking by nearest-neighbour distance, for the top levels of a build.
+///
+/// Between `maxZoom` and about zoom 9, a level of a million scattered points barely changes:
+/// at zoom 16 a dozen points have a neighbour within r, at zoom 12 about a thousand. Sweeping
+/// every item's neighbourhood at each of those zooms costs most of what the build spends there.
+/// Instead, while the levels share one grid (``ClusterBuilder/sparseGrid``), one sweep records
+/// each point's squared distance to its nearest other point in its 3 × 3 cells; anything
+/// farther lies outside them and so beyond one cell width, which is at least r on these
+/// levels. A later level then looks closely only at
+/// - points whose nearest neighbour is within r (the points left are a subset of the points
+///   measured, so no other point can be nearer), and
+/// - clusters, with whatever lies within r of them (clusters are new positions the sweep did
+///   not see).
+/// Every other item has no neighbour within r, exactly.
+extension ClusterBuilder {
+    /// Squared distance from each point of the current level (all points, on `grid`) to the
+    /// nearest other point in its 3 × 3 cells, rounded down to a Float (so that a comparison
+    /// against r² can only err towards looking closer); +∞ when there is none.
+    mutating func measureNearestNeighbours(grid: CellGrid) {
+        let n = current.count
+        let wraps = options.wrapsAntimeridian
+        var nearest = ContiguousArray<Float>(repeating: .infinity, count: pointCount)
+        var wrapped: [Int] = []
+        current.items.withUnsafeBufferPointer { itemsBuffer in
+        nearest.withUnsafeMutableBufferPointer { nearest in
+            guard n > 0 else { return }
+            let items = itemsBuffer.baseAddress!
+            var rowStarts = RowStarts()
+            for s in 0..<n {
+                rowStarts.advance(to: s, items: items, count: n, grid: grid)
+                let x = items[s].x, y = items[s].y
+                var best = Double.infinity
+                @inline(__always) func measure(_ t: Int) {
+                    let d2 = Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps)
+                    if d2 < best { best = d2 }
+                }
+                let runs = Self.candidateRuns(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid)
+                for t in runs.sameStart..<runs.sameEnd where t != s { measure(t) }
+                for t in runs.up..<runs.upEnd { measure(t) }
+                for t in runs.down..<runs.downEnd { measure(t) }
+                if wraps {
+                    Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
+                    for t in wrapped { measure(t) }
+                }
+                let rounded = Float(best)
+                nearest[Int(items[s].node)] = Double(rounded) > best ? rounded.nextDown : rounded
+            }
+        }}
+        nearestSquared = nearest
+    }
+
+    /// Step 1 on a level of ``sparseGrid``, with the same outcome as
+    /// ``markItemsWithNeighbours(grid:radius:)``: flags the items that have a neighbour within
+    /// `radius`, looking only at near points and at clusters (see the type's note), then
+    /// records the flagged ones in grid order.
+    mutating func markItemsWithNeighboursByNearestDistance(grid: CellGrid, radius: Double) {
+        let n = current.count
+        let r2 = radius * radius
+        let wraps = options.wrapsAntimeridian
+        let pointCount = self.pointCount
+        if nearFlags.count < n { nearFlags = ContiguousArray(repeating: 0, count: n) }
+        var markedCount = 0
+        var wrapped: [Int] = []
+        current.items.withUnsafeBufferPointer { itemsBuffer in
+        nearestSquared.withUnsafeBufferPointer { nearest in
+        nearFlags.withUnsafeMutableBufferPointer { flags in
+        marked.withUnsafeMutableBufferPointer { marked in
+            guard n > 0 else { return }
+            let items = itemsBuffer.baseAddress!
+            var rowStarts = RowStarts()
+            for s in 0..<n {
+                let node = Int(items[s].node)
+                guard node >= pointCount || Double(nearest[node]) <= r2 else { continue }
+                // Flag both ends of every pair found: the relation is symmetric, and a point
+                // near a new cluster may have been passed over already.
+                let x = items[s].x, y = items[s].y
+                var found = false
+                @inline(__always) func consider(_ t: Int) {
+                    if Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps) <= r2 {
+                        flags[t] = 1
+                        found = true
+                    }
+                }
+                rowStarts.leap(to: s, items: items, count: n, grid: grid)
+                let runs = Self.candidateRuns(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid)
+                for t in runs.sameStart..<runs.sameEnd where t != s { consider(t) }
+                for t in runs.up..<runs.upEnd { consider(t) }
+                for t in runs.down..<runs.downEnd { consider(t) }
+                if wraps {
+                    Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
+                    for t in wrapped { consider(t) }
+                }
+                if found { flags[s] = 1 }
+            }
+            rowStarts = RowStarts()
+            for s in 0..<n where flags[s] != 0 {
+                flags[s] = 0
+                rowStarts.leap(to: s, items: items, count: n, grid: grid)
+                marked[markedCount] = MarkedItem(
+                    position: UInt32(truncatingIfNeeded: s),
+                    up: UInt32(truncatingIfNeeded: rowStarts.up), down: UInt32(truncatingIfNeeded: rowStarts.down))
+                markedCount += 1
+            }
+        }}}}
+        self.markedCount = markedCount
+    }
+}
