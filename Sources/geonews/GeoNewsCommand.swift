@@ -23,6 +23,8 @@ struct GeoNewsCommand: AsyncParsableCommand {
     /// Parses and runs like ArgumentParser's own `main`, but keeps a failure to one line on
     /// standard error (the message names the flag or value) with the documented exit code.
     static func main() async {
+        ResolverPreload.start(arguments: Array(CommandLine.arguments.dropFirst()),
+                              subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
         do {
             var command = try parseAsRoot()
             if var async = command as? AsyncParsableCommand {

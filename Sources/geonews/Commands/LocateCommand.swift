@@ -116,6 +116,9 @@ struct DataOptions: ParsableArguments {
 
     func resolver(seaSearchKm: Double = .infinity) throws -> CountryResolver {
         do {
+            if path == nil, seaSearchKm == .infinity, let preload = ResolverPreload.current {
+                return try preload.wait().get()
+            }
             return try CountryResolver.load(from: directory(), seaSearchKm: seaSearchKm)
         } catch let error as DataError {
             throw fail("\(error)", .dataError)
