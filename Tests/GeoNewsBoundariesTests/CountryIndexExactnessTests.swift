@@ -65,6 +65,24 @@ final class CountryIndexExactnessTests: XCTestCase {
     }
 }
 
+extension CountryIndexExactnessTests {
+    /// Probes 1e-9° from a vertex that GEOS's rectangle clipping moved by one ulp onto a cell
+    /// side (Stewart Island, the Alaskan coast), and one where the rounded determinant had the
+    /// wrong sign: within ~1e-19° of an edge's line, settled by exact arithmetic.
+    func testPointsWithinRoundingOfAClippedEdgeAgreeWithGEOS() throws {
+        let resolver = try TestData.resolver()
+        let exact = try ExactCountryLocator(boundaries: BoundaryFile(directory: TestData.directory))
+        let probes = [(-47.24928250799991, 167.64177393600005), (60.62132496000004, -145.74982762699992)]
+        for (lat, lon) in probes {
+            let at = Coordinate(latitude: lat, longitude: lon)
+            let theirs = try exact.countryIndex(at: at)
+            XCTAssertNotNil(theirs)
+            XCTAssertEqual(try exact.boundaryCountries(at: at), [], "not on an edge")
+            XCTAssertEqual(resolver.index.countryIndex(at: at), theirs, "at \(lat), \(lon)")
+        }
+    }
+}
+
 /// A small, fast, seedable generator so test points are the same on every run.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

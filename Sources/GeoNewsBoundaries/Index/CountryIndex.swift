@@ -17,6 +17,8 @@ public final class CountryIndex: @unchecked Sendable {
     /// The near-shore distance, in kilometres, that the sea cells were flagged for.
     public let nearShoreKm: Double
     let file: MappedFile
+    /// The original polygons, for points within rounding of a clipped edge (see `groupContains`).
+    let boundaries: BoundaryFile?
     let root: UnsafeBufferPointer<UInt32>
     let nodes: UnsafeBufferPointer<UInt32>
     let leaves: UnsafeBufferPointer<UInt32>
@@ -30,9 +32,13 @@ public final class CountryIndex: @unchecked Sendable {
     /// - Parameters:
     ///   - catalogueIDs: the catalogue's ids in order; an index built for another catalogue is
     ///     rejected as stale.
+    ///   - boundaries: the original polygons (`boundaries.bin`), used to settle the rare point
+    ///     within rounding of a clipped edge exactly; without them such a point is settled on
+    ///     the clipped rings with exact arithmetic.
     ///   - verifyChecksum: check every byte against the stored checksum (a few milliseconds;
     ///     on by default, so a damaged file is an error and never a wrong answer).
-    public init(path: String, catalogueIDs: [String], verifyChecksum: Bool = true) throws(DataError) {
+    public init(path: String, catalogueIDs: [String], boundaries: BoundaryFile? = nil, verifyChecksum: Bool = true) throws(DataError) {
+        self.boundaries = boundaries
         let f = try MappedFile(path: path)
         file = f
         let b = f.bytes
@@ -170,9 +176,16 @@ public final class CountryIndex: @unchecked Sendable {
 
     /// Crossing-number test over the rings of one group. The comparison `x < x-intercept` is
     /// written as a sign of a 2×2 determinant, so no division rounds it.
+    ///
+    /// Clipping moved the ends of cut edges onto the cell's sides, rounded to the nearest
+    /// double, which can tilt a short piece of edge by up to ~1e-14° over its length. A point
+    /// that close to an edge's line (see ``nearEdgeDeterminant``) is settled instead by
+    /// ``ExactPolygonTest`` on the country's original polygons, with exact arithmetic; no
+    /// random point has come that close, vertex-adjacent probes do.
     @inline(__always)
     func groupContains(_ g: Int, x: Double, y: Double) -> Bool {
         var inside = false
+        var closest = Double.infinity
         let v = vertices.baseAddress!
         for r in Int(groupRings[g])..<Int(groupRings[g &+ 1]) {
             let start = Int(rings[r]), end = Int(rings[r &+ 1])
@@ -181,14 +194,37 @@ public final class CountryIndex: @unchecked Sendable {
             while k < end {
                 let xj = v[2 &* k], yj = v[2 &* k &+ 1]
                 if (yi > y) != (yj > y) {
-                    let det = (xj - xi) * (y - yi) - (x - xi) * (yj - yi)
-                    // det == 0: the point is on the edge's line, and x == x-intercept is not a crossing.
-                    if det != 0 && (yj > yi) == (det > 0) { inside.toggle() }
+                    let dx = xj - xi, dy = yj - yi
+                    let det = dx * (y - yi) - (x - xi) * dy
+                    closest = min(closest, abs(det))
+                    if (yj > yi) == (det > 0) { inside.toggle() }
                 }
                 xi = xj
                 yi = yj
                 k &+= 1
             }
+        }
+        return closest > Self.nearEdgeDeterminant ? inside : nearEdgeContains(g, x: x, y: y)
+    }
+
+    /// |det| at or below which a point counts as within rounding of an edge's line. Clipped
+    /// edges lie inside their cell (at most 1° a side), so a cut end rounded by one ulp
+    /// (< 3e-14 at 180°) moves the line by less than 3e-14 · (1 + 1/|edge|) at the point, which
+    /// is |det| < 3e-14 · (|edge| + 1) < 1e-13; rounding of det itself is < 1e-15.
+    static let nearEdgeDeterminant = 3e-13
+
+    /// The exact answer for a point within rounding of one of a group's edges: the country's
+    /// original polygons when the index was opened with them, else the group's own rings with
+    /// exact orientation signs.
+    @inline(never)
+    private func nearEdgeContains(_ g: Int, x: Double, y: Double) -> Bool {
+        if let boundaries, let wkb = try? boundaries.wkb(Int(groupCountry[g])) {
+            return withExtendedLifetime(boundaries) { ExactPolygonTest.contains(wkb: wkb, x: x, y: y) }
+        }
+        var inside = false
+        for r in Int(groupRings[g])..<Int(groupRings[g + 1]) {
+            let ring = UnsafeRawPointer(vertices.baseAddress! + 2 * Int(rings[r]))
+            if ExactPolygonTest.ringParity(x: x, y: y, ring: ring, count: Int(rings[r + 1]) - Int(rings[r])) { inside.toggle() }
         }
         return inside
     }

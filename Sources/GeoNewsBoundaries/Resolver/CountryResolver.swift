@@ -110,7 +110,8 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// Loads the catalogue and the prebuilt index from a data directory.
     public static func load(from directory: DataDirectory, seaSearchKm: Double = .infinity) throws(DataError) -> CountryResolver {
         let catalogue = try Catalogue.load(from: directory)
-        let index = try CountryIndex(path: directory.file("country-index.bin"), catalogueIDs: catalogue.countries.map(\.id))
+        let index = try CountryIndex(path: directory.file("country-index.bin"), catalogueIDs: catalogue.countries.map(\.id),
+                                     boundaries: BoundaryFile(directory: directory))
         return CountryResolver(catalogue: catalogue, index: index, seaSearchKm: seaSearchKm)
     }
 
