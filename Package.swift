@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "GeoNews", targets: ["GeoNews"]),
         .executable(name: "geonews", targets: ["geonews"]),
+        .executable(name: "geonews-news", targets: ["geonews-news"]),
         .executable(name: "geonews-bench", targets: ["GeoNewsBench"]),
     ],
     dependencies: [
@@ -37,10 +38,25 @@ let package = Package(
                 "GeoNewsHeadlines", "GeoNewsTraces",
             ]
         ),
+        // Exit codes and one-line errors shared by the two executables.
+        .target(
+            name: "GeoNewsCommandLine",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Links no headline code: no FoundationNetworking/libcurl or FoundationXML/libxml2 to
+        // load at start. Headline commands run the geonews-news executable beside it.
         .executableTarget(
             name: "geonews",
             dependencies: [
-                "GeoNews",
+                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The headline commands (headlines, search, sources) of geonews.
+        .executableTarget(
+            name: "geonews-news",
+            dependencies: [
+                "GeoNewsHeadlines", "GeoNewsCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

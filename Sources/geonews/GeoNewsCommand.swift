@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import GeoNewsCommandLine
 
 /// `geonews`: where am I, and what is the news there?
 @main
@@ -20,27 +21,11 @@ struct GeoNewsCommand: AsyncParsableCommand {
         defaultSubcommand: LocateCommand.self
     )
 
-    /// Parses and runs like ArgumentParser's own `main`, but keeps a failure to one line on
-    /// standard error (the message names the flag or value) with the documented exit code.
+    /// Starts loading the resolver, then parses and runs with one-line failures
+    /// (`runReportingOneLine`).
     static func main() async {
         ResolverPreload.start(arguments: Array(CommandLine.arguments.dropFirst()),
                               subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
-        do {
-            var command = try parseAsRoot()
-            if var async = command as? AsyncParsableCommand {
-                try await async.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Glibc.exit(0)
-            }
-            let message = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
-            if !message.isEmpty { printError(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message) }
-            Glibc.exit(code.rawValue)
-        }
+        await runReportingOneLine()
     }
 }

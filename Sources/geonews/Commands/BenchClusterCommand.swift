@@ -3,7 +3,10 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsClustering
+import GeoNewsCommandLine
+import GeoNewsGeodesy
 
 /// `geonews bench cluster`: build time, peak memory and query times of clustering at
 /// several camera altitudes.

@@ -3,7 +3,10 @@ import Glibc
 #endif
 import ArgumentParser
 import Foundation
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsClustering
+import GeoNewsCommandLine
+import GeoNewsGeodesy
 
 /// `geonews cluster`: the bubbles a news map shows at a camera altitude or zoom.
 struct ClusterCommand: AsyncParsableCommand {
@@ -221,7 +224,10 @@ func jsonString(_ s: String) -> String {
 
 // MARK: - Input files
 
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsClustering
+import GeoNewsCommandLine
+import GeoNewsGeodesy
 
 /// Points read for `geonews cluster --input` and `geonews bench cluster --input`, with an id
 /// per point for the GeoJSON output.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
 
 /// `geonews countries`: the catalogue, or the map's country search box.
 struct CountriesCommand: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
 
 /// `geonews --lat … --lon …`: the containing country, the suggested news country, and its
 /// headlines.
@@ -38,7 +40,7 @@ struct LocateCommand: AsyncParsableCommand {
     @Flag(help: "Resolve only; fetch no headlines.")
     var noHeadlines = false
 
-    @Option(help: ArgumentHelp("Headline topic: \(HeadlineCategory.allCases.map(\.rawValue).joined(separator: " ")).", valueName: "name"))
+    @Option(help: ArgumentHelp("Headline topic: \(Self.categories.joined(separator: " ")).", valueName: "name"))
     var category: String?
 
     @Option(help: ArgumentHelp("Headline provider or comma-separated order: google-news, newsapi, gnews.", valueName: "names"))
@@ -60,42 +62,55 @@ struct LocateCommand: AsyncParsableCommand {
             throw fail("language '\(lang)' is not one of \(Self.languages.joined(separator: " "))", .usage)
         }
         guard (1...100).contains(limit) else { throw fail("limit \(limit) is outside 1…100", .usage) }
-        let category = try HeadlineServiceOptions.category(category)
-        let providers = try provider.map(HeadlineServiceOptions.providers)
+        let category = try validatedCategory()
+        let providers = try validatedProviders()
         let resolver = try data.resolver()
         let resolution = resolver.resolve(position)
-        let headlines = noHeadlines ? nil : await fetchHeadlines(for: resolution, category: category, providers: providers)
+        let suggested = resolution.suggestion.country
+        let request = SuggestedHeadlines(country: (suggested.iso2 ?? suggested.id).lowercased(), limit: limit,
+                                         category: category, providers: providers, useCache: !noCache)
+        let headlines = noHeadlines ? nil : await request.fetch(asJSON: json)
         if json {
             var report = LocationReport(resolution, language: lang)
-            report.headlines = headlines
+            report.headlines = headlines?.json
             print(try report.jsonString())
         } else {
             print(LocationSummary(resolution, language: lang).text)
-            if let headlines, headlines.provider != nil, !headlines.articles.isEmpty {
+            if let listing = headlines?.listing, !listing.isEmpty {
                 print("")
-                print(ArticleListing(result: headlines, title: "Headlines").text, terminator: "")
+                print(listing, terminator: "")
             }
         }
-        if let warning = headlines?.warning { printError("warning: \(warning)") }
+        for warning in headlines?.warnings ?? [] { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
         if let error = headlines?.error {
             throw fail("resolved, but no headlines: \(error)", .headlinesUnavailable)
         }
     }
 
-    /// The suggested country's headlines; a set-up failure (a broken config, a missing key for
-    /// a chosen provider) comes back as a result with its error, like a network failure.
-    private func fetchHeadlines(for resolution: Resolution, category: HeadlineCategory?, providers: [NewsProvider]?) async -> HeadlineResult {
-        let country = (resolution.suggestion.country.iso2 ?? resolution.suggestion.country.id).lowercased()
-        do {
-            let service = try HeadlineService(configuration: .fromEnvironment(providers: providers, useCache: !noCache))
-            return await service.topHeadlines(country: country, category: category, language: nil, limit: limit)
-        } catch let error as HeadlineError {
-            return HeadlineResult(country: country, category: category, query: nil, rejected: error)
-        } catch {
-            return HeadlineResult(country: country, category: category, query: nil,
-                                  rejected: .configuration(source: "headline set-up", detail: "\(error)"))
+    /// `--category`, lowercased, or a usage failure naming the value.
+    private func validatedCategory() throws -> String? {
+        guard let category else { return nil }
+        guard Self.categories.contains(category.lowercased()) else {
+            throw fail("category '\(category)' is not one of \(Self.categories.joined(separator: " "))", .usage)
         }
+        return category.lowercased()
     }
+
+    /// `--provider` with each name trimmed and lowercased, or a usage failure naming the value.
+    private func validatedProviders() throws -> String? {
+        guard let provider else { return nil }
+        let names = provider.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if let unknown = names.first(where: { !Self.providers.contains($0) }) {
+            throw fail("provider '\(unknown)' is not one of \(Self.providers.joined(separator: ", "))", .usage)
+        }
+        return names.joined(separator: ",")
+    }
+
+    /// The names `geonews-news` accepts for `--category` and `--provider` (GeoNewsHeadlines'
+    /// `HeadlineCategory` and `NewsProvider`), checked here so that a bad value fails before
+    /// anything is resolved, as `geonews-news` would.
+    static let categories = ["business", "entertainment", "general", "health", "science", "sports", "technology"]
+    static let providers = ["google-news", "newsapi", "gnews"]
 
     static let languages = ["ar", "bn", "de", "el", "en", "es", "fa", "fr", "he", "hi", "hu", "id", "it", "ja",
                             "ko", "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht"]

@@ -1,5 +1,8 @@
 import ArgumentParser
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
+import GeoNewsTraces
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,7 @@
 import Foundation
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
 
 /// The `--json` form of a resolution. Keys are part of the documented interface.
 struct LocationReport: Encodable {
@@ -29,8 +31,9 @@ struct LocationReport: Encodable {
     let country: Place?
     let nearest: Nearest?
     let suggestion: SuggestionJSON
-    /// The suggested country's headlines; left out with `--no-headlines`.
-    var headlines: HeadlineResult?
+    /// The suggested country's headlines as `geonews-news headlines --json` gave them; left out
+    /// with `--no-headlines`.
+    var headlines: JSONValue?
 
     init(_ r: Resolution, language: String?) {
         position = Position(lat: r.position.latitude, lon: r.position.longitude)

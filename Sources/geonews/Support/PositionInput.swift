@@ -1,4 +1,6 @@
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
 
 /// Reads a degree value from the command line. Only plain decimal numbers are taken: "nan",
 /// "inf" and hexadecimal floats are refused with a message that names the value.

@@ -1,5 +1,7 @@
 import Foundation
-import GeoNews
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
 
 /// Loads the resolver on the second core while ArgumentParser parses the command line.
 ///

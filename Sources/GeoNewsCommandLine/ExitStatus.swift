@@ -3,8 +3,8 @@ import Glibc
 #endif
 import ArgumentParser
 
-/// The documented exit codes of `geonews` (sysexits.h values where one fits).
-enum ExitStatus: Int32 {
+/// The documented exit codes of `geonews` and `geonews-news` (sysexits.h values where one fits).
+public enum ExitStatus: Int32, Sendable {
     /// Done.
     case ok = 0
     /// Bad usage or input: a value out of range, not a number, a missing flag.
@@ -13,24 +13,25 @@ enum ExitStatus: Int32 {
     case dataError = 65
     /// An input file cannot be opened.
     case noInput = 66
-    /// Resolved, but the headlines could not be fetched (offline, provider failure, bad key).
+    /// Resolved, but the headlines could not be fetched (offline, provider failure, bad key,
+    /// or the `geonews-news` executable missing).
     case headlinesUnavailable = 69
     /// Writing the output failed.
     case ioError = 74
     /// A provider needs configuration that is missing (an API key).
     case configuration = 78
 
-    var code: ExitCode { ExitCode(rawValue) }
+    public var code: ExitCode { ExitCode(rawValue) }
 }
 
-/// One line on standard error, prefixed with the command name.
-func printError(_ message: String) {
+/// One line on standard error, prefixed with the command name users type (`geonews: `).
+public func printError(_ message: String) {
     let line = "geonews: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
 /// Prints `message` on standard error and leaves with `status`.
-func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
+public func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
     printError(message)
     return status.code
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoNews
+import GeoNewsCommandLine
+import GeoNewsHeadlines
 
 /// `geonews sources`: NewsAPI's list of publishers.
 struct SourcesCommand: AsyncParsableCommand {

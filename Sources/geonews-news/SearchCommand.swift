@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoNews
+import GeoNewsCommandLine
+import GeoNewsHeadlines
 
 /// `geonews search "query"`: articles matching a query, from the providers that can search.
 struct SearchCommand: AsyncParsableCommand {

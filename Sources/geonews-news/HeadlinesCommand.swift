@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoNews
+import GeoNewsCommandLine
+import GeoNewsHeadlines
 
 /// `geonews headlines --country fr`: top headlines of a news country through the provider chain.
 struct HeadlinesCommand: AsyncParsableCommand {
@@ -29,13 +30,18 @@ struct HeadlinesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Number of articles, 1…100.", valueName: "n"))
     var limit = 10
 
+    /// The listing's first words instead of "Headlines for <country>" (`geonews --lat … --lon …`
+    /// prints its headlines under "Headlines").
+    @Option(help: .hidden)
+    var listingTitle: String?
+
     @OptionGroup var service: HeadlineServiceOptions
 
     func run() async throws {
         let category = try HeadlineServiceOptions.category(category)
         let headlines = try service.make()
         let result = await headlines.topHeadlines(country: country, category: category, language: language, limit: limit)
-        try service.report(result, title: "Headlines for \(result.country ?? country)")
+        try service.report(result, title: listingTitle ?? "Headlines for \(result.country ?? country)")
     }
 }
 

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import GeoNewsCommandLine
+
+/// The `geonews-news` executable beside this one, which holds the headline commands.
+///
+/// `geonews` itself links no networking or XML library, so a resolution starts without loading
+/// libcurl and its dependencies; headlines come from this sibling process instead.
+enum NewsExecutable {
+    /// What a finished `geonews-news` run left: its exit status and both output streams.
+    struct Run: Sendable {
+        let status: Int32
+        let standardOutput: Data
+        let standardError: String
+    }
+
+    /// Why `geonews-news` could not be started.
+    enum LaunchError: Error, CustomStringConvertible {
+        case missing(path: String)
+        case notStarted(path: String, detail: String)
+
+        var description: String {
+            switch self {
+            case .missing(let path): return "\(path) is missing; build it with `swift build --product geonews-news`"
+            case .notStarted(let path, let detail): return "\(path) could not be started: \(detail)"
+            }
+        }
+    }
+
+    /// `geonews-news` in the directory of the running executable (`/proc/self/exe`, so a
+    /// symbolic link to `geonews` still finds it beside the real file).
+    static var path: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("geonews-news").path
+    }
+
+    /// Replaces this process with `geonews-news <arguments>`, so its output and exit status are
+    /// the command's own. Returns only on failure, with the reason.
+    static func replaceProcess(arguments: [String]) -> LaunchError {
+        let path = path
+        guard access(path, X_OK) == 0 else { return .missing(path: path) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        let detail = String(cString: strerror(errno))
+        argv.forEach { free($0) }
+        return .notStarted(path: path, detail: detail)
+    }
+
+    /// Runs `geonews-news <arguments>` to the end, collecting both output streams.
+    static func run(arguments: [String]) async throws(LaunchError) -> Run {
+        let path = path
+        guard access(path, X_OK) == 0 else { throw .missing(path: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw .notStarted(path: path, detail: "\(error)")
+        }
+        // Both pipes are drained at once so that neither can fill and stall the child.
+        let outputReader = output.fileHandleForReading
+        let standardOutput = Task.detached { outputReader.readDataToEndOfFile() }
+        let standardError = errors.fileHandleForReading.readDataToEndOfFile()
+        let data = await standardOutput.value
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, standardOutput: data,
+                   standardError: String(decoding: standardError, as: UTF8.self))
+    }
+}
