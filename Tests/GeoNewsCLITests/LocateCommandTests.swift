@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import GeoNewsHeadlines
 
 /// `geonews --lat … --lon …` through the real executable.
 final class LocateCommandTests: XCTestCase {
@@ -153,5 +154,25 @@ final class StaticFileServer {
         process.terminate()
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: root)
+    }
+}
+
+/// `geonews` checks --category and --provider itself (it does not link the headline module);
+/// its lists must stay those of GeoNewsHeadlines.
+final class HeadlineOptionListTests: XCTestCase {
+    func testEveryHeadlineCategoryAndProviderIsAcceptedAndNoOther() throws {
+        for category in HeadlineCategory.allCases {
+            let r = try CommandRunner.geonews(["--lat", "48.8566", "--lon", "2.3522", "--no-headlines", "--category", category.rawValue])
+            XCTAssertEqual(r.status, 0, "\(category): \(r.stderr)")
+        }
+        for provider in NewsProvider.allCases {
+            let r = try CommandRunner.geonews(["--lat", "48.8566", "--lon", "2.3522", "--no-headlines", "--provider", provider.rawValue])
+            XCTAssertEqual(r.status, 0, "\(provider): \(r.stderr)")
+        }
+        let badCategory = try CommandRunner.geonews(["--lat", "48.8566", "--lon", "2.3522", "--no-headlines", "--category", "weather"])
+        XCTAssertEqual(badCategory.status, 64)
+        XCTAssertTrue(badCategory.stderr.contains("category 'weather'"), badCategory.stderr)
+        let badProvider = try CommandRunner.geonews(["--lat", "48.8566", "--lon", "2.3522", "--no-headlines", "--provider", "bing"])
+        XCTAssertEqual(badProvider.status, 64)
     }
 }
