@@ -40,14 +40,8 @@ extension ClusterBuilder {
                         total += Int(items[t].count)
                     }
                 }
-                let runs = Self.candidateRuns(of: s, up: Int(mark.up), down: Int(mark.down), items: items, count: n, grid: grid)
-                for t in runs.sameStart..<runs.sameEnd where t != s { consider(t) }
-                for t in runs.up..<runs.upEnd { consider(t) }
-                for t in runs.down..<runs.downEnd { consider(t) }
-                if wraps {
-                    Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
-                    for t in wrapped { consider(t) }
-                }
+                Self.forEachCandidate(of: s, up: Int(mark.up), down: Int(mark.down), items: items, count: n, grid: grid,
+                                      wraps: wraps, wrapped: &wrapped, consider)
                 guard total > own else { continue }
                 guard total >= minPoints else {
                     // Too few to cluster: supercluster still marks them visited at this zoom.

@@ -34,14 +34,8 @@ extension ClusterBuilder {
                     let d2 = Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps)
                     if d2 < best { best = d2 }
                 }
-                let runs = Self.candidateRuns(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid)
-                for t in runs.sameStart..<runs.sameEnd where t != s { measure(t) }
-                for t in runs.up..<runs.upEnd { measure(t) }
-                for t in runs.down..<runs.downEnd { measure(t) }
-                if wraps {
-                    Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
-                    for t in wrapped { measure(t) }
-                }
+                Self.forEachCandidate(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid,
+                                      wraps: wraps, wrapped: &wrapped, measure)
                 let rounded = Float(best)
                 nearest[Int(items[s].node)] = Double(rounded) > best ? rounded.nextDown : rounded
             }
@@ -82,14 +76,8 @@ extension ClusterBuilder {
                     }
                 }
                 rowStarts.leap(to: s, items: items, count: n, grid: grid)
-                let runs = Self.candidateRuns(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid)
-                for t in runs.sameStart..<runs.sameEnd where t != s { consider(t) }
-                for t in runs.up..<runs.upEnd { consider(t) }
-                for t in runs.down..<runs.downEnd { consider(t) }
-                if wraps {
-                    Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
-                    for t in wrapped { consider(t) }
-                }
+                Self.forEachCandidate(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid,
+                                      wraps: wraps, wrapped: &wrapped, consider)
                 if found { flags[s] = 1 }
             }
             rowStarts = RowStarts()

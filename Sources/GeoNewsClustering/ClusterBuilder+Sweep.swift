@@ -37,6 +37,22 @@ extension ClusterBuilder {
         return runs
     }
 
+    /// Calls `body` with every candidate neighbour of the item at `s` (never `s` itself): the
+    /// three runs, then, when the level wraps, the items across the antimeridian. `wrapped` is
+    /// scratch space the caller keeps between calls so the wrapped search allocates once.
+    @inline(__always)
+    static func forEachCandidate(of s: Int, up: Int, down: Int, items: UnsafePointer<LevelItem>, count n: Int,
+                                 grid: CellGrid, wraps: Bool, wrapped: inout [Int], _ body: (Int) -> Void) {
+        let runs = candidateRuns(of: s, up: up, down: down, items: items, count: n, grid: grid)
+        for t in runs.sameStart..<runs.sameEnd where t != s { body(t) }
+        for t in runs.up..<runs.upEnd { body(t) }
+        for t in runs.down..<runs.downEnd { body(t) }
+        if wraps {
+            wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
+            for t in wrapped { body(t) }
+        }
+    }
+
     /// Positions of the items in the cells across the antimeridian from the item at `s`
     /// (first column ↔ last column, rows above to below), or none when the item is in neither
     /// or the grid has too few columns for that to matter. Rare, so a plain search will do.
