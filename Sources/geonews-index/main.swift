@@ -43,7 +43,7 @@ do {
     let (bytes, report) = try CountryIndexBuilder().build(boundaries: boundaries, catalogueIDs: catalogue.countries.map(\.id))
     let seconds = timespec.now - started
     print("built in \(format3(seconds)) s: \(report.countryCells) whole-country and \(report.seaCells) sea root cells, "
-          + "\(report.nodes) split nodes, \(report.leaves) border leaves, \(report.groups) country parts, "
+          + "\(report.nodes) split nodes (\(report.nodeSlots) child slots), \(report.leaves) border leaves, \(report.groups) country parts, "
           + "\(report.rings) rings, \(report.vertices) vertices")
     let outputs = [("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir))]
     for (name, content) in outputs {

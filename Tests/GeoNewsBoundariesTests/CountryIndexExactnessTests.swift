@@ -83,6 +83,31 @@ extension CountryIndexExactnessTests {
     }
 }
 
+extension CountryIndexExactnessTests {
+    /// Round coordinates (GeoNames has many) lie on cell sides and corners, on the cuts that
+    /// clipping made there, and on the lines joining a leaf's rings: each must still be the
+    /// polygons' answer.
+    func testPointsOnCellSidesAgreeWithGEOS() throws {
+        let resolver = try TestData.resolver()
+        let exact = try ExactCountryLocator(boundaries: BoundaryFile(directory: TestData.directory))
+        var compared = 0, land = 0, mismatches: [String] = []
+        for row in 0...200 {
+            for col in 0...320 {
+                let lat = 35 + Double(row) / 8, lon = -10 + Double(col) / 8
+                let at = Coordinate(latitude: lat, longitude: lon)
+                guard try exact.boundaryCountries(at: at).isEmpty else { continue }
+                compared += 1
+                let ours = resolver.index.countryIndex(at: at)
+                if ours != nil { land += 1 }
+                if ours != (try exact.countryIndex(at: at)) { mismatches.append("\(lat), \(lon)") }
+            }
+        }
+        XCTAssertGreaterThan(compared, 64_000)
+        XCTAssertGreaterThan(land, 30_000, "most of Europe's box is land")
+        XCTAssertEqual(mismatches, [], "\(mismatches.count) of \(compared) lattice points differ")
+    }
+}
+
 /// A small, fast, seedable generator so test points are the same on every run.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

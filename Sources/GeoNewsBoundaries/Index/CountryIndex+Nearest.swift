@@ -57,66 +57,67 @@ extension CountryIndex {
             // Wholly one country: the rectangle's distance is exact.
             best = bound
             bestCountry = Int(slot & CountryIndexFormat.payloadMask)
-        case 2:
-            let half = size / 2
-            let base = Int(slot & CountryIndexFormat.payloadMask) * 4
-            // The four quadrants nearest first, with no allocation.
-            var bounds = (Double.infinity, Double.infinity, Double.infinity, Double.infinity)
-            withUnsafeMutableBytes(of: &bounds) { raw in
-                let b = raw.bindMemory(to: Double.self)
-                for k in 0..<4 {
-                    let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
-                    let s = nodes[base + k]
-                    guard s >> CountryIndexFormat.kindShift != 0,
-                          window.mayReach(west: cx, south: cy, east: cx + half, north: cy + half) else { continue }
-                    b[k] = Self.distanceToRectangle(p, west: cx, south: cy, east: cx + half, north: cy + half)
+        case CountryIndexFormat.Kind.node.rawValue:
+            let k = Int(slot >> CountryIndexFormat.fanOutShift & 3) + 1
+            let side = 1 << k, cell = size / Double(side)
+            let base = Int(slot & CountryIndexFormat.nodeIndexMask)
+            // The children nearest first, with no heap allocation (at most 16 × 16 of them).
+            withUnsafeTemporaryAllocation(of: (bound: Double, child: Int).self, capacity: side * side) { order in
+                var count = 0
+                for child in 0..<side * side where nodes[base + child] >> CountryIndexFormat.kindShift != 0 {
+                    let cx = x0 + Double(child & (side - 1)) * cell, cy = y0 + Double(child >> k) * cell
+                    guard window.mayReach(west: cx, south: cy, east: cx + cell, north: cy + cell) else { continue }
+                    let d = Self.distanceToRectangle(p, west: cx, south: cy, east: cx + cell, north: cy + cell)
+                    if d < best {
+                        order[count] = (d, child)
+                        count += 1
+                    }
                 }
-            }
-            for _ in 0..<4 {
-                var k = -1
-                var d = Double.infinity
-                withUnsafeBytes(of: &bounds) { raw in
-                    let b = raw.bindMemory(to: Double.self)
-                    for i in 0..<4 where b[i] < d { d = b[i]; k = i }
+                var candidates = UnsafeMutableBufferPointer(rebasing: order[0..<count])
+                candidates.sort { $0.bound < $1.bound }
+                for c in candidates {
+                    guard c.bound < best else { return }
+                    let cx = x0 + Double(c.child & (side - 1)) * cell, cy = y0 + Double(c.child >> k) * cell
+                    visit(slot: nodes[base + c.child], x0: cx, y0: cy, size: cell, bound: c.bound, p: p, window: window,
+                          best: &best, bestCountry: &bestCountry)
                 }
-                guard k >= 0, d < best else { return }
-                withUnsafeMutableBytes(of: &bounds) { $0.bindMemory(to: Double.self)[k] = .infinity }
-                let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
-                visit(slot: nodes[base + k], x0: cx, y0: cy, size: half, bound: d, p: p, window: window, best: &best, bestCountry: &bestCountry)
             }
         default:
-            let leaf = Int(slot & CountryIndexFormat.payloadMask)
-            for g in Int(leaves[leaf])..<Int(leaves[leaf + 1]) {
-                let country = Int(groupCountry[g])
-                if groupContains(g, x: p.longitude, y: p.latitude) {
+            var g = leaves.baseAddress! + Int(slot & CountryIndexFormat.payloadMask)
+            let groups = Int(g.pointee)
+            g += 1
+            for _ in 0..<groups {
+                let group = LeafGroup(g)
+                g = group.next
+                if groupContains(group, x: p.longitude, y: p.latitude) {
                     best = 0
-                    bestCountry = country
+                    bestCountry = group.country
                     return
                 }
-                let d = distanceToGroupEdges(g, p)
+                let d = distanceToEdges(of: group, p)
                 if d < best {
                     best = d
-                    bestCountry = country
+                    bestCountry = group.country
                 }
             }
         }
     }
 
     /// Great-circle km from `p` to the nearest point on any edge of a group's rings.
-    private func distanceToGroupEdges(_ g: Int, _ p: Coordinate) -> Double {
+    private func distanceToEdges(of group: LeafGroup, _ p: Coordinate) -> Double {
         let kx = cos(p.latitude * .pi / 180)
         var bestSq = Double.infinity
         var bestX = 0.0, bestY = 0.0
-        let v = vertices.baseAddress!
+        let v = group.vertices
         @inline(__always) func local(_ lon: Double) -> Double {
             var d = lon - p.longitude
             if d > 180 { d -= 360 } else if d < -180 { d += 360 }
             return d * kx
         }
-        for r in Int(groupRings[g])..<Int(groupRings[g + 1]) {
-            let start = Int(rings[r]), end = Int(rings[r + 1])
-            var ax = local(v[2 * start]), ay = v[2 * start + 1] - p.latitude
-            for k in (start + 1)..<end {
+        for r in 0..<group.ringCount {
+            let ring = group.ring(r)
+            var ax = local(v[2 * ring.lowerBound]), ay = v[2 * ring.lowerBound + 1] - p.latitude
+            for k in (ring.lowerBound + 1)..<ring.upperBound {
                 let bx = local(v[2 * k]), by = v[2 * k + 1] - p.latitude
                 let dx = bx - ax, dy = by - ay
                 let len2 = dx * dx + dy * dy

@@ -5,7 +5,9 @@ import GeoNewsGeodesy
 ///
 /// A cell is sea, wholly inside one country (answered with no geometry), or a border leaf
 /// holding each country's polygons clipped to it by GEOS; a point in a border leaf is settled
-/// by a crossing-number test over those few edges. Answers equal GEOS's point-in-polygon test
+/// by a crossing-number test over those few edges. The descent is integer bit tests on the
+/// position's 2^-10° lattice coordinates, one step per merged group of quadtree levels, and a
+/// leaf's vertices lie next to its header, so a lookup touches few cache lines. Answers equal GEOS's point-in-polygon test
 /// on Natural Earth's polygons, except for points exactly on a border, which belong to exactly
 /// one side here (the west and south sides of an edge count as inside, as in PNPOLY).
 ///
@@ -21,11 +23,7 @@ public final class CountryIndex: @unchecked Sendable {
     let boundaries: BoundaryFile?
     let root: UnsafeBufferPointer<UInt32>
     let nodes: UnsafeBufferPointer<UInt32>
-    let leaves: UnsafeBufferPointer<UInt32>
-    let groupCountry: UnsafeBufferPointer<UInt32>
-    let groupRings: UnsafeBufferPointer<UInt32>
-    let rings: UnsafeBufferPointer<UInt32>
-    let vertices: UnsafeBufferPointer<Double>
+    let leaves: UnsafeBufferPointer<UInt64>
 
     /// Maps and checks `country-index.bin`.
     ///
@@ -62,11 +60,14 @@ public final class CountryIndex: @unchecked Sendable {
             }
         }
         nearShoreKm = Double(try f.integer(UInt32.self, at: 40)) / 1000
+        guard try f.integer(UInt32.self, at: 44) == F.finestDepth else {
+            throw .corrupt(path: path, reason: "finest cell is not 2^-\(F.finestDepth)°")
+        }
         var offsets: [Int] = []
         var counts: [Int] = []
         for s in 0..<F.sectionCount {
             offsets.append(Int(try f.integer(UInt64.self, at: 48 + 8 * s)))
-            counts.append(Int(try f.integer(UInt32.self, at: 104 + 4 * s)))
+            counts.append(Int(try f.integer(UInt32.self, at: 48 + 8 * F.sectionCount + 4 * s)))
         }
         func section<T>(_ i: Int, _ type: T.Type) throws(DataError) -> UnsafeBufferPointer<T> {
             let start = offsets[i], bytes = counts[i] * MemoryLayout<T>.stride
@@ -77,15 +78,14 @@ public final class CountryIndex: @unchecked Sendable {
         }
         root = try section(0, UInt32.self)
         nodes = try section(1, UInt32.self)
-        leaves = try section(2, UInt32.self)
-        groupCountry = try section(3, UInt32.self)
-        groupRings = try section(4, UInt32.self)
-        rings = try section(5, UInt32.self)
-        vertices = try section(6, Double.self)
-        guard root.count == F.rootColumns * F.rootRows, nodes.count % 4 == 0,
-              leaves.last.map(Int.init) == groupCountry.count, groupRings.count == groupCountry.count + 1,
-              groupRings.last.map(Int.init) == rings.count - 1, rings.last.map(Int.init).map({ $0 * 2 }) == vertices.count else {
+        leaves = try section(2, UInt64.self)
+        guard root.count == F.rootColumns * F.rootRows else {
             throw .corrupt(path: path, reason: "section sizes disagree")
+        }
+        // The checksum vouches for the bytes; this vouches that every offset stays inside its
+        // section, so even a file from a faulty writer cannot make a lookup read astray.
+        if verifyChecksum, let reason = Self.layoutProblem(root: root, nodes: nodes, leaves: leaves, countryCount: countryCount) {
+            throw .corrupt(path: path, reason: reason)
         }
     }
 
@@ -123,108 +123,131 @@ public final class CountryIndex: @unchecked Sendable {
     /// The polygons' exact answer: the catalogue index, or -1 at sea. Longitude 180 is read as
     /// -180; latitudes beyond ±90 are clamped into the edge rows.
     @inline(__always)
-    func lookup(longitude lonIn: Double, latitude latIn: Double) -> Int32 {
-        guard lonIn == lonIn, latIn == latIn else { return -1 }
+    func lookup(longitude lonIn: Double, latitude lat: Double) -> Int32 {
+        guard lonIn == lonIn, lat == lat else { return -1 }
         let lon = lonIn >= 180 ? -180 : lonIn
-        let lat = latIn
-        let col = Self.rootCell(lon, origin: 180, count: CountryIndexFormat.rootColumns)
-        let row = Self.rootCell(lat, origin: 90, count: CountryIndexFormat.rootRows)
-        var slot = root[row &* CountryIndexFormat.rootColumns &+ col]
-        var x0 = Double(col - 180), y0 = Double(row - 90), size = 1.0
-        while true {
-            switch slot >> CountryIndexFormat.kindShift {
-            case 0:
-                return -1
-            case 1:
-                return Int32(slot & CountryIndexFormat.payloadMask)
-            case 2:
-                size *= 0.5
-                let east = lon >= x0 + size, north = lat >= y0 + size
-                if east { x0 += size }
-                if north { y0 += size }
-                let child = Int(slot & CountryIndexFormat.payloadMask) &* 4 &+ (north ? 2 : 0) &+ (east ? 1 : 0)
-                slot = nodes[child]
-            default:
-                return leafLookup(Int(slot & CountryIndexFormat.payloadMask), x: lon, y: lat)
-            }
+        typealias F = CountryIndexFormat
+        let gx = Self.latticeIndex(lon, origin: 180, count: F.rootColumns)
+        let gy = Self.latticeIndex(lat, origin: 90, count: F.rootRows)
+        var slot = root[(gy &>> F.finestDepth) &* F.rootColumns &+ (gx &>> F.finestDepth)]
+        var shift = F.finestDepth
+        while slot >> F.kindShift == F.Kind.node.rawValue {
+            let k = Int(slot >> F.fanOutShift & 3) &+ 1
+            shift &-= k
+            let mask = (1 &<< k) &- 1
+            let child = (gy &>> shift & mask) &<< k | (gx &>> shift & mask)
+            slot = nodes[Int(slot & F.nodeIndexMask) &+ child]
+        }
+        switch slot >> F.kindShift {
+        case F.Kind.sea.rawValue: return -1
+        case F.Kind.country.rawValue: return Int32(slot & F.payloadMask)
+        default: return leafLookup(Int(slot & F.payloadMask), x: lon, y: lat)
         }
     }
 
-    /// `floor(v) + origin` clamped to `0 ..< count`, for a non-NaN `v`, without a call to libm's
-    /// `floor` (x86-64's baseline has no rounding instruction, and this runs on every lookup).
+    /// `floor(v · 2^finestDepth) + origin · 2^finestDepth`, clamped to the lattice of `count`
+    /// degrees, for a non-NaN `v`: the position's cell on the finest lattice, from which every
+    /// level of the tree takes its bits. Scaling by a power of two is exact, so each bit test
+    /// is the exact comparison with a cell edge. No call to libm's `floor` (x86-64's baseline
+    /// has no rounding instruction, and this runs on every lookup).
     @inline(__always)
-    static func rootCell(_ v: Double, origin: Double, count: Int) -> Int {
-        // v + origin rounds to within [floor(v) + origin, floor(v) + origin + 1]; clamping before
-        // the conversion keeps it in range, and truncation is floor for what is left.
-        var i = Int(min(max(v + origin, 0), Double(count - 1)))
-        // The sum rounded up onto the next integer (v = -1e-20 gives 180): step back. Both sides
+    static func latticeIndex(_ degrees: Double, origin: Double, count: Int) -> Int {
+        let scale = Double(1 << CountryIndexFormat.finestDepth)
+        let v = degrees * scale, o = origin * scale
+        // v + o rounds to within [floor(v) + o, floor(v) + o + 1]; clamping before the
+        // conversion keeps it in range, and truncation is floor for what is left.
+        var i = Int(min(max(v + o, 0), Double(count << CountryIndexFormat.finestDepth - 1)))
+        // The sum rounded up onto the next integer (v = -1e-20 gives o): step back. Both sides
         // of the comparison are exact.
-        if i > 0 && Double(i) - origin > v { i &-= 1 }
+        if i > 0 && Double(i) - o > v { i &-= 1 }
         return i
     }
 
     @inline(__always)
-    private func leafLookup(_ leaf: Int, x: Double, y: Double) -> Int32 {
-        var g = Int(leaves[leaf])
-        let end = Int(leaves[leaf &+ 1])
-        while g < end {
-            if groupContains(g, x: x, y: y) { return Int32(groupCountry[g]) }
-            g &+= 1
+    private func leafLookup(_ offset: Int, x: Double, y: Double) -> Int32 {
+        var p = leaves.baseAddress! + offset
+        var groups = Int(p.pointee)
+        p += 1
+        while groups > 0 {
+            let group = LeafGroup(p)
+            if groupContains(group, x: x, y: y) { return Int32(group.country) }
+            p = group.next
+            groups &-= 1
         }
         return -1
     }
 
-    /// Crossing-number test over the rings of one group. The comparison `x < x-intercept` is
+    /// Crossing-number test over a group's vertex run. The comparison `x < x-intercept` is
     /// written as a sign of a 2×2 determinant, so no division rounds it.
     ///
     /// Clipping moved the ends of cut edges onto the cell's sides, rounded to the nearest
     /// double, which can tilt a short piece of edge by up to ~1e-14° over its length. A point
     /// that close to an edge's line (see ``nearEdgeDeterminant``) is settled instead by
-    /// ``ExactPolygonTest`` on the country's original polygons, with exact arithmetic; no
-    /// random point has come that close, vertex-adjacent probes do.
+    /// ``nearEdgeContains(_:x:y:)``.
     @inline(__always)
-    func groupContains(_ g: Int, x: Double, y: Double) -> Bool {
+    func groupContains(_ group: LeafGroup, x: Double, y: Double) -> Bool {
         var inside = false
         var closest = Double.infinity
-        let v = vertices.baseAddress!
-        for r in Int(groupRings[g])..<Int(groupRings[g &+ 1]) {
-            let start = Int(rings[r]), end = Int(rings[r &+ 1])
-            var xi = v[2 &* start], yi = v[2 &* start &+ 1]
-            var k = start &+ 1
-            while k < end {
-                let xj = v[2 &* k], yj = v[2 &* k &+ 1]
-                if (yi > y) != (yj > y) {
-                    let dx = xj - xi, dy = yj - yi
-                    let det = dx * (y - yi) - (x - xi) * dy
-                    closest = min(closest, abs(det))
-                    if (yj > yi) == (det > 0) { inside.toggle() }
-                }
-                xi = xj
-                yi = yj
-                k &+= 1
+        let v = group.vertices
+        let n = group.vertexCount
+        var xi = v[0], yi = v[1]
+        var k = 1
+        while k < n {
+            let xj = v[2 &* k], yj = v[2 &* k &+ 1]
+            if (yi > y) != (yj > y) {
+                let det = (xj - xi) * (y - yi) - (x - xi) * (yj - yi)
+                closest = min(closest, abs(det))
+                if (yj > yi) == (det > 0) { inside.toggle() }
             }
+            xi = xj
+            yi = yj
+            k &+= 1
         }
-        return closest > Self.nearEdgeDeterminant ? inside : nearEdgeContains(g, x: x, y: y)
+        return closest > Self.nearEdgeDeterminant ? inside : nearEdgeContains(group, x: x, y: y)
     }
 
     /// |det| at or below which a point counts as within rounding of an edge's line. Clipped
     /// edges lie inside their cell (at most 1° a side), so a cut end rounded by one ulp
     /// (< 3e-14 at 180°) moves the line by less than 3e-14 · (1 + 1/|edge|) at the point, which
-    /// is |det| < 3e-14 · (|edge| + 1) < 1e-13; rounding of det itself is < 1e-15.
+    /// is |det| < 3e-14 · (|edge| + 1) < 1e-13; rounding of det itself is < 1e-13.
     static let nearEdgeDeterminant = 3e-13
 
-    /// The exact answer for a point within rounding of one of a group's edges: the country's
-    /// original polygons when the index was opened with them, else the group's own rings with
-    /// exact orientation signs.
+    /// The exact answer for a point within rounding of an edge's line in the vertex run.
+    ///
+    /// First the rings alone, without the connecting edges between them (a point on the line
+    /// of one of those, common for round coordinates on a cell side, needs nothing more). If a
+    /// ring's own edge is that close: the country's original polygons when the index was
+    /// opened with them, else the group's rings with exact orientation signs.
     @inline(never)
-    private func nearEdgeContains(_ g: Int, x: Double, y: Double) -> Bool {
-        if let boundaries, let wkb = try? boundaries.wkb(Int(groupCountry[g])) {
+    func nearEdgeContains(_ group: LeafGroup, x: Double, y: Double) -> Bool {
+        let v = group.vertices
+        var inside = false
+        var closest = Double.infinity
+        for r in 0..<group.ringCount {
+            let ring = group.ring(r)
+            var k = ring.lowerBound + 1
+            while k < ring.upperBound {
+                let xi = v[2 * k - 2], yi = v[2 * k - 1], xj = v[2 * k], yj = v[2 * k + 1]
+                // A vertical edge through the point is passed by, as the exact test passes by
+                // every edge through the point: for a cut along the cell's west side (points on
+                // a round longitude) that is the answer just east of it, inside the cell.
+                if (yi > y) != (yj > y) && !(xi == x && xj == x) {
+                    let det = (xj - xi) * (y - yi) - (x - xi) * (yj - yi)
+                    closest = min(closest, abs(det))
+                    if (yj > yi) == (det > 0) { inside.toggle() }
+                }
+                k += 1
+            }
+        }
+        if closest > Self.nearEdgeDeterminant { return inside }
+        if let boundaries, let wkb = try? boundaries.wkb(group.country) {
             return withExtendedLifetime(boundaries) { ExactPolygonTest.contains(wkb: wkb, x: x, y: y) }
         }
-        var inside = false
-        for r in Int(groupRings[g])..<Int(groupRings[g + 1]) {
-            let ring = UnsafeRawPointer(vertices.baseAddress! + 2 * Int(rings[r]))
-            if ExactPolygonTest.ringParity(x: x, y: y, ring: ring, count: Int(rings[r + 1]) - Int(rings[r])) { inside.toggle() }
+        inside = false
+        for r in 0..<group.ringCount {
+            let ring = group.ring(r)
+            let start = UnsafeRawPointer(v + 2 * ring.lowerBound)
+            if ExactPolygonTest.ringParity(x: x, y: y, ring: start, count: ring.count) { inside.toggle() }
         }
         return inside
     }

@@ -13,8 +13,12 @@ import GeoNewsGeodesy
 public struct CountryIndexBuilder {
     /// Split a border cell while its clipped polygons have more vertices than this.
     public var leafVertexLimit = 24
-    /// Stop splitting at cells of 2^-maxDepth degrees (10 → about 110 m).
-    public var maxDepth = 10
+    /// Stop splitting at cells of 2^-maxDepth degrees (10 → about 110 m); at most
+    /// `CountryIndexFormat.finestDepth`.
+    public var maxDepth = CountryIndexFormat.finestDepth
+    /// Merge a node with its next level of descendants while at least this share of them is
+    /// split further (see ``LevelMerger``).
+    public var mergeFill = 0.25
     /// Sea cells farther than this from any land are flagged so that near-shore checks skip them.
     public var nearShoreKm = 25.0
 
@@ -22,10 +26,11 @@ public struct CountryIndexBuilder {
 
     /// Statistics of one build, for the tool's report.
     public struct Report: Sendable {
-        public var seaCells = 0, countryCells = 0, nodes = 0, leaves = 0, groups = 0, rings = 0, vertices = 0
+        public var seaCells = 0, countryCells = 0, nodes = 0, nodeSlots = 0, leaves = 0, groups = 0, rings = 0, vertices = 0
     }
 
     public func build(boundaries: BoundaryFile, catalogueIDs: [String]) throws -> (bytes: [UInt8], report: Report) {
+        precondition(maxDepth <= CountryIndexFormat.finestDepth)
         guard boundaries.count == catalogueIDs.count else {
             throw DataError.stale(path: boundaries.file.path, reason: "\(boundaries.count) boundaries for \(catalogueIDs.count) catalogue entries")
         }
@@ -56,9 +61,13 @@ public struct CountryIndexBuilder {
         flagSea(&root)
         state.report.seaCells = root.filter { $0 >> CountryIndexFormat.kindShift == 0 }.count
         state.report.countryCells = root.filter { $0 >> CountryIndexFormat.kindShift == 1 }.count
-        let bytes = state.serialise(root: root, catalogueIDs: catalogueIDs,
+        var merger = LevelMerger(quadtree: state.quadtree, minimumFill: mergeFill)
+        for i in root.indices { root[i] = merger.merge(root[i], depth: 0) }
+        state.report.nodes = merger.nodeCount
+        state.report.nodeSlots = merger.nodes.count
+        let bytes = state.serialise(root: root, nodes: merger.nodes, catalogueIDs: catalogueIDs,
                                     boundariesFingerprint: boundaries.fingerprint,
-                                    nearShoreMetres: UInt32(nearShoreKm * 1000), maxDepth: UInt32(maxDepth))
+                                    nearShoreMetres: UInt32(nearShoreKm * 1000))
         return (bytes, state.report)
     }
 
@@ -81,7 +90,7 @@ public struct CountryIndexBuilder {
                 if let piece = Piece(country: p.country, geometry: clip) { sub.append(piece) }
             }
             let slot = try encode(sub, x0: cx, y0: cy, size: half, depth: depth + 1, state: &state)
-            state.nodes[node * 4 + k] = slot
+            state.quadtree[node * 4 + k] = slot
         }
         return CountryIndexFormat.slot(.node, UInt32(node))
     }
@@ -147,67 +156,63 @@ private struct Piece {
 }
 
 private struct BuildState {
-    var nodes: [UInt32] = []
-    var leaves: [UInt32] = [0]
-    var groupCountry: [UInt32] = []
-    var groupRings: [UInt32] = [0]
-    var rings: [UInt32] = [0]
-    var vertices: [Double] = []
+    /// The quadtree as built, four child slots per node; `LevelMerger` turns it into `nodes`.
+    var quadtree: [UInt32] = []
+    var leaves: [UInt64] = []
     var report = CountryIndexBuilder.Report()
 
     mutating func reserveNode() -> Int {
-        nodes.append(contentsOf: [0, 0, 0, 0])
-        report.nodes += 1
-        return nodes.count / 4 - 1
+        quadtree.append(contentsOf: [0, 0, 0, 0])
+        return quadtree.count / 4 - 1
     }
 
     mutating func addLeaf(_ pieces: [Piece]) -> UInt32 {
+        let offset = leaves.count
+        leaves.append(UInt64(pieces.count))
         for p in pieces {
-            groupCountry.append(UInt32(p.country))
-            p.geometry.forEachRing { _, _, xy in
-                vertices.append(contentsOf: xy)
-                rings.append(UInt32(vertices.count / 2))
-            }
-            groupRings.append(UInt32(rings.count - 1))
+            var rings: [[Double]] = []
+            p.geometry.forEachRing { _, _, xy in rings.append(Array(xy)) }
+            LeafGroup.append(country: p.country, rings: rings, to: &leaves)
+            report.groups += 1
+            report.rings += rings.count
+            report.vertices += rings.reduce(0) { $0 + $1.count / 2 }
         }
-        leaves.append(UInt32(groupCountry.count))
         report.leaves += 1
-        return CountryIndexFormat.slot(.leaf, UInt32(leaves.count - 2))
+        precondition(offset <= CountryIndexFormat.payloadMask)
+        return CountryIndexFormat.slot(.leaf, UInt32(offset))
     }
 
-    mutating func serialise(root: [UInt32], catalogueIDs: [String], boundariesFingerprint: UInt64,
-                            nearShoreMetres: UInt32, maxDepth: UInt32) -> [UInt8] {
-        report.groups = groupCountry.count
-        report.rings = rings.count - 1
-        report.vertices = vertices.count / 2
-        var out = [UInt8](repeating: 0, count: CountryIndexFormat.headerSize)
+    func serialise(root: [UInt32], nodes: [UInt32], catalogueIDs: [String], boundariesFingerprint: UInt64,
+                   nearShoreMetres: UInt32) -> [UInt8] {
+        typealias F = CountryIndexFormat
+        var out = [UInt8](repeating: 0, count: F.headerSize)
         var offsets: [UInt64] = []
         var counts: [UInt32] = []
-        func pad() { while out.count % 8 != 0 { out.append(0) } }
         func append<T>(_ array: [T]) {
-            pad()
+            while out.count % 8 != 0 { out.append(0) }
             offsets.append(UInt64(out.count))
             counts.append(UInt32(array.count))
             array.withUnsafeBytes { out.append(contentsOf: $0) }
         }
-        append(root); append(nodes); append(leaves); append(groupCountry); append(groupRings); append(rings)
-        append(vertices)
-        while (out.count - CountryIndexFormat.headerSize) % 32 != 0 { out.append(0) }
+        append(root)
+        append(nodes)
+        append(leaves)
+        while (out.count - F.headerSize) % 32 != 0 { out.append(0) }
         func put<T: FixedWidthInteger>(_ v: T, at offset: Int) {
             withUnsafeBytes(of: v.littleEndian) { for (i, b) in $0.enumerated() { out[offset + i] = b } }
         }
-        for (i, b) in CountryIndexFormat.magic.enumerated() { out[i] = b }
-        put(CountryIndexFormat.version, at: 8)
+        for (i, b) in F.magic.enumerated() { out[i] = b }
+        put(F.version, at: 8)
         put(UInt32(catalogueIDs.count), at: 12)
-        put(CountryIndexFormat.catalogueHash(catalogueIDs), at: 16)
+        put(F.catalogueHash(catalogueIDs), at: 16)
         put(boundariesFingerprint, at: 24)
         put(nearShoreMetres, at: 40)
-        put(maxDepth, at: 44)
-        for s in 0..<CountryIndexFormat.sectionCount {
+        put(UInt32(F.finestDepth), at: 44)
+        for s in 0..<F.sectionCount {
             put(offsets[s], at: 48 + 8 * s)
-            put(counts[s], at: 104 + 4 * s)
+            put(counts[s], at: 48 + 8 * F.sectionCount + 4 * s)
         }
-        let sum = out.withUnsafeBytes { CountryIndexFormat.checksum(UnsafeRawBufferPointer(rebasing: $0[CountryIndexFormat.headerSize...])) }
+        let sum = out.withUnsafeBytes { F.checksum(UnsafeRawBufferPointer(rebasing: $0[F.headerSize...])) }
         put(sum, at: 32)
         return out
     }

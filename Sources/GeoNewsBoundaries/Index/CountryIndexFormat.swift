@@ -11,31 +11,47 @@
 ///     24    8  FNV-1a 64 of boundaries.bin (provenance)
 ///     32    8  checksum of every byte after the header (see CountryIndexFormat.checksum)
 ///     40    4  near-shore distance the sea flags were computed for, in metres
-///     44    4  maximum quadtree depth
-///     48   8×7 section offsets: root, nodes, leaves, groupCountry, groupRings, rings, vertices
-///    104   4×7 section element counts, same order
-///    132    4  reserved, 0
-///    136       sections
+///     44    4  finest cell: 2^-depth degrees (must equal CountryIndexFormat.finestDepth)
+///     48   8×3 section offsets: root, nodes, leaves
+///     72   4×3 section element counts, same order
+///     84   12  reserved, 0
+///     96       sections
 /// ```
 ///
 /// The world is a 360 × 180 grid of 1° root cells (row-major from 90° S, 180° W). Each cell
 /// slot is a `UInt32` whose top two bits say what it is:
 /// - `0`: sea. Low bit 1 means land may lie within the near-shore distance; 0 means it cannot.
 /// - `1`: wholly inside one country, whose catalogue index is in the low 30 bits.
-/// - `2`: split in four; the low bits index a node of four slots (SW, SE, NW, NE).
-/// - `3`: a border leaf; the low bits index `leaves`.
+/// - `2`: split into 2^k × 2^k equal cells, k = 1…4 (bits 28–29 hold k − 1); the low 28 bits
+///   index the first of their 4^k slots in `nodes`, row-major from the south-west. A quadtree
+///   is stored this way with its sparse levels kept at k = 1 and its dense ones merged, so a
+///   lookup takes one step per merged group of levels instead of one per level.
+/// - `3`: a border leaf; the low 30 bits are its offset in `leaves`, in 8-byte words.
 ///
-/// A leaf owns the groups `leaves[l] ..< leaves[l + 1]`; group `g` is one country's part of
-/// the cell (`groupCountry[g]`) made of the rings `groupRings[g] ..< groupRings[g + 1]`; ring
-/// `r` is the closed vertex run `rings[r] ..< rings[r + 1]` of `vertices` (x, y pairs of
-/// `Double`, degrees, exactly as GEOS clipped them).
+/// Every cell edge lies on the 2^-finestDepth degree lattice, so a lookup finds its path with
+/// integer bit tests on the position's lattice coordinates.
+///
+/// A leaf (`UInt64` words) holds each country's polygons clipped to the cell:
+/// ```
+/// word 0          group count
+/// per group:
+///   word          country (bits 0–15), ring count (bits 16–31), vertex count n (bits 32–63)
+///   2n words      vertices, x then y, Double degrees exactly as GEOS clipped them: the rings
+///                 one after another, each closed, and after every ring but the first the
+///                 first ring's first vertex again, so the connecting edges come in pairs
+///                 that cancel and one crossing-number pass covers all the rings
+///   ring count    per ring, its first vertex and one past its last, UInt32 each (for the
+///   words         distance search and the exact test, which take rings one by one)
+/// ```
 enum CountryIndexFormat {
     static let magic: [UInt8] = Array("GNINDEX1".utf8)
-    static let version: UInt32 = 1
-    static let headerSize = 136
+    static let version: UInt32 = 2
+    static let headerSize = 96
     static let rootColumns = 360
     static let rootRows = 180
-    static let sectionCount = 7
+    static let sectionCount = 3
+    /// Cells are never smaller than 2^-finestDepth degrees (about 110 m of latitude).
+    static let finestDepth = 10
 
     enum Kind: UInt32 {
         case sea = 0, country = 1, node = 2, leaf = 3
@@ -45,6 +61,11 @@ enum CountryIndexFormat {
     static let payloadMask: UInt32 = (1 << 30) - 1
     /// Sea slot value for water that may lie within the near-shore distance of land.
     static let coastalSea: UInt32 = 1
+
+    /// A split node's fan-out: bits 28–29 hold k − 1 for 2^k × 2^k children.
+    static let fanOutShift: UInt32 = 28
+    static let nodeIndexMask: UInt32 = (1 << 28) - 1
+    static let maximumFanOutBits = 4
 
     @inline(__always)
     static func slot(_ kind: Kind, _ payload: UInt32) -> UInt32 { kind.rawValue << kindShift | payload }
