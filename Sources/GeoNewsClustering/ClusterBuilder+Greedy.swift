@@ -48,24 +48,10 @@ extension ClusterBuilder {
                     for i in 0..<foundCount { state[Int(found[i])] = Self.visited }
                     continue
                 }
-                var wx = x * Double(own), wy = y * Double(own)
-                for i in 0..<foundCount {
-                    let t = Int(found[i])
-                    state[t] = Self.consumed
-                    let c = Double(items[t].count)
-                    var tx = items[t].x
-                    if wraps { tx = tx - x > 0.5 ? tx - 1 : (x - tx > 0.5 ? tx + 1 : tx) }
-                    wx += tx * c
-                    wy += items[t].y * c
-                }
+                for i in 0..<foundCount { state[Int(found[i])] = Self.consumed }
                 state[s] = Self.consumed
-                var cx = wx / Double(total)
-                let cy = wy / Double(total)
-                if wraps { cx = cx < 0 ? cx + 1 : (cx >= 1 ? cx - 1 : cx) }
-                addCluster(
-                    x: cx, y: cy, count: total, seed: items[s].node,
-                    members: UnsafeBufferPointer(start: found, count: foundCount), items: items,
-                    zoom: zoom, grid: nextGrid)
+                addCluster(seed: s, members: UnsafeBufferPointer(start: found, count: foundCount), items: items,
+                           zoom: zoom, grid: nextGrid)
             }
         }}}}
     }
@@ -105,21 +91,41 @@ extension ClusterBuilder {
         return order
     }
 
-    /// Appends a cluster to the node table, its children (the seed, then its members) to the
-    /// child table, and it to the next level's new items.
-    private mutating func addCluster(
-        x: Double, y: Double, count: Int, seed seedNode: UInt32, members: UnsafeBufferPointer<UInt32>,
-        items: UnsafePointer<LevelItem>, zoom: Int, grid: CellGrid
+    /// Makes the cluster of the item at `s` and its `members` (positions in the level): appends
+    /// it to the node table, its children (the seed, then the members) to the child table, and
+    /// it to the next level's new items. The centre is the count-weighted mean summed in
+    /// member order, so the order in which the members were found fixes its rounding.
+    mutating func addCluster(
+        seed s: Int, members: UnsafeBufferPointer<UInt32>, items: UnsafePointer<LevelItem>, zoom: Int, grid: CellGrid
     ) {
+        let wraps = options.wrapsAntimeridian
+        let x = items[s].x, y = items[s].y
+        let own = Double(items[s].count)
+        var total = Int(items[s].count)
+        var wx = x * own, wy = y * own
+        for member in members {
+            let t = Int(member)
+            let c = Double(items[t].count)
+            var tx = items[t].x
+            if wraps { tx = tx - x > 0.5 ? tx - 1 : (x - tx > 0.5 ? tx + 1 : tx) }
+            wx += tx * c
+            wy += items[t].y * c
+            total += Int(items[t].count)
+        }
+        var cx = wx / Double(total)
+        let cy = wy / Double(total)
+        if wraps { cx = cx < 0 ? cx + 1 : (cx >= 1 ? cx - 1 : cx) }
+
+        let seedNode = items[s].node
         let node = UInt32(truncatingIfNeeded: nodeX.count)
-        nodeX.append(x)
-        nodeY.append(y)
-        nodeCount.append(UInt32(truncatingIfNeeded: count))
+        nodeX.append(cx)
+        nodeY.append(cy)
+        nodeCount.append(UInt32(truncatingIfNeeded: total))
         nodeSeed.append(nodeSeed[Int(seedNode)])
         clusterZoom.append(UInt8(truncatingIfNeeded: zoom))
         childNodes.append(seedNode)
         for t in members { childNodes.append(items[Int(t)].node) }
         childStart.append(UInt32(truncatingIfNeeded: childNodes.count))
-        fresh.append(LevelItem(key: grid.key(x: x, y: y), x: x, y: y, node: node, count: UInt32(truncatingIfNeeded: count)))
+        fresh.append(LevelItem(key: grid.key(x: cx, y: cy), x: cx, y: cy, node: node, count: UInt32(truncatingIfNeeded: total)))
     }
 }

@@ -190,6 +190,13 @@ struct RowStarts {
         while down < n && items[down].key < below { down += 1 }
     }
 
+    /// Moves only the start below forward to item `s`, for a sweep that looks forward alone.
+    @inline(__always)
+    mutating func advanceBelow(to s: Int, items: UnsafePointer<LevelItem>, count n: Int, grid: CellGrid) {
+        let below = Self.targets(of: items[s].key, grid: grid).below
+        while down < n && items[down].key < below { down += 1 }
+    }
+
     /// The keys of the cell left of (or at, in the first column) `key`'s column in the rows
     /// above and below; 0 above the first row and the largest key below the last, so that a
     /// search for them stays put.

@@ -7,6 +7,10 @@ import GeoNewsGeodesy
 ///    none at high zooms), remembering where its rows above and below start;
 /// 2. the marked items are visited in supercluster's order (by seed) and greedily clustered;
 /// 3. the survivors and the new clusters become level z, re-keyed by a linear merge.
+///
+/// With `minPoints` 2 (the default) steps 1 and 2 become: list every pair within r, then
+/// settle the greedy outcome over those lists in grid order (``clusterPairs(zoom:grid:nextGrid:)``),
+/// which gives the same clusters, made in another order; crowded levels keep the visits.
 struct ClusterBuilder {
     let options: ClusterOptions
     let pointCount: Int
@@ -38,6 +42,19 @@ struct ClusterBuilder {
     var markedCount = 0
     /// The neighbours gathered for one cluster (up to a whole level).
     var neighbours: ContiguousArray<UInt32>
+    /// Pairs of items within r, `first << 32 | second` by level position, while
+    /// ``listNeighbours(onSparseGrid:grid:radius:)`` finds them.
+    var pairs = ContiguousArray<UInt64>()
+    var pairCount = 0
+    /// The neighbours within r of the item at position p are `neighbourLists[neighbourListStart[p]
+    /// ..< neighbourListStart[p + 1]]`, by position (see ``listNeighbours(onSparseGrid:grid:radius:)``).
+    var neighbourLists = ContiguousArray<UInt32>()
+    var neighbourListStart = ContiguousArray<UInt32>()
+    /// Per item consumed by ``clusterPairs(zoom:grid:nextGrid:)``: the seed of the chosen item it
+    /// joins.
+    var joinedSeed = ContiguousArray<UInt32>()
+    /// Positions of the items ``clusterPairs(zoom:grid:nextGrid:)`` has yet to settle.
+    var unsettled = ContiguousArray<UInt32>()
     /// The grid of the top levels when the points are spread thinly enough to share one (see
     /// ``chooseSparseGrid(keys:count:)``), else `nil`.
     var sparseGrid: CellGrid?
@@ -92,6 +109,11 @@ struct ClusterBuilder {
         current = smaller
         fresh = LevelBuffer(capacity: n / 2 + 1)
         seedSlots = []
+        pairs = []
+        neighbourLists = []
+        neighbourListStart = []
+        joinedSeed = []
+        unsettled = []
         state = ContiguousArray(repeating: 0, count: 2 * n)
         marked = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = 2 * n }
         neighbours = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = 2 * n }
@@ -194,17 +216,23 @@ struct ClusterBuilder {
             let nextGrid = grid(forLevel: zoom)
             fresh.count = 0
             state.withUnsafeMutableBufferPointer { $0.update(repeating: Self.unvisited) }
-            if let sparseGrid, levelGrid == sparseGrid {
-                markItemsWithNeighboursByNearestDistance(grid: levelGrid, radius: r)
+            let onSparseGrid = levelGrid == sparseGrid
+            if options.minPoints == 2 && listNeighbours(onSparseGrid: onSparseGrid, grid: levelGrid, radius: r) {
+                clusterPairs(zoom: zoom, grid: levelGrid, nextGrid: nextGrid)
             } else {
-                markItemsWithNeighbours(grid: levelGrid, radius: r)
+                if onSparseGrid {
+                    markItemsWithNeighboursByNearestDistance(grid: levelGrid, radius: r)
+                } else {
+                    markItemsWithNeighbours(grid: levelGrid, radius: r)
+                }
+                if markedCount > 0 { cluster(zoom: zoom, grid: levelGrid, nextGrid: nextGrid, radius: r) }
             }
-            if markedCount > 0 { cluster(zoom: zoom, grid: levelGrid, nextGrid: nextGrid, radius: r) }
             if fresh.count == 0 && nextGrid == levelGrid {
                 levelNodes.append(levelNodes[levelNodes.count - 1])
                 levelPositions.append(levelPositions[levelPositions.count - 1])
             } else {
-                let freshOrder = fresh.orderByKey(bits: nextGrid.keyBits, sorter: &sorter)
+                var freshOrder = fresh.orderByKey(bits: nextGrid.keyBits, sorter: &sorter)
+                orderTiesBySeed(&freshOrder)
                 current.coarsen(from: levelGrid, to: nextGrid, state: state, consumed: Self.consumed, rowScratch: &rowScratch)
                 current.merge(fresh, order: freshOrder)
                 levelNodes.append(current.nodes)
