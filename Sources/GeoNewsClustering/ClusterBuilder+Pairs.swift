@@ -6,12 +6,12 @@
 /// - an item seeds a cluster or stays alone (it is *chosen*) exactly when none of its
 ///   neighbours with a lower seed is chosen: the chosen items are the maximal independent set
 ///   taken in seed order;
-/// - every other marked item joins its chosen neighbour with the lowest seed, the first one
+/// - every other item with a neighbour joins its chosen neighbour with the lowest seed, the first one
 ///   that would have visited it.
 ///
 /// Whether an item is chosen depends only on its neighbours with lower seeds, so it can be
 /// settled as soon as they are, in any order. Here sweeps in grid order over the neighbour
-/// lists (``listNeighbours(onSparseGrid:grid:radius:)``) settle the items; visits in seed
+/// lists (``listNeighbours(grid:radius:)``) settle the items; visits in seed
 /// order jumped about the level at random, which for scattered points was most of the build's
 /// time.
 /// A chain of seeds running against the grid order (a GPS trace heading north or west) would
@@ -22,22 +22,25 @@
 /// have found them, so that centres round exactly as in ``cluster(zoom:grid:nextGrid:radius:)``.
 /// Items with an empty list have no neighbour and are never looked at.
 extension ClusterBuilder {
-    mutating func clusterPairs(zoom: Int, grid: CellGrid, nextGrid: CellGrid) {
-        settleChosenItems()
-        makeClustersOfChosenItems(zoom: zoom, grid: grid, nextGrid: nextGrid)
+    mutating func clusterPairs(_ neighbours: NeighbourLists, zoom: Int, grid: CellGrid, nextGrid: CellGrid) {
+        let n = current.count
+        // Per consumed item, the seed of the chosen item it joins; read only where `state`
+        // says consumed, which this level writes first.
+        var joinedSeed = ContiguousArray<UInt32>(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+        settleChosenItems(neighbours, joinedSeed: &joinedSeed)
+        makeClustersOfChosenItems(neighbours, joinedSeed: joinedSeed, zoom: zoom, grid: grid, nextGrid: nextGrid)
     }
 
     /// Sets the `state` of every item with neighbours to `visited` (chosen) or `consumed`
-    /// (joins a chosen neighbour), and the ``joinedSeed`` of each consumed one to the seed of
+    /// (joins a chosen neighbour), and the `joinedSeed` of each consumed one to the seed of
     /// the chosen neighbour it joins.
-    private mutating func settleChosenItems() {
+    private mutating func settleChosenItems(_ neighbours: NeighbourLists, joinedSeed: inout ContiguousArray<UInt32>) {
         let n = current.count
-        if unsettled.count < n {
-            unsettled = ContiguousArray(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
-        }
+        // Positions of the items still to settle.
+        var unsettled = ContiguousArray<UInt32>(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
         current.items.withUnsafeBufferPointer { itemsBuffer in
-        neighbourLists.withUnsafeBufferPointer { lists in
-        neighbourListStart.withUnsafeBufferPointer { starts in
+        neighbours.positions.withUnsafeBufferPointer { lists in
+        neighbours.start.withUnsafeBufferPointer { starts in
         unsettled.withUnsafeMutableBufferPointer { unsettled in
         state.withUnsafeMutableBufferPointer { state in
         joinedSeed.withUnsafeMutableBufferPointer { joined in
@@ -101,22 +104,23 @@ extension ClusterBuilder {
 
     /// Makes a cluster of each chosen item that some neighbour joined, in grid order, with its
     /// members in the order a greedy visit finds them (see ``visitRank(of:from:items:grid:)``).
-    private mutating func makeClustersOfChosenItems(zoom: Int, grid: CellGrid, nextGrid: CellGrid) {
+    private mutating func makeClustersOfChosenItems(
+        _ neighbours: NeighbourLists, joinedSeed joined: ContiguousArray<UInt32>, zoom: Int, grid: CellGrid, nextGrid: CellGrid
+    ) {
         let n = current.count
         // Borrowed out of `self` so that adding clusters (which mutates `self`) can run while
         // they are read through pointers.
-        var level = current, state = self.state, neighbours = self.neighbours
+        var level = current, state = self.state, members = self.neighbours
         current = LevelBuffer(capacity: 0)
         self.state = []
         self.neighbours = []
-        defer { current = level; self.state = state; self.neighbours = neighbours }
-        let lists = neighbourLists, starts = neighbourListStart, joined = joinedSeed
+        defer { current = level; self.state = state; self.neighbours = members }
         level.items.withUnsafeBufferPointer { itemsBuffer in
-        lists.withUnsafeBufferPointer { lists in
-        starts.withUnsafeBufferPointer { starts in
+        neighbours.positions.withUnsafeBufferPointer { lists in
+        neighbours.start.withUnsafeBufferPointer { starts in
         joined.withUnsafeBufferPointer { joined in
         state.withUnsafeMutableBufferPointer { state in
-        neighbours.withUnsafeMutableBufferPointer { found in
+        members.withUnsafeMutableBufferPointer { found in
             let items = itemsBuffer.baseAddress!
             for s in 0..<n where starts[s] < starts[s + 1] && state[s] == Self.visited {
                 let own = nodeSeed[Int(items[s].node)]

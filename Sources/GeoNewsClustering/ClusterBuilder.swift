@@ -9,7 +9,7 @@ import GeoNewsGeodesy
 /// 3. the survivors and the new clusters become level z, re-keyed by a linear merge.
 ///
 /// With `minPoints` 2 (the default) steps 1 and 2 become: list every pair within r, then
-/// settle the greedy outcome over those lists in grid order (``clusterPairs(zoom:grid:nextGrid:)``),
+/// settle the greedy outcome over those lists in grid order (``clusterPairs(_:zoom:grid:nextGrid:)``),
 /// which gives the same clusters, made in another order; crowded levels keep the visits.
 struct ClusterBuilder {
     let options: ClusterOptions
@@ -42,19 +42,6 @@ struct ClusterBuilder {
     var markedCount = 0
     /// The neighbours gathered for one cluster (up to a whole level).
     var neighbours: ContiguousArray<UInt32>
-    /// Pairs of items within r, `first << 32 | second` by level position, while
-    /// ``listNeighbours(onSparseGrid:grid:radius:)`` finds them.
-    var pairs = ContiguousArray<UInt64>()
-    var pairCount = 0
-    /// The neighbours within r of the item at position p are `neighbourLists[neighbourListStart[p]
-    /// ..< neighbourListStart[p + 1]]`, by position (see ``listNeighbours(onSparseGrid:grid:radius:)``).
-    var neighbourLists = ContiguousArray<UInt32>()
-    var neighbourListStart = ContiguousArray<UInt32>()
-    /// Per item consumed by ``clusterPairs(zoom:grid:nextGrid:)``: the seed of the chosen item it
-    /// joins.
-    var joinedSeed = ContiguousArray<UInt32>()
-    /// Positions of the items ``clusterPairs(zoom:grid:nextGrid:)`` has yet to settle.
-    var unsettled = ContiguousArray<UInt32>()
     /// The grid of the top levels when the points are spread thinly enough to share one (see
     /// ``chooseSparseGrid(keys:count:)``), else `nil`.
     var sparseGrid: CellGrid?
@@ -93,13 +80,15 @@ struct ClusterBuilder {
         loadPoints(points)
     }
 
-    /// Levels shrink fast below zoom 9 or so; once a level fills less than half of the
-    /// working buffers, trade them for smaller ones so that peak memory is set by the big
-    /// levels at the top, not by all of them at once.
+    /// Levels shrink fast below zoom 9 or so; once a level fills less than half of the working
+    /// buffers, trade them for ones its own size (no level outgrows the one above it: each
+    /// cluster replaces two items or more), so that peak memory is set by the big levels at the
+    /// top, not by all of them at once. (Sooner would cost more than it saves: old and new
+    /// buffers are both held while the level is copied.)
     private mutating func releaseSpareCapacity() {
         let n = current.count
         guard n < current.items.count / 2 else { return }
-        var smaller = LevelBuffer(capacity: 2 * n)
+        var smaller = LevelBuffer(capacity: n)
         smaller.items.withUnsafeMutableBufferPointer { target in
             current.items.withUnsafeBufferPointer { from in
                 for i in 0..<n { target[i] = from[i] }
@@ -109,14 +98,9 @@ struct ClusterBuilder {
         current = smaller
         fresh = LevelBuffer(capacity: n / 2 + 1)
         seedSlots = []
-        pairs = []
-        neighbourLists = []
-        neighbourListStart = []
-        joinedSeed = []
-        unsettled = []
-        state = ContiguousArray(repeating: 0, count: 2 * n)
-        marked = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = 2 * n }
-        neighbours = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = 2 * n }
+        state = ContiguousArray(repeating: 0, count: n)
+        marked = ContiguousArray(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+        neighbours = ContiguousArray(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
     }
 
     /// The grid whose cells are at least as wide as the radius at zoom `level − 1`, where level
@@ -216,15 +200,15 @@ struct ClusterBuilder {
             let nextGrid = grid(forLevel: zoom)
             fresh.count = 0
             state.withUnsafeMutableBufferPointer { $0.update(repeating: Self.unvisited) }
-            let onSparseGrid = levelGrid == sparseGrid
-            if options.minPoints == 2 && listNeighbours(onSparseGrid: onSparseGrid, grid: levelGrid, radius: r) {
-                clusterPairs(zoom: zoom, grid: levelGrid, nextGrid: nextGrid)
+            // On the sparse grid few items are marked and their visits are cheap; a level swept
+            // whole is settled in grid order when minPoints allows (see ClusterBuilder+Pairs).
+            if levelGrid == sparseGrid {
+                markItemsWithNeighboursByNearestDistance(grid: levelGrid, radius: r)
+                if markedCount > 0 { cluster(zoom: zoom, grid: levelGrid, nextGrid: nextGrid, radius: r) }
+            } else if options.minPoints == 2, let neighbours = listNeighbours(grid: levelGrid, radius: r) {
+                clusterPairs(neighbours, zoom: zoom, grid: levelGrid, nextGrid: nextGrid)
             } else {
-                if onSparseGrid {
-                    markItemsWithNeighboursByNearestDistance(grid: levelGrid, radius: r)
-                } else {
-                    markItemsWithNeighbours(grid: levelGrid, radius: r)
-                }
+                markItemsWithNeighbours(grid: levelGrid, radius: r)
                 if markedCount > 0 { cluster(zoom: zoom, grid: levelGrid, nextGrid: nextGrid, radius: r) }
             }
             if fresh.count == 0 && nextGrid == levelGrid {

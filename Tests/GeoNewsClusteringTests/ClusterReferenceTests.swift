@@ -36,7 +36,13 @@ final class ClusterReferenceTests: XCTestCase {
         _ options: ClusterOptions, count: Int = 1000, seed: UInt64 = 7, clumped: Bool = true,
         file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        let input = points(count: count, seed: seed, clumped: clumped)
+        try assertMatchesReference(options, points: points(count: count, seed: seed, clumped: clumped), file: file, line: line)
+    }
+
+    func assertMatchesReference(
+        _ options: ClusterOptions, points input: [Coordinate], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let count = input.count
         let index = try ClusterIndex(points: input, options: options)
         let reference = ReferenceClustering.levels(input, options: options)
         for zoom in options.minZoom...options.maxZoom {
@@ -79,6 +85,47 @@ final class ClusterReferenceTests: XCTestCase {
         try assertMatchesReference(ClusterOptions(), count: 1000, seed: 13, clumped: false)
         try assertMatchesReference(ClusterOptions(wrapsAntimeridian: true), count: 1000, seed: 17, clumped: false)
         try assertMatchesReference(ClusterOptions(minPoints: 3, radius: 80), count: 1000, seed: 19, clumped: false)
+    }
+
+    /// A trace heading north-west: each fix is near the next, and seed order runs against
+    /// grid order, so settling in grid order leaves long chains to finish in seed order.
+    func testSeedChainsAgainstGridOrderMatchSupercluster() throws {
+        var input = points(count: 400, seed: 23, clumped: false)
+        for i in 0..<600 {
+            let wobble = Double(i % 7) * 0.0013
+            input.append(Coordinate(latitude: 10 + Double(i) * 0.011 + wobble, longitude: 20 - Double(i) * 0.009))
+        }
+        let reference = ReferenceClustering.levels(input, options: ClusterOptions())
+        let index = try ClusterIndex(points: input)
+        for zoom in 0...16 {
+            XCTAssertEqual(try index.itemCount(atZoom: Double(zoom)), reference[zoom]!.count, "items at zoom \(zoom)")
+        }
+        try assertMatchesReference(ClusterOptions(), points: input)
+        // The trace's head now sits on the antimeridian.
+        try assertMatchesReference(ClusterOptions(wrapsAntimeridian: true), points: input.map {
+            let east = $0.longitude + 159.995
+            return Coordinate(latitude: $0.latitude, longitude: east > 180 ? east - 360 : east)
+        })
+    }
+
+    /// Hundreds of identical points make a level's pair lists quadratic: that level is
+    /// visited in seed order instead, with the same outcome.
+    func testCrowdedLevelsFallBackToVisitsWithTheSameOutcome() throws {
+        var input = points(count: 500, seed: 29, clumped: false)
+        input += Array(repeating: Coordinate(latitude: -12.5, longitude: 45.25), count: 500)
+        var builder = ClusterBuilder(points: input, options: ClusterOptions())
+        XCTAssertNil(builder.sparseGrid)
+        XCTAssertNil(builder.listNeighbours(grid: builder.levelGrids[0], radius: ClusterOptions().mercatorRadius(atZoom: 16)))
+        builder.build()
+        let madeAtZoom16 = builder.clusterZoom.indices.filter { builder.clusterZoom[$0] == 16 }
+        XCTAssertEqual(madeAtZoom16.filter { builder.nodeCount[input.count + $0] > 2 }.map { builder.nodeCount[input.count + $0] },
+                       [500], "the crowd is one cluster at zoom 16, beside close pairs")
+        try assertMatchesReference(ClusterOptions(), points: input)
+
+        let scattered = ClusterBuilder(points: points(count: 1000, seed: 31, clumped: false), options: ClusterOptions(maxZoom: 3))
+        let lists = try XCTUnwrap(scattered.listNeighbours(grid: scattered.levelGrids[0], radius: ClusterOptions().mercatorRadius(atZoom: 3)))
+        XCTAssertEqual(lists.start.count, 1001)
+        XCTAssertTrue((0..<1000).contains { lists.hasNeighbours($0) })
     }
 
     func testEveryPointIsALeafOfExactlyOneTopLevelItem() throws {
