@@ -144,19 +144,19 @@ struct ClusterBuilder {
     /// in that order, so that nodes near on the map are near in memory.
     private mutating func loadPoints(_ points: [Coordinate]) {
         let n = points.count
-        var xs = ContiguousArray<Double>(repeating: 0, count: n)
-        var ys = ContiguousArray<Double>(repeating: 0, count: n)
+        // x and y side by side: the copy into grid order below reads them at random.
+        var xy = ContiguousArray<Double>(repeating: 0, count: 2 * n)
         points.withUnsafeBufferPointer { p in
             for i in 0..<n {
-                xs[i] = WebMercator.x(longitude: p[i].longitude)
-                ys[i] = WebMercator.y(latitude: p[i].latitude)
+                xy[2 * i] = WebMercator.x(longitude: p[i].longitude)
+                xy[2 * i + 1] = WebMercator.y(latitude: p[i].latitude)
             }
         }
         var keys = ContiguousArray<UInt64>(repeating: 0, count: n)
         var order = ContiguousArray<UInt32>(repeating: 0, count: n)
         func sort(on grid: CellGrid) {
             for i in 0..<n {
-                keys[i] = grid.key(x: xs[i], y: ys[i])
+                keys[i] = grid.key(x: xy[2 * i], y: xy[2 * i + 1])
                 order[i] = UInt32(truncatingIfNeeded: i)
             }
             sorter.sort(keys: &keys, payload: &order, count: n, bits: grid.keyBits)
@@ -179,9 +179,10 @@ struct ClusterBuilder {
         current.items.withUnsafeMutableBufferPointer { sorted in
             for s in 0..<n {
                 let i = Int(order[s])
-                sorted[s] = LevelItem(key: keys[s], x: xs[i], y: ys[i], node: UInt32(truncatingIfNeeded: s), count: 1)
-                nodeX.append(xs[i])
-                nodeY.append(ys[i])
+                let x = xy[2 * i], y = xy[2 * i + 1]
+                sorted[s] = LevelItem(key: keys[s], x: x, y: y, node: UInt32(truncatingIfNeeded: s), count: 1)
+                nodeX.append(x)
+                nodeY.append(y)
             }
         }
         nodeSeed.append(contentsOf: order)

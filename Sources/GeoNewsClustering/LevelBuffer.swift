@@ -37,11 +37,21 @@ struct LevelBuffer {
         let n = count
         var out = 0
         if shift == 0 {
+            // Few items are consumed on a level that keeps its grid: move the runs between
+            // them as blocks.
             items.withUnsafeMutableBufferPointer { items in
             state.withUnsafeBufferPointer { st in
-                for t in 0..<n where st[t] != consumed {
-                    items[out] = items[t]
-                    out += 1
+                let base = items.baseAddress!
+                var t = 0
+                while t < n {
+                    var end = t
+                    while end < n && st[end] != consumed { end += 1 }
+                    if out != t && end > t {
+                        UnsafeMutableRawPointer(base + out).copyMemory(
+                            from: base + t, byteCount: (end - t) * MemoryLayout<LevelItem>.stride)
+                    }
+                    out += end - t
+                    t = end + 1
                 }
             }}
             count = out
@@ -98,8 +108,10 @@ struct LevelBuffer {
     }
 
     /// Merges the items of `fresh`, taken in `order` (ascending key, on the same grid), into
-    /// the live items, in place: from the back, each new item's place is found by bisection
-    /// and the run of old items after it moves up in one block.
+    /// the live items, in place: from the back, each new item's place is found by galloping
+    /// down from the previous one's (they are near when there are many, and a bisection of
+    /// the whole level would miss the cache at every step) and the run of old items after it
+    /// moves up in one block.
     mutating func merge(_ fresh: LevelBuffer, order: ContiguousArray<UInt32>) {
         let m = count, f = fresh.count
         guard f > 0 else { return }
@@ -110,7 +122,14 @@ struct LevelBuffer {
             var end = m  // old items [0, end) are still in place
             for j in stride(from: f - 1, through: 0, by: -1) {
                 let item = from[Int(order[j])]
-                var lo = 0, hi = end
+                // target[upper] (or the end) is above the key; target[lower] is not, or lower is −1.
+                var upper = end, lower = end - 1, step = 1
+                while lower >= 0 && target[lower].key > item.key {
+                    upper = lower
+                    lower -= step
+                    step <<= 1
+                }
+                var lo = Swift.max(lower + 1, 0), hi = upper
                 while lo < hi {
                     let mid = (lo + hi) >> 1
                     if target[mid].key > item.key { hi = mid } else { lo = mid + 1 }
