@@ -15,7 +15,9 @@
 extension ClusterBuilder {
     /// Squared distance from each point of the current level (all points, on `grid`) to the
     /// nearest other point in its 3 × 3 cells, rounded down to a Float (so that a comparison
-    /// against r² can only err towards looking closer); +∞ when there is none.
+    /// against r² can only err towards looking closer); +∞ when there is none. Each pair is
+    /// measured once, from its first item, and counts for both (rounding down keeps the
+    /// order of distances, so the minimum of rounded values is the rounded minimum).
     mutating func measureNearestNeighbours(grid: CellGrid) {
         let n = current.count
         let wraps = options.wrapsAntimeridian
@@ -27,17 +29,17 @@ extension ClusterBuilder {
             let items = itemsBuffer.baseAddress!
             var rowStarts = RowStarts()
             for s in 0..<n {
-                rowStarts.advance(to: s, items: items, count: n, grid: grid)
-                let x = items[s].x, y = items[s].y
-                var best = Double.infinity
-                @inline(__always) func measure(_ t: Int) {
+                rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
+                let x = items[s].x, y = items[s].y, node = Int(items[s].node)
+                Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
+                                           wraps: wraps, wrapped: &wrapped) { t in
                     let d2 = Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps)
-                    if d2 < best { best = d2 }
+                    let rounded = Float(d2)
+                    let down = Double(rounded) > d2 ? rounded.nextDown : rounded
+                    if down < nearest[node] { nearest[node] = down }
+                    let other = Int(items[t].node)
+                    if down < nearest[other] { nearest[other] = down }
                 }
-                Self.forEachCandidate(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid,
-                                      wraps: wraps, wrapped: &wrapped, measure)
-                let rounded = Float(best)
-                nearest[Int(items[s].node)] = Double(rounded) > best ? rounded.nextDown : rounded
             }
         }}
         nearestSquared = nearest

@@ -41,7 +41,6 @@ extension ClusterBuilder {
         let n = current.count
         let r2 = radius * radius
         let wraps = options.wrapsAntimeridian
-        let shift = UInt64(grid.exponent), rowStride = UInt64(1) << shift, lastCell = grid.lastCell
         var wrapped: [Int] = []
         var found = 0
         current.items.withUnsafeBufferPointer { itemsBuffer in
@@ -51,35 +50,14 @@ extension ClusterBuilder {
             var rowStarts = RowStarts()
             for s in 0..<n {
                 rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
-                let key = items[s].key
-                let row = Int(truncatingIfNeeded: key >> shift)
-                let column = Int(truncatingIfNeeded: key) & lastCell
-                let high = UInt64(column < lastCell ? column + 1 : lastCell)
-                let rowBase = UInt64(row) << shift
                 let x = items[s].x, y = items[s].y
                 let from = UInt64(truncatingIfNeeded: s) << 32
-                @inline(__always) func pair(_ t: Int) {
+                Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
+                                           wraps: wraps, wrapped: &wrapped) { t in
                     if Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps) {
                         if found < limit { pairs[found] = from | UInt64(truncatingIfNeeded: t) }
                         found += 1
                     }
-                }
-                var t = s + 1
-                while t < n && items[t].key <= rowBase | high {
-                    pair(t)
-                    t += 1
-                }
-                if row < lastCell {
-                    t = rowStarts.down
-                    let end = rowBase + rowStride + high
-                    while t < n && items[t].key <= end {
-                        pair(t)
-                        t += 1
-                    }
-                }
-                if wraps {
-                    Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
-                    for t in wrapped where t > s { pair(t) }
                 }
                 if found > limit { return }
             }

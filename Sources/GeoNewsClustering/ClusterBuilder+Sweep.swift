@@ -53,6 +53,38 @@ extension ClusterBuilder {
         }
     }
 
+    /// Calls `body` with every candidate neighbour of the item at `s` that comes after it in
+    /// the level: the rest of its own row's run, the run below (from `down`), and, when the
+    /// level wraps, the later items across the antimeridian. A sweep in grid order then meets
+    /// each pair of items once, from its first item, looking at half of the 3 × 3 cells.
+    @inline(__always)
+    static func forEachLaterCandidate(of s: Int, down: Int, items: UnsafePointer<LevelItem>, count n: Int,
+                                      grid: CellGrid, wraps: Bool, wrapped: inout [Int], _ body: (Int) -> Void) {
+        let shift = UInt64(grid.exponent)
+        let key = items[s].key
+        let row = Int(truncatingIfNeeded: key >> shift)
+        let column = Int(truncatingIfNeeded: key) & grid.lastCell
+        let high = UInt64(column < grid.lastCell ? column + 1 : grid.lastCell)
+        let rowBase = UInt64(row) << shift
+        var t = s + 1
+        while t < n && items[t].key <= rowBase | high {
+            body(t)
+            t += 1
+        }
+        if row < grid.lastCell {
+            t = down
+            let end = rowBase + (UInt64(1) << shift) + high
+            while t < n && items[t].key <= end {
+                body(t)
+                t += 1
+            }
+        }
+        if wraps {
+            wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
+            for t in wrapped where t > s { body(t) }
+        }
+    }
+
     /// Positions of the items in the cells across the antimeridian from the item at `s`
     /// (first column ↔ last column, rows above to below), or none when the item is in neither
     /// or the grid has too few columns for that to matter. Rare, so a plain search will do.
