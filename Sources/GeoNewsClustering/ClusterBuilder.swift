@@ -70,8 +70,7 @@ struct ClusterBuilder {
         neighbours = ContiguousArray(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
         // Every cluster absorbs at least one item, so there are fewer clusters than points
         // and fewer children than nodes. Reserved, not touched: unused pages cost nothing.
-        nodeX.reserveCapacity(2 * n)
-        nodeY.reserveCapacity(2 * n)
+        // (nodeX and nodeY are reserved where loadPoints fills them.)
         nodeCount.reserveCapacity(2 * n)
         nodeSeed.reserveCapacity(2 * n)
         clusterZoom.reserveCapacity(n)
@@ -127,7 +126,8 @@ struct ClusterBuilder {
 
     /// Whether `keys` (sorted, on one grid) put on average at most one other point in a
     /// point's cell: Σ (points per cell)² / n ≤ 2.
-    private static func isSparse(keys: ContiguousArray<UInt64>, count n: Int) -> Bool {
+    private static func isSparse(keys: ContiguousArray<UInt64>) -> Bool {
+        let n = keys.count
         var sumOfSquares = 0, run = 0
         for i in 0..<n {
             if i > 0 && keys[i] != keys[i - 1] {
@@ -145,53 +145,72 @@ struct ClusterBuilder {
     private mutating func loadPoints(_ points: [Coordinate]) {
         let n = points.count
         // x and y side by side: the copy into grid order below reads them at random.
-        var xy = ContiguousArray<Double>(repeating: 0, count: 2 * n)
-        points.withUnsafeBufferPointer { p in
-            for i in 0..<n {
-                xy[2 * i] = WebMercator.x(longitude: p[i].longitude)
-                xy[2 * i + 1] = WebMercator.y(latitude: p[i].latitude)
+        let xy = ContiguousArray<Double>(unsafeUninitializedCapacity: 2 * n) { xy, initialized in
+            points.withUnsafeBufferPointer { p in
+                for i in 0..<n {
+                    xy[2 * i] = WebMercator.x(longitude: p[i].longitude)
+                    xy[2 * i + 1] = WebMercator.y(latitude: p[i].latitude)
+                }
             }
-        }
-        var keys = ContiguousArray<UInt64>(repeating: 0, count: n)
-        var order = ContiguousArray<UInt32>(repeating: 0, count: n)
-        func sort(on grid: CellGrid) {
-            for i in 0..<n {
-                keys[i] = grid.key(x: xy[2 * i], y: xy[2 * i + 1])
-                order[i] = UInt32(truncatingIfNeeded: i)
-            }
-            sorter.sort(keys: &keys, payload: &order, count: n, bits: grid.keyBits)
+            initialized = 2 * n
         }
         let covering = grid(forLevel: options.maxZoom + 1)
         let sparse = Self.sparseGrid(forPoints: n)
         var grid = covering
+        var (keys, order) = (ContiguousArray<UInt64>(), ContiguousArray<UInt32>())
         if sparse.exponent < covering.exponent {
-            sort(on: sparse)
-            if Self.isSparse(keys: keys, count: n) {
+            (keys, order) = Self.gridOrder(xy, on: sparse, sorter: &sorter)
+            if Self.isSparse(keys: keys) {
                 sparseGrid = sparse
                 grid = sparse
             } else {
-                sort(on: covering)
+                (keys, order) = Self.gridOrder(xy, on: covering, sorter: &sorter)
             }
         } else {
-            sort(on: covering)
+            (keys, order) = Self.gridOrder(xy, on: covering, sorter: &sorter)
         }
         sorter = RadixSorter()  // let the input-sized scratch go
+        // Room for the clusters too (see init).
+        nodeX = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = n }
+        nodeY = ContiguousArray(unsafeUninitializedCapacity: 2 * n) { _, initialized in initialized = n }
         current.items.withUnsafeMutableBufferPointer { sorted in
+        nodeX.withUnsafeMutableBufferPointer { nodeX in
+        nodeY.withUnsafeMutableBufferPointer { nodeY in
+        xy.withUnsafeBufferPointer { xy in
+        keys.withUnsafeBufferPointer { keys in
+        order.withUnsafeBufferPointer { order in
             for s in 0..<n {
                 let i = Int(order[s])
                 let x = xy[2 * i], y = xy[2 * i + 1]
                 sorted[s] = LevelItem(key: keys[s], x: x, y: y, node: UInt32(truncatingIfNeeded: s), count: 1)
-                nodeX.append(x)
-                nodeY.append(y)
+                nodeX[s] = x
+                nodeY[s] = y
             }
-        }
+        }}}}}}
+        current.count = n
         nodeSeed.append(contentsOf: order)
         nodeCount.append(contentsOf: repeatElement(1, count: n))
-        current.count = n
         levelNodes = [current.nodes]
         levelPositions = [current.positions(ifAtMost: pointCount / 4)]
         levelGrids = [grid]
         if sparseGrid != nil { measureNearestNeighbours(grid: grid) }
+    }
+
+    /// The cell keys of the points `xy` (x, y pairs) on `grid`, ascending, and the point
+    /// indices in that order.
+    private static func gridOrder(
+        _ xy: ContiguousArray<Double>, on grid: CellGrid, sorter: inout RadixSorter
+    ) -> (keys: ContiguousArray<UInt64>, order: ContiguousArray<UInt32>) {
+        let n = xy.count / 2
+        var keys = ContiguousArray<UInt64>(unsafeUninitializedCapacity: n) { keys, initialized in
+            xy.withUnsafeBufferPointer { xy in
+                for i in 0..<n { keys[i] = grid.key(x: xy[2 * i], y: xy[2 * i + 1]) }
+            }
+            initialized = n
+        }
+        var order = ContiguousArray<UInt32>(0..<UInt32(truncatingIfNeeded: n))
+        sorter.sort(keys: &keys, payload: &order, count: n, bits: grid.keyBits)
+        return (keys, order)
     }
 
     mutating func build() {
