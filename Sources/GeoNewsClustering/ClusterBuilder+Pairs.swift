@@ -6,15 +6,14 @@
 /// - an item seeds a cluster or stays alone (it is *chosen*) exactly when none of its
 ///   neighbours with a lower seed is chosen: the chosen items are the maximal independent set
 ///   taken in seed order;
-/// - every other item with a neighbour joins its chosen neighbour with the lowest seed, the first one
-///   that would have visited it.
+/// - every other item with a neighbour joins its chosen neighbour with the lowest seed, the
+///   first one that would have visited it.
 ///
 /// Whether an item is chosen depends only on its neighbours with lower seeds, so it can be
 /// settled as soon as they are, in any order. Here sweeps in grid order over the neighbour
-/// lists (``listNeighbours(grid:radius:)``) settle the items; visits in seed
-/// order jumped about the level at random, which for scattered points was most of the build's
-/// time.
-/// A chain of seeds running against the grid order (a GPS trace heading north or west) would
+/// lists (``listNeighbours(grid:radius:)``) settle the items; visits in seed order jumped
+/// about the level at random, which for scattered points was most of the build's time. A
+/// chain of seeds running against the grid order (a GPS trace heading north or west) would
 /// settle one link per sweep, so once a sweep settles less than half of what is left, the
 /// rest is finished in seed order.
 ///
@@ -87,7 +86,7 @@ extension ClusterBuilder {
                 for i in 0..<left { settle(Int(unsettled[i]), keepingIn: &kept) }
                 let settled = left - kept
                 left = kept
-                if 2 * settled < settled + kept { break }
+                if settled < kept { break }  // less than half settled: a chain against the grid
             }
             guard left > 0 else { return }
             // In seed order every lower seed is settled by the time an item comes up.
