@@ -59,29 +59,8 @@ extension CountryIndex {
             bestCountry = Int(slot & CountryIndexFormat.payloadMask)
         case CountryIndexFormat.Kind.node.rawValue:
             let k = Int(slot >> CountryIndexFormat.fanOutShift & 3) + 1
-            let side = 1 << k, cell = size / Double(side)
-            let base = Int(slot & CountryIndexFormat.nodeIndexMask)
-            // The children nearest first, with no heap allocation (at most 16 × 16 of them).
-            withUnsafeTemporaryAllocation(of: (bound: Double, child: Int).self, capacity: side * side) { order in
-                var count = 0
-                for child in 0..<side * side where nodes[base + child] >> CountryIndexFormat.kindShift != 0 {
-                    let cx = x0 + Double(child & (side - 1)) * cell, cy = y0 + Double(child >> k) * cell
-                    guard window.mayReach(west: cx, south: cy, east: cx + cell, north: cy + cell) else { continue }
-                    let d = Self.distanceToRectangle(p, west: cx, south: cy, east: cx + cell, north: cy + cell)
-                    if d < best {
-                        order[count] = (d, child)
-                        count += 1
-                    }
-                }
-                var candidates = UnsafeMutableBufferPointer(rebasing: order[0..<count])
-                candidates.sort { $0.bound < $1.bound }
-                for c in candidates {
-                    guard c.bound < best else { return }
-                    let cx = x0 + Double(c.child & (side - 1)) * cell, cy = y0 + Double(c.child >> k) * cell
-                    visit(slot: nodes[base + c.child], x0: cx, y0: cy, size: cell, bound: c.bound, p: p, window: window,
-                          best: &best, bestCountry: &bestCountry)
-                }
-            }
+            let block = MergedBlock(base: Int(slot & CountryIndexFormat.nodeIndexMask), side: 1 << k, column: 0, row: 0, span: 1 << k)
+            visit(block, x0: x0, y0: y0, size: size, bound: bound, p: p, window: window, best: &best, bestCountry: &bestCountry)
         default:
             var g = leaves.baseAddress! + Int(slot & CountryIndexFormat.payloadMask)
             let groups = Int(g.pointee)
@@ -100,6 +79,61 @@ extension CountryIndex {
                     bestCountry = group.country
                 }
             }
+        }
+    }
+
+    /// A square block of a merged node's children: `span` × `span` of them from (`column`,
+    /// `row`), in a node `side` children wide whose first slot is `nodes[base]`.
+    private struct MergedBlock {
+        let base: Int, side: Int, column: Int, row: Int, span: Int
+
+        func slot(_ index: CountryIndex, _ c: Int, _ r: Int) -> UInt32 { index.nodes[base + (row + r) * side + column + c] }
+
+        func quadrant(_ q: Int) -> MergedBlock {
+            MergedBlock(base: base, side: side, column: column + (q & 1) * span / 2, row: row + (q >> 1) * span / 2, span: span / 2)
+        }
+    }
+
+    /// Visits a merged node's children as the quadtree they were merged from: the block's
+    /// quadrants nearest first, so bounds are computed for four rectangles a level rather than
+    /// for every child, and a slot repeated over a whole block (a coarser leaf, country or sea)
+    /// is visited once.
+    private func visit(_ block: MergedBlock, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate,
+                       window: SearchWindow, best: inout Double, bestCountry: inout Int) {
+        guard bound < best else { return }
+        let first = block.slot(self, 0, 0)
+        var uniform = true
+        check: for r in 0..<block.span {
+            for c in 0..<block.span where block.slot(self, c, r) != first {
+                uniform = false
+                break check
+            }
+        }
+        if uniform {
+            visit(slot: first, x0: x0, y0: y0, size: size, bound: bound, p: p, window: window, best: &best, bestCountry: &bestCountry)
+            return
+        }
+        let half = size / 2
+        var bounds = (Double.infinity, Double.infinity, Double.infinity, Double.infinity)
+        withUnsafeMutableBytes(of: &bounds) { raw in
+            let b = raw.bindMemory(to: Double.self)
+            for q in 0..<4 {
+                let cx = x0 + (q & 1 == 1 ? half : 0), cy = y0 + (q & 2 == 2 ? half : 0)
+                guard window.mayReach(west: cx, south: cy, east: cx + half, north: cy + half) else { continue }
+                b[q] = Self.distanceToRectangle(p, west: cx, south: cy, east: cx + half, north: cy + half)
+            }
+        }
+        for _ in 0..<4 {
+            var q = -1
+            var d = Double.infinity
+            withUnsafeBytes(of: &bounds) { raw in
+                let b = raw.bindMemory(to: Double.self)
+                for i in 0..<4 where b[i] < d { d = b[i]; q = i }
+            }
+            guard q >= 0, d < best else { return }
+            withUnsafeMutableBytes(of: &bounds) { $0.bindMemory(to: Double.self)[q] = .infinity }
+            let cx = x0 + (q & 1 == 1 ? half : 0), cy = y0 + (q & 2 == 2 ? half : 0)
+            visit(block.quadrant(q), x0: cx, y0: cy, size: half, bound: d, p: p, window: window, best: &best, bestCountry: &bestCountry)
         }
     }
 
