@@ -28,8 +28,8 @@ extension ClusterIndex {
             throw .invalidQuery(name: "bounds \(name)", value: "\(v)", expected: "a finite number of degrees")
         }
         for box in Self.mercatorBoxes(for: bounds) {
-            forEachNode(level: level, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) { node, x, y in
-                body(feature(node: node, x: x, y: y))
+            forEachNode(level: level, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) { node, x, _ in
+                body(feature(node: node, x: x))
                 return true
             }
         }
@@ -75,7 +75,7 @@ extension ClusterIndex {
         var features: [TileFeature] = []
         func add(minX: Double, maxX: Double, originX: Double) {
             forEachNode(level: level, minX: minX, minY: top, maxX: maxX, maxY: bottom) { node, nx, ny in
-                let f = feature(node: node, x: nx, y: ny)
+                let f = feature(node: node, x: nx)
                 features.append(TileFeature(
                     kind: f.kind, pointCount: f.pointCount,
                     x: Self.roundHalfUp(extent * (nx * z2 - originX)),
@@ -98,11 +98,11 @@ extension ClusterIndex {
 
     /// The public view of node `node`.
     func feature(node: Int) -> ClusterFeature {
-        feature(node: node, x: nodeX[node], y: nodeY[node])
+        feature(node: node, x: nodeX[node])
     }
 
-    /// The public view of node `node` at mercator `x`, `y` (already at hand in a scan).
-    func feature(node: Int, x: Double, y: Double) -> ClusterFeature {
+    /// The public view of node `node` at mercator `x` (already at hand in a scan).
+    func feature(node: Int, x: Double) -> ClusterFeature {
         if node < points.count {
             let index = Int(nodeSeed[node])
             return ClusterFeature(kind: .point(index: index), coordinate: points[index], pointCount: 1)
@@ -110,7 +110,7 @@ extension ClusterIndex {
         let ordinal = node - points.count
         return ClusterFeature(
             kind: .cluster(ClusterID(ordinal: ordinal, zoom: Int(clusterZoom[ordinal]))),
-            coordinate: Coordinate(latitude: WebMercator.latitude(y: y), longitude: WebMercator.longitude(x: x)),
+            coordinate: Coordinate(latitude: clusterLatitude[ordinal], longitude: WebMercator.longitude(x: x)),
             pointCount: Int(nodeCount[node])
         )
     }

@@ -42,6 +42,9 @@ public struct ClusterIndex: Sendable {
 
     // Clusters, by ordinal (node − points.count).
     let clusterZoom: ContiguousArray<UInt8>
+    /// Each cluster's latitude in degrees, worked out once here rather than on every query
+    /// (the inverse Mercator takes an `exp` and an `atan`, most of a world query's time).
+    let clusterLatitude: ContiguousArray<Double>
     /// Children of cluster c are `childNodes[childStart[c] ..< childStart[c + 1]]`.
     let childStart: ContiguousArray<UInt32>
     let childNodes: ContiguousArray<UInt32>
@@ -83,6 +86,11 @@ public struct ClusterIndex: Sendable {
         nodeCount = builder.nodeCount
         nodeSeed = builder.nodeSeed
         clusterZoom = builder.clusterZoom
+        let firstCluster = points.count, nodeY = builder.nodeY
+        clusterLatitude = ContiguousArray(unsafeUninitializedCapacity: builder.clusterZoom.count) { latitudes, initialized in
+            for ordinal in latitudes.indices { latitudes[ordinal] = WebMercator.latitude(y: nodeY[firstCluster + ordinal]) }
+            initialized = latitudes.count
+        }
         childStart = builder.childStart
         childNodes = builder.childNodes
         levelNodes = builder.levelNodes
