@@ -26,27 +26,35 @@ extension ClusterBuilder {
     /// ``pairsPerItemLimit``).
     func listNeighbours(grid: CellGrid, radius: Double) -> NeighbourLists? {
         let limit = Self.pairsPerItemLimit * current.count
-        // Claimed, not touched: a level uses the pages its pairs fill.
-        var pairs = ContiguousArray<UInt64>(unsafeUninitializedCapacity: limit) { _, initialized in initialized = limit }
-        let count = pairAllItems(into: &pairs, grid: grid, radius: radius)
+        // Claimed, not touched: a level uses the pages its pairs fill. One slot past the
+        // limit takes the candidates written once the pairs have overflowed.
+        var pairs = ContiguousArray<UInt64>(unsafeUninitializedCapacity: limit + 1) { _, initialized in initialized = limit + 1 }
+        let count = options.wrapsAntimeridian
+            ? pairAllItems(into: &pairs, limit: limit, grid: grid, radius: radius, wraps: true)
+            : pairAllItems(into: &pairs, limit: limit, grid: grid, radius: radius, wraps: false)
         guard count <= limit else { return nil }
         return spread(pairs[0..<count])
     }
 
     /// Writes `s << 32 | t` into `pairs` for every t after s within `radius` of s, sweeping
-    /// the whole level in grid order, and returns how many; stops once they overflow `pairs`
-    /// (the count is then larger than its size).
-    private func pairAllItems(into pairs: inout ContiguousArray<UInt64>, grid: CellGrid, radius: Double) -> Int {
-        let limit = pairs.count
+    /// the whole level in grid order, and returns how many; stops once there are more than
+    /// `limit` (`pairs` holds `limit + 1`).
+    ///
+    /// Inlined with `wraps` a constant, so that the loop over candidates carries no test of
+    /// it. About a third of the candidates are near, which no branch predictor guesses: every
+    /// candidate is written at the end of the list, and the count moves on only when it is near.
+    @inline(__always)
+    private func pairAllItems(
+        into pairs: inout ContiguousArray<UInt64>, limit: Int, grid: CellGrid, radius: Double, wraps: Bool
+    ) -> Int {
         let n = current.count
         let r2 = radius * radius
-        let wraps = options.wrapsAntimeridian
         var wrapped: [Int] = []
         var found = 0
         current.items.withUnsafeBufferPointer { itemsBuffer in
         pairs.withUnsafeMutableBufferPointer { pairs in
             guard n > 0 else { return }
-            let items = itemsBuffer.baseAddress!
+            let items = itemsBuffer.baseAddress!, list = pairs.baseAddress!
             var rowStarts = RowStarts()
             for s in 0..<n {
                 rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
@@ -54,10 +62,9 @@ extension ClusterBuilder {
                 let from = UInt64(truncatingIfNeeded: s) << 32
                 Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
                                            wraps: wraps, wrapped: &wrapped) { t in
-                    if Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps) {
-                        if found < limit { pairs[found] = from | UInt64(truncatingIfNeeded: t) }
-                        found += 1
-                    }
+                    let near = Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps)
+                    list[found < limit ? found : limit] = from | UInt64(truncatingIfNeeded: t)
+                    found &+= near ? 1 : 0
                 }
                 if found > limit { return }
             }
