@@ -19,8 +19,16 @@ extension ClusterBuilder {
     /// measured once, from its first item, and counts for both (rounding down keeps the
     /// order of distances, so the minimum of rounded values is the rounded minimum).
     mutating func measureNearestNeighbours(grid: CellGrid) {
+        nearestSquared = options.wrapsAntimeridian
+            ? nearestNeighbourDistances(grid: grid, wraps: true)
+            : nearestNeighbourDistances(grid: grid, wraps: false)
+    }
+
+    /// Inlined with `wraps` a constant, so that the loop over candidates carries no test of
+    /// it; the minima are taken without branches (whether a candidate is nearer is a guess).
+    @inline(__always)
+    private func nearestNeighbourDistances(grid: CellGrid, wraps: Bool) -> ContiguousArray<Float> {
         let n = current.count
-        let wraps = options.wrapsAntimeridian
         var nearest = ContiguousArray<Float>(repeating: .infinity, count: pointCount)
         var wrapped: [Int] = []
         current.items.withUnsafeBufferPointer { itemsBuffer in
@@ -36,13 +44,13 @@ extension ClusterBuilder {
                     let d2 = Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps)
                     let rounded = Float(d2)
                     let down = Double(rounded) > d2 ? rounded.nextDown : rounded
-                    if down < nearest[node] { nearest[node] = down }
+                    nearest[node] = Swift.min(nearest[node], down)
                     let other = Int(items[t].node)
-                    if down < nearest[other] { nearest[other] = down }
+                    nearest[other] = Swift.min(nearest[other], down)
                 }
             }
         }}
-        nearestSquared = nearest
+        return nearest
     }
 
     /// Step 1 on a level of ``sparseGrid``, with the same outcome as
@@ -57,16 +65,17 @@ extension ClusterBuilder {
         if nearFlags.count < n { nearFlags = ContiguousArray(repeating: 0, count: n) }
         var markedCount = 0
         var wrapped: [Int] = []
+        let listed = nearItemsRadius == radius
+        nearItemsRadius = nil
         current.items.withUnsafeBufferPointer { itemsBuffer in
+        nearItems.withUnsafeBufferPointer { nearItems in
         nearestSquared.withUnsafeBufferPointer { nearest in
         nearFlags.withUnsafeMutableBufferPointer { flags in
         marked.withUnsafeMutableBufferPointer { marked in
             guard n > 0 else { return }
             let items = itemsBuffer.baseAddress!
             var rowStarts = RowStarts()
-            for s in 0..<n {
-                let node = Int(items[s].node)
-                guard node >= pointCount || Double(nearest[node]) <= r2 else { continue }
+            @inline(__always) func look(at s: Int) {
                 // Flag both ends of every pair found: the relation is symmetric, and a point
                 // near a new cluster may have been passed over already.
                 let x = items[s].x, y = items[s].y
@@ -82,6 +91,14 @@ extension ClusterBuilder {
                                       wraps: wraps, wrapped: &wrapped, consider)
                 if found { flags[s] = 1 }
             }
+            if listed {
+                for s in nearItems { look(at: Int(s)) }
+            } else {
+                for s in 0..<n {
+                    let node = Int(items[s].node)
+                    if node >= pointCount || Double(nearest[node]) <= r2 { look(at: s) }
+                }
+            }
             rowStarts = RowStarts()
             for s in 0..<n where flags[s] != 0 {
                 flags[s] = 0
@@ -91,7 +108,36 @@ extension ClusterBuilder {
                     up: UInt32(truncatingIfNeeded: rowStarts.up), down: UInt32(truncatingIfNeeded: rowStarts.down))
                 markedCount += 1
             }
-        }}}}
+        }}}}}
         self.markedCount = markedCount
+    }
+
+    /// The nodes of the current level's items (``LevelBuffer/nodes``), listing on the way in
+    /// ``nearItems`` the positions that marking by nearest distance at `radius` must look at:
+    /// clusters, and points whose nearest neighbour is within `radius`. The level is then
+    /// read once instead of twice.
+    mutating func nodesListingNearItems(radius: Double) -> ContiguousArray<UInt32> {
+        let n = current.count
+        let r2 = radius * radius
+        let pointCount = self.pointCount
+        var listed = nearItems
+        nearItems = []
+        listed.removeAll(keepingCapacity: true)
+        let nodes = ContiguousArray<UInt32>(unsafeUninitializedCapacity: n) { nodes, initialized in
+            current.items.withUnsafeBufferPointer { items in
+            nearestSquared.withUnsafeBufferPointer { nearest in
+                for s in 0..<n {
+                    let node = items[s].node
+                    nodes[s] = node
+                    if Int(node) >= pointCount || Double(nearest[Int(node)]) <= r2 {
+                        listed.append(UInt32(truncatingIfNeeded: s))
+                    }
+                }
+            }}
+            initialized = n
+        }
+        nearItems = listed
+        nearItemsRadius = radius
+        return nodes
     }
 }

@@ -50,6 +50,11 @@ struct ClusterBuilder {
     var nearestSquared = ContiguousArray<Float>()
     /// Per item, whether it has a neighbour within r, while marking by nearest distance.
     var nearFlags = ContiguousArray<UInt8>()
+    /// The positions the next marking by nearest distance must look at, listed while the
+    /// level's nodes were copied out (see ``nodesListingNearItems(radius:)``), and the radius
+    /// they were listed for; `nil` when not listed.
+    var nearItems = ContiguousArray<UInt32>()
+    var nearItemsRadius: Double?
 
     struct MarkedItem {
         var position: UInt32
@@ -239,7 +244,13 @@ struct ClusterBuilder {
                 orderTiesBySeed(&freshOrder)
                 current.coarsen(from: levelGrid, to: nextGrid, state: state, consumed: Self.consumed, rowScratch: &rowScratch)
                 current.merge(fresh, order: freshOrder)
-                levelNodes.append(current.nodes)
+                // The next level is marked by nearest distance: list what it must look at
+                // while this level's nodes are read anyway.
+                if nextGrid == sparseGrid && zoom > options.minZoom && grid(forLevel: zoom - 1) == nextGrid {
+                    levelNodes.append(nodesListingNearItems(radius: options.mercatorRadius(atZoom: zoom - 1)))
+                } else {
+                    levelNodes.append(current.nodes)
+                }
                 levelPositions.append(current.positions(ifAtMost: pointCount / 4))
                 releaseSpareCapacity()
             }
@@ -247,6 +258,7 @@ struct ClusterBuilder {
             if levelGrid == sparseGrid && nextGrid != levelGrid {
                 nearestSquared = []
                 nearFlags = []
+                nearItems = []
             }
             levelGrid = nextGrid
         }
