@@ -26,26 +26,43 @@ extension ClusterBuilder {
         // Per consumed item, the seed of the chosen item it joins; read only where `state`
         // says consumed, which this level writes first.
         var joinedSeed = ContiguousArray<UInt32>(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
-        settleChosenItems(neighbours, joinedSeed: &joinedSeed)
-        makeClustersOfChosenItems(neighbours, joinedSeed: joinedSeed, zoom: zoom, grid: grid, nextGrid: nextGrid)
+        let seeds = seedsOfItemsWithNeighbours(neighbours)
+        settleChosenItems(neighbours, seeds: seeds, joinedSeed: &joinedSeed)
+        makeClustersOfChosenItems(neighbours, seeds: seeds, joinedSeed: joinedSeed, zoom: zoom, grid: grid, nextGrid: nextGrid)
+    }
+
+    /// Per level position, the seed of the item there, written only where the item has
+    /// neighbours (no other is read). Settling reads the seeds of an item's neighbours again
+    /// and again; read through the node table each costs two loads from far apart (the
+    /// 32-byte item, then its node's seed), here one from a compact array.
+    private func seedsOfItemsWithNeighbours(_ neighbours: NeighbourLists) -> ContiguousArray<UInt32> {
+        let n = current.count
+        return ContiguousArray(unsafeUninitializedCapacity: n) { seeds, initialized in
+            current.items.withUnsafeBufferPointer { items in
+            neighbours.start.withUnsafeBufferPointer { starts in
+            nodeSeed.withUnsafeBufferPointer { nodeSeed in
+                for s in 0..<n where starts[s] < starts[s + 1] { seeds[s] = nodeSeed[Int(items[s].node)] }
+            }}}
+            initialized = n
+        }
     }
 
     /// Sets the `state` of every item with neighbours to `visited` (chosen) or `consumed`
     /// (joins a chosen neighbour), and the `joinedSeed` of each consumed one to the seed of
     /// the chosen neighbour it joins.
-    private mutating func settleChosenItems(_ neighbours: NeighbourLists, joinedSeed: inout ContiguousArray<UInt32>) {
+    private mutating func settleChosenItems(
+        _ neighbours: NeighbourLists, seeds: ContiguousArray<UInt32>, joinedSeed: inout ContiguousArray<UInt32>
+    ) {
         let n = current.count
         // Positions of the items still to settle.
         var unsettled = ContiguousArray<UInt32>(unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
-        current.items.withUnsafeBufferPointer { itemsBuffer in
         neighbours.positions.withUnsafeBufferPointer { lists in
         neighbours.start.withUnsafeBufferPointer { starts in
         unsettled.withUnsafeMutableBufferPointer { unsettled in
         state.withUnsafeMutableBufferPointer { state in
         joinedSeed.withUnsafeMutableBufferPointer { joined in
-        nodeSeed.withUnsafeBufferPointer { nodeSeed in
-            let items = itemsBuffer.baseAddress!
-            @inline(__always) func seed(_ s: Int) -> UInt32 { nodeSeed[Int(items[s].node)] }
+        seeds.withUnsafeBufferPointer { seeds in
+            @inline(__always) func seed(_ s: Int) -> UInt32 { seeds[s] }
             // Every neighbour of a chosen item is taken, by the lowest-seed chosen item near it.
             @inline(__always) func choose(_ s: Int) {
                 let own = seed(s)
@@ -98,13 +115,14 @@ extension ClusterBuilder {
                 let s = Int(UInt32(truncatingIfNeeded: pair))
                 if state[s] == Self.unvisited { choose(s) }
             }
-        }}}}}}}
+        }}}}}}
     }
 
     /// Makes a cluster of each chosen item that some neighbour joined, in grid order, with its
     /// members in the order a greedy visit finds them (see ``visitRank(of:from:items:grid:)``).
     private mutating func makeClustersOfChosenItems(
-        _ neighbours: NeighbourLists, joinedSeed joined: ContiguousArray<UInt32>, zoom: Int, grid: CellGrid, nextGrid: CellGrid
+        _ neighbours: NeighbourLists, seeds: ContiguousArray<UInt32>, joinedSeed joined: ContiguousArray<UInt32>,
+        zoom: Int, grid: CellGrid, nextGrid: CellGrid
     ) {
         let n = current.count
         // Borrowed out of `self` so that adding clusters (which mutates `self`) can run while
@@ -120,9 +138,10 @@ extension ClusterBuilder {
         joined.withUnsafeBufferPointer { joined in
         state.withUnsafeMutableBufferPointer { state in
         members.withUnsafeMutableBufferPointer { found in
+        seeds.withUnsafeBufferPointer { seeds in
             let items = itemsBuffer.baseAddress!
             for s in 0..<n where starts[s] < starts[s + 1] && state[s] == Self.visited {
-                let own = nodeSeed[Int(items[s].node)]
+                let own = seeds[s]
                 var foundCount = 0
                 for e in Int(starts[s])..<Int(starts[s + 1]) {
                     let t = lists[e]
@@ -142,7 +161,7 @@ extension ClusterBuilder {
                 addCluster(seed: s, members: UnsafeBufferPointer(rebasing: found[0..<foundCount]), items: items,
                            zoom: zoom, grid: nextGrid)
             }
-        }}}}}}
+        }}}}}}}
     }
 
     /// Where a visit of the item at `s` meets its neighbour at `t`
