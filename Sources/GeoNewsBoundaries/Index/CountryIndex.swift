@@ -186,24 +186,36 @@ public final class CountryIndex: @unchecked Sendable {
     /// ``nearEdgeContains(_:x:y:)``.
     @inline(__always)
     func groupContains(_ group: LeafGroup, x: Double, y: Double) -> Bool {
-        var inside = false
+        let run = Self.crossings(group.vertices, 0..<group.vertexCount, x: x, y: y, passingVerticalEdgesThroughPoint: false)
+        return run.closest > Self.nearEdgeDeterminant ? run.odd : nearEdgeContains(group, x: x, y: y)
+    }
+
+    /// The crossing parity of a ray from (x, y) eastwards with the path through `vertices`
+    /// (x, y pairs) at positions `path`, and the smallest |det| of an edge it crosses.
+    ///
+    /// - Parameter passingVerticalEdgesThroughPoint: leave out a vertical edge exactly through
+    ///   the point, as the exact test leaves out every edge through the point; for a cut along
+    ///   the cell's west side (points on a round longitude) that is the answer just east of it,
+    ///   inside the cell.
+    @inline(__always)
+    static func crossings(_ vertices: UnsafePointer<Double>, _ path: Range<Int>, x: Double, y: Double,
+                          passingVerticalEdgesThroughPoint: Bool) -> (odd: Bool, closest: Double) {
+        var odd = false
         var closest = Double.infinity
-        let v = group.vertices
-        let n = group.vertexCount
-        var xi = v[0], yi = v[1]
-        var k = 1
-        while k < n {
-            let xj = v[2 &* k], yj = v[2 &* k &+ 1]
-            if (yi > y) != (yj > y) {
+        var xi = vertices[2 &* path.lowerBound], yi = vertices[2 &* path.lowerBound &+ 1]
+        var k = path.lowerBound &+ 1
+        while k < path.upperBound {
+            let xj = vertices[2 &* k], yj = vertices[2 &* k &+ 1]
+            if (yi > y) != (yj > y) && !(passingVerticalEdgesThroughPoint && xi == x && xj == x) {
                 let det = (xj - xi) * (y - yi) - (x - xi) * (yj - yi)
                 closest = min(closest, abs(det))
-                if (yj > yi) == (det > 0) { inside.toggle() }
+                if (yj > yi) == (det > 0) { odd.toggle() }
             }
             xi = xj
             yi = yj
             k &+= 1
         }
-        return closest > Self.nearEdgeDeterminant ? inside : nearEdgeContains(group, x: x, y: y)
+        return (odd, closest)
     }
 
     /// |det| at or below which a point counts as within rounding of an edge's line. Clipped
@@ -215,7 +227,8 @@ public final class CountryIndex: @unchecked Sendable {
     /// The exact answer for a point within rounding of an edge's line in the vertex run.
     ///
     /// First the rings alone, without the connecting edges between them (a point on the line
-    /// of one of those, common for round coordinates on a cell side, needs nothing more). If a
+    /// of one of those, common for round coordinates on a cell side, needs nothing more), and
+    /// passing by vertical edges through the point (see ``crossings(_:_:x:y:passingVerticalEdgesThroughPoint:)``). If a
     /// ring's own edge is that close: the country's original polygons when the index was
     /// opened with them, else the group's rings with exact orientation signs.
     @inline(never)
@@ -224,20 +237,9 @@ public final class CountryIndex: @unchecked Sendable {
         var inside = false
         var closest = Double.infinity
         for r in 0..<group.ringCount {
-            let ring = group.ring(r)
-            var k = ring.lowerBound + 1
-            while k < ring.upperBound {
-                let xi = v[2 * k - 2], yi = v[2 * k - 1], xj = v[2 * k], yj = v[2 * k + 1]
-                // A vertical edge through the point is passed by, as the exact test passes by
-                // every edge through the point: for a cut along the cell's west side (points on
-                // a round longitude) that is the answer just east of it, inside the cell.
-                if (yi > y) != (yj > y) && !(xi == x && xj == x) {
-                    let det = (xj - xi) * (y - yi) - (x - xi) * (yj - yi)
-                    closest = min(closest, abs(det))
-                    if (yj > yi) == (det > 0) { inside.toggle() }
-                }
-                k += 1
-            }
+            let ring = Self.crossings(v, group.ring(r), x: x, y: y, passingVerticalEdgesThroughPoint: true)
+            if ring.odd { inside.toggle() }
+            closest = min(closest, ring.closest)
         }
         if closest > Self.nearEdgeDeterminant { return inside }
         if let boundaries, let wkb = try? boundaries.wkb(group.country) {
