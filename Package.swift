@@ -20,7 +20,8 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]
         ),
-        // Great-circle distance and bearing on the mean-radius sphere. Pure Swift, no I/O.
+        // Great-circle distance and bearing on the mean-radius sphere, and the WGS 84 geodesic
+        // (Karney 2013). Pure Swift, no I/O.
         .target(name: "GeoNewsGeodesy"),
         // Country catalogue, GEOS polygons, the prebuilt country index and the resolver.
         .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsGeodesy"]),
