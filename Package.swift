@@ -68,7 +68,8 @@ let package = Package(
             dependencies: ["GeoNews"],
             path: "Benchmarks/GeoNewsBench"
         ),
-        .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"]),
+        // Reads Fixtures/geodesic-reference.csv from the source tree (Scripts/geodesic_reference.py).
+        .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines"], resources: [.copy("Fixtures")]),
