@@ -1,3 +1,4 @@
+import Foundation
 import GeoNewsGeodesy
 
 /// A position typed as one `LAT,LON` value (degrees), validated. `role` names it in messages
