@@ -5,14 +5,12 @@ import XCTest
 /// `Geodesic.wgs84.inverse` against GeographicLib 2.1's `Geodesic.WGS84.Inverse` on the pairs
 /// of `Fixtures/geodesic-reference.csv` (written by `Scripts/geodesic_reference.py`).
 final class GeodesicReferenceTests: XCTestCase {
+    /// One row: where it is in the file, its kind, the two positions and GeographicLib's s12
+    /// (metres), azi1 and azi2 (degrees).
     struct Pair {
-        let line: Int
-        let kind: String
-        let from: Coordinate
-        let to: Coordinate
-        let metres: Double
-        let azi1: Double
-        let azi2: Double
+        let line: Int, kind: String
+        let from: Coordinate, to: Coordinate
+        let metres: Double, azi1: Double, azi2: Double
     }
 
     static let pairs: [Pair] = {

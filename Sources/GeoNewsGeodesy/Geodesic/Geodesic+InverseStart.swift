@@ -4,17 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A first azimuth for Newton's method, or the whole answer for a short line.
-struct InverseStart {
-    /// σ₁₂ in radians when the short-line solution is final; −1 otherwise.
-    var sig12: Double
-    var salp1: Double, calp1: Double
-    /// α₂, set only for a final short line.
-    var salp2: Double, calp2: Double
-    /// The mean of dn over the short line, scaling its sphere to radius b·dnm.
-    var dnm: Double
-}
-
 extension Geodesic {
     /// The starting α₁ of Karney (2013), §5: the great circle on a sphere scaled by the mean
     /// dn for short lines (eqs. (13)–(15)); near the antipode, the solution of the astroid

@@ -4,23 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The hybrid problem of Karney (2013), §5: given β₁, β₂ and a trial azimuth α₁, follow the
-/// geodesic to latitude β₂ and measure the longitude difference it reaches.
-struct HybridSolution {
-    /// λ₁₂(α₁) minus the wanted longitude difference, radians: zero at the solution.
-    var lam12: Double
-    var salp1: Double, calp1: Double
-    var salp2: Double, calp2: Double
-    /// Arc length on the auxiliary sphere, radians.
-    var sig12: Double
-    var ssig1: Double, csig1: Double
-    var ssig2: Double, csig2: Double
-    /// ε of eq. (16) for this geodesic.
-    var eps: Double
-    /// ∂λ₁₂/∂α₁, eq. (46); NaN when not asked for.
-    var dlam12: Double
-}
-
 extension Geodesic {
     /// λ₁₂ for a trial α₁, eqs. (5), (6), (8)–(10) with the longitude integral I₃ of eq. (23);
     /// with `derivative`, also ∂λ₁₂/∂α₁ = (1 − f) m₁₂ / (a cos α₂ cos β₂), eq. (46) (and its
