@@ -4,7 +4,9 @@
 /// WGS 84 (n ≈ 1/595), below the rounding of a Double.
 ///
 /// Each Fourier series is held in a `SIMD8<Double>` whose lanes 1…6 are the coefficients
-/// (lane 0 and 7 unused), so evaluating a geodesic allocates nothing.
+/// (lane 0 and 7 unused), and the polynomials of eqs. (17), (18), (42) and (43) are written
+/// out, GeographicLib's tables evaluated by hand: evaluating a geodesic touches no array, so
+/// threads share nothing (a shared array's reference count would bounce between cores).
 enum GeodesicSeries {
     /// Evaluates y = Σₖ p[start + k] x^(degree − k), Horner's rule.
     @inline(__always)
@@ -30,7 +32,21 @@ enum GeodesicSeries {
     /// C₁ₗ, l = 1…6, Karney (2013) eq. (18): the coefficients of the distance integral I₁.
     @inline(__always)
     static func c1(_ eps: Double) -> SIMD8<Double> {
-        fourier(eps, c1Numerators)
+        var c = SIMD8<Double>()
+        let e2 = eps * eps
+        var d = eps
+        c[1] = d * ((-e2 + 6) * e2 - 16) / 32
+        d *= eps
+        c[2] = d * ((-9 * e2 + 64) * e2 - 128) / 2048
+        d *= eps
+        c[3] = d * (9 * e2 - 16) / 768
+        d *= eps
+        c[4] = d * (3 * e2 - 5) / 512
+        d *= eps
+        c[5] = d * -7 / 1280
+        d *= eps
+        c[6] = d * -7 / 2048
+        return c
     }
 
     /// A₂ − 1, Karney (2013) eq. (42), in the form GeographicLib 2 evaluates:
@@ -45,7 +61,21 @@ enum GeodesicSeries {
     /// C₂ₗ, l = 1…6, Karney (2013) eq. (43): the coefficients of the reduced-length integral I₂.
     @inline(__always)
     static func c2(_ eps: Double) -> SIMD8<Double> {
-        fourier(eps, c2Numerators)
+        var c = SIMD8<Double>()
+        let e2 = eps * eps
+        var d = eps
+        c[1] = d * ((e2 + 2) * e2 + 16) / 32
+        d *= eps
+        c[2] = d * ((35 * e2 + 64) * e2 + 384) / 2048
+        d *= eps
+        c[3] = d * (15 * e2 + 80) / 768
+        d *= eps
+        c[4] = d * (7 * e2 + 35) / 512
+        d *= eps
+        c[5] = d * 63 / 1280
+        d *= eps
+        c[6] = d * 77 / 2048
+        return c
     }
 
     /// Σ Cₗ sin 2lσ, l = 1…6, by Clenshaw summation (Karney 2013, eq. (59)).
@@ -58,40 +88,5 @@ enum GeodesicSeries {
             y0 = ar * y1 - y0 + c[k - 1]
         }
         return 2 * sinσ * cosσ * y0
-    }
-
-    // The coefficients as GeographicLib tabulates them: for each l, the polynomial in ε² of
-    // order ⌊(6 − l)/2⌋, highest power first, then its common denominator.
-    private static let c1Numerators: [Double] = [
-        -1, 6, -16, 32,
-        -9, 64, -128, 2048,
-        9, -16, 768,
-        3, -5, 512,
-        -7, 1280,
-        -7, 2048,
-    ]
-    private static let c2Numerators: [Double] = [
-        1, 2, 16, 32,
-        35, 64, 384, 2048,
-        15, 80, 768,
-        7, 35, 512,
-        63, 1280,
-        77, 2048,
-    ]
-
-    @inline(__always)
-    private static func fourier(_ eps: Double, _ table: [Double]) -> SIMD8<Double> {
-        var c = SIMD8<Double>()
-        let e2 = eps * eps
-        var d = eps, o = 0
-        table.withUnsafeBufferPointer { p in
-            for l in 1...6 {
-                let m = (6 - l) / 2
-                c[l] = d * polynomial(m, p, o, e2) / p[o + m + 1]
-                o += m + 2
-                d *= eps
-            }
-        }
-        return c
     }
 }
