@@ -10,7 +10,9 @@
 public struct DistanceReport: Encodable, Hashable, Sendable {
     /// A position in degrees.
     public struct Position: Encodable, Hashable, Sendable {
+        /// Degrees north, −90…90.
         public let lat: Double
+        /// Degrees east, −180…180.
         public let lon: Double
     }
 
@@ -34,13 +36,18 @@ public struct DistanceReport: Encodable, Hashable, Sendable {
         public let finalAzimuth: Double
     }
 
+    /// Where the path starts.
     public let from: Position
+    /// Where it ends.
     public let to: Position
+    /// The great circle: always there.
     public let greatCircle: Sphere
     /// `nil` unless the geodesic was asked for; written as `null`.
     public let geodesic: Ellipsoid?
 
-    /// Measures from `a` to `b`; with `ellipsoid`, also solves the WGS 84 geodesic.
+    /// Measures from `a` to `b`; with `ellipsoid`, also solves the WGS 84 geodesic
+    /// (``Geodesic/inverse(from:to:)``). Positions are taken as given: validate user input
+    /// with ``Coordinate/validated(latitude:longitude:)`` first.
     public init(from a: Coordinate, to b: Coordinate, ellipsoid: Bool) {
         from = Position(lat: a.latitude, lon: a.longitude)
         to = Position(lat: b.latitude, lon: b.longitude)
