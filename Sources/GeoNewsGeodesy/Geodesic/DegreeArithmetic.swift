@@ -33,13 +33,6 @@ enum DegreeArithmetic {
         return x.sign == .minus ? -y : y
     }
 
-    /// `x` reduced to −180…180.
-    @inline(__always)
-    static func normalized(_ x: Double) -> Double {
-        let y = x.remainder(dividingBy: 360)
-        return abs(y) == 180 ? (x.sign == .minus ? -180 : 180) : y
-    }
-
     /// y − x reduced to −180…180, as a rounded part `d` and the error `t` of the rounding.
     @inline(__always)
     static func difference(_ x: Double, _ y: Double) -> (d: Double, t: Double) {
