@@ -11,9 +11,10 @@ extension Geodesic {
     /// Accepts any pair of latitudes in −90…90 and any longitudes (they are reduced modulo
     /// 360°): coincident points (distance 0), the poles, both sides of the antimeridian,
     /// equatorial, meridional, antipodal and nearly antipodal pairs. On WGS 84 the distance is
-    /// accurate to about 15 nm and the azimuths to about 1e-13 degrees away from the
-    /// antipode, where they are ill-conditioned. A latitude outside −90…90 or a NaN gives NaN
-    /// in every field.
+    /// accurate to about 15 nm (Karney 2013, §6) and agrees with GeographicLib 2.1 to 1e-8 m on
+    /// the reference pairs; the azimuths agree to 1e-10° on lines of 1 km or more (on shorter
+    /// lines an azimuth is only as well defined as the last bits of the coordinates). A
+    /// latitude outside −90…90 or a NaN gives NaN in every field.
     public func inverse(from start: Coordinate, to end: Coordinate) -> GeodesicInverse {
         // Reduce to 0 ≤ λ₁₂ ≤ 180°, φ₁ ≤ 0 and |φ₁| ≥ |φ₂| (§4), remembering the symmetries.
         var (lon12, lon12s) = DegreeArithmetic.difference(start.longitude, end.longitude)
