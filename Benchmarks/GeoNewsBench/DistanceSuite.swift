@@ -40,13 +40,20 @@ enum DistanceSuite {
         let o = ctx.options
         let n = a.count
         var table = Table("\(title), median of \(o.runs) passes", columns: ["pairs", "threads", "M pairs/s", "ns/pair"])
+        // The workers read the pairs through raw pointers: indexing a captured array from both
+        // threads would retain and release its one buffer on every call.
+        let from = SharedSlots(UnsafeMutablePointer<Coordinate>.allocate(capacity: n))
+        let to = SharedSlots(UnsafeMutablePointer<Coordinate>.allocate(capacity: n))
+        from.base.initialize(from: a, count: n)
+        to.base.initialize(from: b, count: n)
+        defer { from.base.deallocate(); to.base.deallocate() }
         for threads in Set([1, o.threads]).sorted() {
             let sums = SharedSlots(UnsafeMutablePointer<Double>.allocate(capacity: threads))
             sums.base.initialize(repeating: 0, count: threads)
             let t = Measure.median(runs: o.runs) {
                 Measure.onThreads(threads) { w in
                     var sum = 0.0
-                    for i in share(of: n, worker: w, workers: threads) { sum += measure(a[i], b[i]) }
+                    for i in share(of: n, worker: w, workers: threads) { sum += measure(from.base[i], to.base[i]) }
                     sums[w] += sum
                 }
             }
