@@ -54,7 +54,7 @@ struct LocateCommand: AsyncParsableCommand {
     func run() async throws {
         let position: Coordinate
         do {
-            position = try parsePosition(lat: lat, lon: lon)
+            position = try Coordinate(parsingLatitude: lat, longitude: lon)
         } catch {
             throw fail("\(error)", .usage)
         }
@@ -71,9 +71,7 @@ struct LocateCommand: AsyncParsableCommand {
                                          category: category, providers: providers, useCache: !noCache)
         let headlines = noHeadlines ? nil : await request.fetch(asJSON: json)
         if json {
-            var report = LocationReport(resolution, language: lang)
-            report.headlines = headlines?.json
-            print(try report.jsonString())
+            print(try ResolutionReport(resolution, language: lang, headlines: headlines?.json).jsonString())
         } else {
             print(LocationSummary(resolution, language: lang).text)
             if let listing = headlines?.listing, !listing.isEmpty {
