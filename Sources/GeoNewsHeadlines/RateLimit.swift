@@ -1,0 +1,71 @@
+import Foundation
+
+/// At most `requests` requests to a provider in any `intervalSeconds` window.
+///
+/// GDELT asks for one request per 5 seconds per client: `RateLimit(requests: 1, intervalSeconds: 5)`.
+public struct RateLimit: Sendable, Equatable, Codable {
+    /// Requests allowed per window, at least 1.
+    public var requests: Int
+    /// The window, in seconds (> 0).
+    public var intervalSeconds: Double
+
+    public init(requests: Int, intervalSeconds: Double) {
+        self.requests = requests
+        self.intervalSeconds = intervalSeconds
+    }
+
+    /// GDELT DOC 2.0's published limit.
+    public static let gdelt = RateLimit(requests: 1, intervalSeconds: 5)
+}
+
+/// Spaces the requests of one `HeadlineService` to each provider by its `RateLimit`.
+///
+/// Callers reserve send times in arrival order, so concurrent callers queue up rather than all
+/// firing at once; a 429 pushes the provider's next slot back. Times are monotonic seconds
+/// (they do not jump with the wall clock).
+actor RequestPacer {
+    private let limits: [NewsProvider: RateLimit]
+    /// The latest reserved send times per provider, at most `requests` of them, ascending.
+    private var reserved: [NewsProvider: [Double]] = [:]
+    private var pausedUntil: [NewsProvider: Double] = [:]
+
+    init(limits: [NewsProvider: RateLimit]) {
+        self.limits = limits
+    }
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Seconds until `provider` could be sent a request, without reserving it (0 when free now).
+    func wait(for provider: NewsProvider) -> Double {
+        max(0, nextSlot(provider, now: Self.now()) - Self.now())
+    }
+
+    /// Reserves the next send time for `provider` and sleeps until it comes.
+    func turn(_ provider: NewsProvider) async throws {
+        guard let limit = limits[provider] else { return }
+        let now = Self.now()
+        let slot = nextSlot(provider, now: now)
+        var times = reserved[provider, default: []]
+        times.append(slot)
+        reserved[provider] = Array(times.suffix(limit.requests))
+        if slot > now { try await Task.sleep(nanoseconds: UInt64((slot - now) * 1e9)) }
+    }
+
+    /// After a 429: no request to `provider` for `seconds` (at least one window).
+    func backOff(_ provider: NewsProvider, seconds: Double?) {
+        let window = limits[provider]?.intervalSeconds ?? 0
+        let until = Self.now() + max(window, seconds ?? window)
+        pausedUntil[provider] = max(pausedUntil[provider] ?? 0, until)
+    }
+
+    private func nextSlot(_ provider: NewsProvider, now: Double) -> Double {
+        var slot = max(now, pausedUntil[provider] ?? 0)
+        if let limit = limits[provider] {
+            let times = reserved[provider, default: []]
+            if times.count >= limit.requests {
+                slot = max(slot, times[times.count - limit.requests] + limit.intervalSeconds)
+            }
+        }
+        return slot
+    }
+}
