@@ -44,9 +44,9 @@ enum GDELTWire {
         return try JSONBody.decode(Articles.self, from: repairingEscapes(body), provider: .gdelt).articles ?? []
     }
 
-    /// `body` with what JSON forbids inside strings mended: a backslash before a character that
-    /// starts no JSON escape (or `\u` without four hex digits) is dropped, and raw control
-    /// characters become spaces. Bytes outside strings are left alone.
+    /// `body` with what JSON forbids inside strings mended: `\xHH` becomes `\u00HH`, a backslash
+    /// before any other character that starts no JSON escape (or `\u` without four hex digits)
+    /// is dropped, and raw control characters become spaces. Bytes outside strings are left alone.
     static func repairingEscapes(_ body: Data) -> Data {
         let bytes = [UInt8](body)
         var out: [UInt8] = []
@@ -69,6 +69,11 @@ enum GDELTWire {
                     out.append(byte)
                     out.append(next)
                     index += 2
+                    continue
+                }
+                if next == UInt8(ascii: "x"), index + 3 < bytes.count, isHex(bytes[index + 2]), isHex(bytes[index + 3]) {
+                    out += Array("\\u00".utf8) + [bytes[index + 2], bytes[index + 3]]
+                    index += 4
                     continue
                 }
                 // Dropped: the character after it is kept as itself.

@@ -22,7 +22,9 @@ public struct RateLimit: Sendable, Equatable, Codable {
 ///
 /// Callers reserve send times in arrival order, so concurrent callers queue up rather than all
 /// firing at once; a 429 pushes the provider's next slot back. Times are monotonic seconds
-/// (they do not jump with the wall clock).
+/// (they do not jump with the wall clock). Slots are spaced by the interval plus 5 % (a quarter
+/// second for GDELT), so that a slower connection set-up for one request cannot bring two
+/// requests closer than the limit on the provider's own clock.
 actor RequestPacer {
     private let limits: [NewsProvider: RateLimit]
     /// The latest reserved send times per provider, at most `requests` of them, ascending.
@@ -32,6 +34,9 @@ actor RequestPacer {
     init(limits: [NewsProvider: RateLimit]) {
         self.limits = limits
     }
+
+    /// Spacing factor over the interval.
+    static let margin = 1.05
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
@@ -63,7 +68,7 @@ actor RequestPacer {
         if let limit = limits[provider] {
             let times = reserved[provider, default: []]
             if times.count >= limit.requests {
-                slot = max(slot, times[times.count - limit.requests] + limit.intervalSeconds)
+                slot = max(slot, times[times.count - limit.requests] + limit.intervalSeconds * Self.margin)
             }
         }
         return slot

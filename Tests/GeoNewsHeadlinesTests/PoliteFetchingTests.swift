@@ -1,0 +1,83 @@
+import XCTest
+@testable import GeoNewsHeadlines
+
+/// Single flight and per-provider spacing, observed from the fixture server's side.
+final class PoliteFetchingTests: XCTestCase {
+    func testFiftyConcurrentCallersOfTheSameRequestMakeOneUpstreamRequest() async throws {
+        let server = try LoopbackHTTPServer { _, _ in
+            var answer = ScriptedResponse.rss("google-news-fr.xml")
+            answer.delay = 0.5
+            return answer
+        }
+        // No cache: only single flight can keep the 49 others from the network.
+        let service = try TestSupport.service(server, providers: [.googleNews])
+        let results = await withTaskGroup(of: HeadlineResult.self) { group in
+            for _ in 0..<50 { group.addTask { await service.topHeadlines(country: "fr", limit: 4) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(server.requests.count, 1)
+        XCTAssertEqual(results.count, 50)
+        XCTAssertTrue(results.allSatisfy { $0.provider == .googleNews && $0.articles.count == 4 })
+    }
+
+    func testFiftyConcurrentGDELTCallersMakeOneRequestUnderItsDefaultLimit() async throws {
+        let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
+        let service = try TestSupport.service(server, providers: [.gdelt], rateLimits: HeadlineConfiguration.defaultRateLimits)
+        let counts = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 { group.addTask { await service.topHeadlines(country: "at", limit: 5).articles.count } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(server.count(path: "/api/v2/doc/doc"), 1)
+        XCTAssertEqual(counts, Array(repeating: 5, count: 50))
+    }
+
+    func testGDELTRequestsAreFiveSecondsApartOnTheServersClock() async throws {
+        let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
+        let service = try TestSupport.service(server, providers: [.gdelt], rateLimits: HeadlineConfiguration.defaultRateLimits)
+        async let austria = service.topHeadlines(country: "at", limit: 3)
+        async let germany = service.topHeadlines(country: "de", limit: 3)
+        let answers = await [austria, germany]
+        XCTAssertTrue(answers.allSatisfy { $0.provider == .gdelt })
+        let times = server.requests.map(\.receivedAt).sorted()
+        XCTAssertEqual(times.count, 2)
+        XCTAssertGreaterThanOrEqual(times[1] - times[0], 5.0, "GDELT asks for one request per 5 s")
+    }
+
+    func testAConfiguredIntervalSpacesEveryRequestOfTheProvider() async throws {
+        let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
+        let service = try TestSupport.service(server, providers: [.gdelt],
+                                              rateLimits: [.gdelt: RateLimit(requests: 1, intervalSeconds: 1)])
+        for country in ["at", "de", "fr"] { _ = await service.topHeadlines(country: country, limit: 2) }
+        let times = server.requests.map(\.receivedAt)
+        XCTAssertEqual(times.count, 3)
+        for (earlier, later) in zip(times, times.dropFirst()) { XCTAssertGreaterThanOrEqual(later - earlier, 1.0) }
+    }
+
+    func testACallerThatWouldWaitItsTurnGetsTheOlderCacheEntryInstead() async throws {
+        let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
+        let cache = TestSupport.scratchDirectory()
+        let service = try TestSupport.service(server, providers: [.gdelt], cacheDirectory: cache, timeToLive: 0,
+                                              rateLimits: [.gdelt: RateLimit(requests: 1, intervalSeconds: 60)])
+        let first = await service.topHeadlines(country: "at", limit: 3)
+        XCTAssertEqual(first.freshness, .network)
+        let second = await service.topHeadlines(country: "at", limit: 3)
+        XCTAssertEqual(server.requests.count, 1, "the provider is not asked again within its interval")
+        XCTAssertEqual(second.articles, first.articles)
+        XCTAssertTrue(second.warning?.hasPrefix("GDELT allows fewer requests; the next may be sent in ") ?? false, second.warning ?? "")
+    }
+
+    func testEveryProviderIsSentTheGeoNewsUserAgent() async throws {
+        let server = try LoopbackHTTPServer { request, _ in
+            switch request.path {
+            case "/rss": return .rss("google-news-empty.xml")
+            case "/api/v2/doc/doc": return .json("gdelt-empty.json")
+            case "/v2/top-headlines": return .json("newsapi-top-empty.json")
+            default: return .json("gnews-top-fr.json")
+            }
+        }
+        let service = try TestSupport.service(server, providers: [.googleNews, .gdelt, .newsAPI, .gnews])
+        _ = await service.topHeadlines(country: "fr", limit: 2)
+        XCTAssertEqual(server.requests.map(\.path), ["/rss", "/api/v2/doc/doc", "/v2/top-headlines", "/api/v4/top-headlines"])
+        XCTAssertEqual(Set(server.requests.compactMap { $0.headers["user-agent"] }), ["GeoNews/\(GeoNewsRelease.version)"])
+    }
+}
