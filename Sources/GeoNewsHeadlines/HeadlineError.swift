@@ -158,7 +158,7 @@ public enum HeadlineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(p) cannot page that far: page \(page) of \(limit) needs articles \((page - 1) * limit + 1)–\(page * limit), "
                 + "and \(p) returns at most \(reachable) for a request"
         case .paced(let p, let seconds):
-            return "\(p) allows fewer requests; the next may be sent in \(Self.seconds((seconds * 10).rounded(.up) / 10)) s"
+            return "\(p) is held to its rate limit; the next request may be sent in \(Self.seconds((seconds * 10).rounded(.up) / 10)) s"
         }
     }
 

@@ -63,7 +63,7 @@ final class PoliteFetchingTests: XCTestCase {
         let second = await service.topHeadlines(country: "at", limit: 3)
         XCTAssertEqual(server.requests.count, 1, "the provider is not asked again within its interval")
         XCTAssertEqual(second.articles, first.articles)
-        XCTAssertTrue(second.warning?.hasPrefix("GDELT allows fewer requests; the next may be sent in ") ?? false, second.warning ?? "")
+        XCTAssertTrue(second.warning?.hasPrefix("GDELT is held to its rate limit; the next request may be sent in ") ?? false, second.warning ?? "")
     }
 
     func testEveryProviderIsSentTheGeoNewsUserAgent() async throws {
