@@ -53,7 +53,7 @@ struct ProviderFetcher: Sendable {
     init(transport: HTTPTransport, cache: ResponseCache?, rateLimits: [NewsProvider: RateLimit] = [:]) {
         self.transport = transport
         self.cache = cache
-        pacer = RequestPacer(limits: rateLimits)
+        pacer = RequestPacer(limits: rateLimits, ledger: cache.map { PaceLedger(directory: $0.directory) })
         flights = RequestFlights()
     }
 

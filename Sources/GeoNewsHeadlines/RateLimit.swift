@@ -30,9 +30,12 @@ actor RequestPacer {
     /// The latest reserved send times per provider, at most `requests` of them, ascending.
     private var reserved: [NewsProvider: [Double]] = [:]
     private var pausedUntil: [NewsProvider: Double] = [:]
+    /// Shares reservations with other processes; `nil` without a cache folder.
+    private let ledger: PaceLedger?
 
-    init(limits: [NewsProvider: RateLimit]) {
+    init(limits: [NewsProvider: RateLimit], ledger: PaceLedger? = nil) {
         self.limits = limits
+        self.ledger = ledger
     }
 
     /// Spacing factor over the interval.
@@ -45,11 +48,16 @@ actor RequestPacer {
         max(0, nextSlot(provider, now: Self.now()) - Self.now())
     }
 
-    /// Reserves the next send time for `provider` and sleeps until it comes.
+    /// Reserves the next send time for `provider` (here and in the ledger other processes share)
+    /// and sleeps until it comes.
     func turn(_ provider: NewsProvider) async throws {
         guard let limit = limits[provider] else { return }
         let now = Self.now()
-        let slot = nextSlot(provider, now: now)
+        var slot = nextSlot(provider, now: now)
+        if let ledger {
+            let wallNow = Date().timeIntervalSince1970
+            slot = now + ledger.reserve(provider, limit: limit, earliest: wallNow + (slot - now), margin: Self.margin) - wallNow
+        }
         var times = reserved[provider, default: []]
         times.append(slot)
         reserved[provider] = Array(times.suffix(limit.requests))

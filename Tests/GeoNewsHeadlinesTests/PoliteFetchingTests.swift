@@ -53,6 +53,23 @@ final class PoliteFetchingTests: XCTestCase {
         for (earlier, later) in zip(times, times.dropFirst()) { XCTAssertGreaterThanOrEqual(later - earlier, 1.0) }
     }
 
+    func testTwoServicesSharingACacheFolderSpaceTheirRequestsAsOneClient() async throws {
+        let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
+        let cache = TestSupport.scratchDirectory()
+        let limits = [NewsProvider.gdelt: RateLimit(requests: 1, intervalSeconds: 1)]
+        // Two services share no memory, as two `geonews` processes would not: only the ledger file.
+        let first = try TestSupport.service(server, providers: [.gdelt], cacheDirectory: cache, rateLimits: limits)
+        let second = try TestSupport.service(server, providers: [.gdelt], cacheDirectory: cache, rateLimits: limits)
+        async let austria = first.topHeadlines(country: "at", limit: 2)
+        async let germany = second.topHeadlines(country: "de", limit: 2)
+        let answers = await [austria, germany]
+        XCTAssertTrue(answers.allSatisfy { $0.provider == .gdelt })
+        let times = server.requests.map(\.receivedAt).sorted()
+        XCTAssertEqual(times.count, 2)
+        XCTAssertGreaterThanOrEqual(times[1] - times[0], 1.0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache.appendingPathComponent("pace-gdelt").path))
+    }
+
     func testACallerThatWouldWaitItsTurnGetsTheOlderCacheEntryInstead() async throws {
         let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
         let cache = TestSupport.scratchDirectory()
