@@ -42,15 +42,8 @@ public struct GDELTCountryTable: Sendable {
     /// codes, every country language named, a theme list for every category but `general`.
     /// Throws `HeadlineError.gdeltTable` naming the file and the fault.
     public static func load(from url: URL) throws -> GDELTCountryTable {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
-        } catch let error as DecodingError {
-            throw HeadlineError.gdeltTable(path: url.path, detail: JSONBody.describe(error))
-        } catch {
-            throw HeadlineError.gdeltTable(path: url.path, detail: "cannot be read")
-        }
         func fault(_ detail: String) -> HeadlineError { .gdeltTable(path: url.path, detail: detail) }
+        let file = try JSONBody.decodeFile(File.self, at: url, fault: fault)
         var seen: [String: String] = [:]
         for (code, country) in file.countries.sorted(by: { $0.key < $1.key }) {
             guard code.count == 2, code == code.lowercased() else { throw fault("country key \"\(code)\" is not two lowercase letters") }
