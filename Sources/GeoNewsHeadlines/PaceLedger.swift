@@ -15,9 +15,9 @@ struct PaceLedger: Sendable {
     let directory: URL
 
     /// Reserves the first send time at or after `earliest` (Unix seconds) that keeps `limit`
-    /// among the times other processes reserved; returns it, or `earliest` when the ledger is
-    /// unusable.
-    func reserve(_ provider: NewsProvider, limit: RateLimit, earliest: Double, margin: Double) -> Double {
+    /// among the times other processes reserved, and returns it; `nil`, reserving nothing, when
+    /// that time is after `latest`. Returns `earliest` when the ledger is unusable.
+    func reserve(_ provider: NewsProvider, limit: RateLimit, earliest: Double, latest: Double, margin: Double) -> Double? {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let path = directory.appendingPathComponent("pace-\(provider.rawValue)").path
@@ -32,6 +32,7 @@ struct PaceLedger: Sendable {
         if times.count >= limit.requests {
             slot = max(slot, times[times.count - limit.requests] + limit.intervalSeconds * margin)
         }
+        guard slot <= latest else { return nil }
         times.append(slot)
         let text = times.suffix(limit.requests).map { String(format: "%.3f", $0) }.joined(separator: "\n") + "\n"
         _ = ftruncate(fd, 0)

@@ -53,7 +53,8 @@ struct ProviderFetcher: Sendable {
     init(transport: HTTPTransport, cache: ResponseCache?, rateLimits: [NewsProvider: RateLimit] = [:]) {
         self.transport = transport
         self.cache = cache
-        pacer = RequestPacer(limits: rateLimits, ledger: cache.map { PaceLedger(directory: $0.directory) })
+        pacer = RequestPacer(limits: rateLimits, ledger: cache.map { PaceLedger(directory: $0.directory) },
+                             patience: transport.timeouts.request)
         flights = RequestFlights()
     }
 

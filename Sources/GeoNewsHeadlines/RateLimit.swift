@@ -21,7 +21,7 @@ public struct RateLimit: Sendable, Equatable, Codable {
 /// Spaces the requests of one `HeadlineService` to each provider by its `RateLimit`.
 ///
 /// Callers reserve send times in arrival order, so concurrent callers queue up rather than all
-/// firing at once; a 429 pushes the provider's next slot back. Times are monotonic seconds
+/// firing at once, up to a bounded wait; a 429 pushes the provider's next slot back. Times are monotonic seconds
 /// (they do not jump with the wall clock). Slots are spaced by the interval plus 5 % (a quarter
 /// second for GDELT), so that a slower connection set-up for one request cannot bring two
 /// requests closer than the limit on the provider's own clock.
@@ -32,10 +32,13 @@ actor RequestPacer {
     private var pausedUntil: [NewsProvider: Double] = [:]
     /// Shares reservations with other processes; `nil` without a cache folder.
     private let ledger: PaceLedger?
+    /// Seconds a caller may wait for its turn however short the interval (the request timeout).
+    private let patience: Double
 
-    init(limits: [NewsProvider: RateLimit], ledger: PaceLedger? = nil) {
+    init(limits: [NewsProvider: RateLimit], ledger: PaceLedger? = nil, patience: Double = 10) {
         self.limits = limits
         self.ledger = ledger
+        self.patience = patience
     }
 
     /// Spacing factor over the interval.
@@ -49,19 +52,31 @@ actor RequestPacer {
     }
 
     /// Reserves the next send time for `provider` (here and in the ledger other processes share)
-    /// and sleeps until it comes.
+    /// and sleeps until it comes. Throws `HeadlineError.paced` without reserving when that time
+    /// is further away than `longestWait(provider)`: the caller is then served from the cache or
+    /// by the next provider rather than kept waiting.
     func turn(_ provider: NewsProvider) async throws {
-        guard let limit = limits[provider] else { return }
         let now = Self.now()
         var slot = nextSlot(provider, now: now)
-        if let ledger {
-            let wallNow = Date().timeIntervalSince1970
-            slot = now + ledger.reserve(provider, limit: limit, earliest: wallNow + (slot - now), margin: Self.margin) - wallNow
+        let latest = now + longestWait(provider)
+        guard slot <= latest else { throw HeadlineError.paced(provider, seconds: slot - now) }
+        if let limit = limits[provider] {
+            if let ledger {
+                let wallNow = Date().timeIntervalSince1970
+                guard let shared = ledger.reserve(provider, limit: limit, earliest: wallNow + (slot - now),
+                                                  latest: wallNow + (latest - now), margin: Self.margin) else {
+                    throw HeadlineError.paced(provider, seconds: longestWait(provider))
+                }
+                slot = now + shared - wallNow
+            }
+            reserved[provider] = Array((reserved[provider, default: []] + [slot]).suffix(limit.requests))
         }
-        var times = reserved[provider, default: []]
-        times.append(slot)
-        reserved[provider] = Array(times.suffix(limit.requests))
         if slot > now { try await Task.sleep(nanoseconds: UInt64((slot - now) * 1e9)) }
+    }
+
+    /// The longest a caller waits for its turn: three intervals, and at least `patience`.
+    func longestWait(_ provider: NewsProvider) -> Double {
+        max(patience, 3 * (limits[provider]?.intervalSeconds ?? 0))
     }
 
     /// After a 429: no request to `provider` for `seconds` (at least one window).

@@ -33,7 +33,11 @@ final class PoliteFetchingTests: XCTestCase {
     }
 
     func testFiftyConcurrentGDELTCallersMakeOneRequestUnderItsDefaultLimit() async throws {
-        let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
+        let server = try LoopbackHTTPServer { _, _ in
+            var answer = ScriptedResponse.json("gdelt-at.json")
+            answer.delay = 0.5
+            return answer
+        }
         let service = try TestSupport.service(server, providers: [.gdelt], rateLimits: HeadlineConfiguration.defaultRateLimits)
         let counts = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<50 { group.addTask { await service.topHeadlines(country: "at", limit: 5).articles.count } }
@@ -83,6 +87,23 @@ final class PoliteFetchingTests: XCTestCase {
         XCTAssertEqual(server.requests.count, 1, "the provider is not asked again within its interval")
         XCTAssertEqual(second.articles, first.articles)
         XCTAssertTrue(second.warning?.hasPrefix("GDELT is held to its rate limit; the next request may be sent in ") ?? false, second.warning ?? "")
+    }
+
+    func testAfterA429TheProviderIsLeftAloneAndCallersMoveOnInsteadOfWaiting() async throws {
+        let server = try LoopbackHTTPServer { request, _ in
+            request.path == "/api/v2/doc/doc"
+                ? .fixture("gdelt-rate-limit.txt", status: 429, contentType: "text/plain", headers: [("Retry-After", "3600")])
+                : .rss("google-news-fr.xml")
+        }
+        let service = try TestSupport.service(server, providers: [.gdelt, .googleNews],
+                                              rateLimits: HeadlineConfiguration.defaultRateLimits)
+        let first = await service.topHeadlines(country: "fr", limit: 1)
+        XCTAssertEqual(first.provider, .googleNews)
+        let second = await service.topHeadlines(country: "de", limit: 1)
+        XCTAssertEqual(second.provider, .googleNews)
+        XCTAssertEqual(server.count(path: "/api/v2/doc/doc"), 1, "no request to GDELT within its Retry-After")
+        let paced = try XCTUnwrap(second.attempts.first?.summary)
+        XCTAssertTrue(paced.hasPrefix("GDELT is held to its rate limit; the next request may be sent in 3"), paced)
     }
 
     func testEveryProviderIsSentTheGeoNewsUserAgent() async throws {
