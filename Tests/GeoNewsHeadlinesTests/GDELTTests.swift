@@ -42,8 +42,7 @@ final class GDELTTests: XCTestCase {
     func testSearchSendsTermsDatesAndRelevanceOrder() async throws {
         let server = try gdeltServer { _, _ in .json("gdelt-at.json") }
         let service = try TestSupport.service(server, providers: [.gdelt])
-        let result = await service.search("budget", language: "de", from: TestSupport.date("2024-04-28T12:00:00Z"),
-                                          to: TestSupport.date("2024-05-01T00:00:00Z"), sortBy: .relevance, limit: 2)
+        let result = await TestSupport.searchEndOfApril(service, "budget", language: "de", sortBy: .relevance, limit: 2)
         XCTAssertEqual(result.provider, .gdelt)
         XCTAssertEqual(server.requests.first?.query, [
             "query": "budget sourcelang:german", "mode": "artlist", "format": "json", "maxrecords": "2",
