@@ -49,7 +49,10 @@ public struct HeadlineService: Sendable {
                 guard let key = configuration.gnewsKey else { throw HeadlineError.missingKey(.gnews) }
                 return GNews(fetcher: fetcher, baseURL: configuration.baseURL(for: .gnews), key: key)
             case .gdelt:
-                return GDELT(fetcher: fetcher, baseURL: configuration.baseURL(for: .gdelt), table: gdeltTable!)
+                guard let gdeltTable else {
+                    throw HeadlineError.gdeltTable(path: configuration.gdeltTableURL.path, detail: "not loaded")
+                }
+                return GDELT(fetcher: fetcher, baseURL: configuration.baseURL(for: .gdelt), table: gdeltTable)
             }
         })
     }
