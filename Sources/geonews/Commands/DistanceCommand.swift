@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoNewsBoundaries
 import GeoNewsCommandLine
 import GeoNewsGeodesy
 
@@ -52,22 +53,35 @@ struct DistanceCommand: ParsableCommand {
     }
 
     /// The two positions among the collected words, or a message naming the word at fault.
-    func endpoints() throws(PositionInputError) -> (Coordinate, Coordinate) {
+    func endpoints() throws(UsageMessage) -> (Coordinate, Coordinate) {
         // A "--" before the positions is the usual way to end options; it is not a position.
         let values = words.first == "--" ? Array(words.dropFirst()) : words
-        if let option = values.first(where: { $0.hasPrefix("-") && !isNegativeNumberWord($0) }) {
-            throw PositionInputError(message: "unknown option '\(option)'")
+        if let option = values.first(where: { $0.hasPrefix("-") && !Coordinate.looksLikeNegativeNumber($0) }) {
+            throw UsageMessage(description: "unknown option '\(option)'")
         }
         switch values.count {
         case 0:
-            throw PositionInputError(message: "missing the start and end positions: geonews distance LAT,LON LAT,LON")
+            throw UsageMessage(description: "missing the start and end positions: geonews distance LAT,LON LAT,LON")
         case 1:
-            throw PositionInputError(message: "missing the end position after '\(values[0])': geonews distance LAT,LON LAT,LON")
+            throw UsageMessage(description: "missing the end position after '\(values[0])': geonews distance LAT,LON LAT,LON")
         case 2:
-            return (try parseLatLon(values[0], role: "start"), try parseLatLon(values[1], role: "end"))
+            return (try position(values[0], role: "start"), try position(values[1], role: "end"))
         default:
-            throw PositionInputError(message: "unexpected third position '\(values[2])': geonews distance takes two, LAT,LON LAT,LON")
+            throw UsageMessage(description: "unexpected third position '\(values[2])': geonews distance takes two, LAT,LON LAT,LON")
         }
+    }
+
+    private func position(_ word: String, role: String) throws(UsageMessage) -> Coordinate {
+        do {
+            return try Coordinate(parsingPair: word)
+        } catch {
+            throw UsageMessage(description: "\(role) \(error)")
+        }
+    }
+
+    /// A bad command line, in the one line `fail` prints.
+    struct UsageMessage: Error, CustomStringConvertible {
+        let description: String
     }
 }
 
@@ -77,8 +91,8 @@ struct DistanceSummary {
 
     init(_ r: DistanceReport, start: Coordinate, end: Coordinate) {
         var lines = [
-            "From       \(LocationSummary.format(start))",
-            "To         \(LocationSummary.format(end))",
+            "From       \(DistanceText.position(start))",
+            "To         \(DistanceText.position(end))",
             String(format: "Distance   %.1f km on the great circle (sphere of radius %.4f km)", r.greatCircle.distanceKm, GreatCircle.meanEarthRadiusKm),
             String(format: "Bearing    %.1f° initial", r.greatCircle.initialBearing),
         ]
