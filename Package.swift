@@ -73,6 +73,15 @@ let package = Package(
             dependencies: ["GeoNews"],
             path: "Benchmarks/GeoNewsBench"
         ),
+        // Property checks of the parsers for libFuzzer (Scripts/fuzz builds it with
+        // -sanitize=fuzzer,address -DGEONEWS_FUZZ); an ordinary build replays a corpus.
+        .executableTarget(
+            name: "GeoNewsFuzz",
+            dependencies: ["GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "CLibFuzzer"],
+            path: "Tests/Fuzz/GeoNewsFuzz"
+        ),
+        // The declaration of libFuzzer's driver (the toolchain's libclang_rt.fuzzer).
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
         .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"]),
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
