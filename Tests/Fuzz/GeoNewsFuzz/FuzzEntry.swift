@@ -13,7 +13,7 @@ import CLibFuzzer
 func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     var argc = argc
     var argv = argv
-    _ = FuzzTarget.selected
+    FuzzTarget.selected.prepare()
     return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) }
 }
 
