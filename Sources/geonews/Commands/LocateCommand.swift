@@ -43,7 +43,7 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Headline topic: \(Self.categories.joined(separator: " ")).", valueName: "name"))
     var category: String?
 
-    @Option(help: ArgumentHelp("Headline provider or comma-separated order: google-news, newsapi, gnews.", valueName: "names"))
+    @Option(help: ArgumentHelp("Headline provider or comma-separated order: google-news, gdelt, newsapi, gnews.", valueName: "names"))
     var provider: String?
 
     @Flag(help: "Ask the headline providers even when a cached answer is fresh, and store nothing.")
@@ -108,7 +108,7 @@ struct LocateCommand: AsyncParsableCommand {
     /// `HeadlineCategory` and `NewsProvider`), checked here so that a bad value fails before
     /// anything is resolved, as `geonews-news` would.
     static let categories = ["business", "entertainment", "general", "health", "science", "sports", "technology"]
-    static let providers = ["google-news", "newsapi", "gnews"]
+    static let providers = ["google-news", "newsapi", "gnews", "gdelt"]
 
     static let languages = ["ar", "bn", "de", "el", "en", "es", "fa", "fr", "he", "hi", "hu", "id", "it", "ja",
                             "ko", "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht"]
