@@ -74,6 +74,15 @@ let package = Package(
             dependencies: ["GeoNews"],
             path: "Benchmarks/GeoNewsBench"
         ),
+        // Property checks of the parsers for libFuzzer (Scripts/fuzz builds it with
+        // -sanitize=fuzzer,address -DGEONEWS_FUZZ); an ordinary build replays a corpus.
+        .executableTarget(
+            name: "GeoNewsFuzz",
+            dependencies: ["GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "CLibFuzzer"],
+            path: "Tests/Fuzz/GeoNewsFuzz"
+        ),
+        // The declaration of libFuzzer's driver (the toolchain's libclang_rt.fuzzer).
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
         // Reads Fixtures/geodesic-reference.csv from the source tree (Scripts/geodesic_reference.py).
         .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
