@@ -6,6 +6,10 @@
 //                                                 this build produces
 //   --data DIR                                    the data directory (default: located as
 //                                                 the geonews command locates it)
+//   --areas [--geometry DIR]                      split the time zones into country areas and
+//                                                 print every decision (the decoded geometry of
+//                                                 Scripts/build_timezones.py is in DIR, by
+//                                                 default .build-data beside Data/)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +24,8 @@ func fail(_ message: String, code: Int32) -> Never {
 var args = Array(CommandLine.arguments.dropFirst())
 var check = false
 var dataPath: String?
+var areas = false
+var geometryPath: String?
 while let a = args.first {
     args.removeFirst()
     switch a {
@@ -28,8 +34,13 @@ while let a = args.first {
         guard let v = args.first else { fail("--data needs a directory", code: 64) }
         dataPath = v
         args.removeFirst()
+    case "--areas": areas = true
+    case "--geometry":
+        guard let v = args.first else { fail("--geometry needs a directory", code: 64) }
+        geometryPath = v
+        args.removeFirst()
     case "-h", "--help":
-        print("usage: geonews-index [--data DIR] [--check]")
+        print("usage: geonews-index [--data DIR] [--check] | --areas [--geometry DIR]")
         exit(0)
     default: fail("unknown argument '\(a)'", code: 64)
     }
@@ -37,6 +48,16 @@ while let a = args.first {
 
 do {
     let dir = try dataPath.map { DataDirectory(path: $0) } ?? DataDirectory.locate()
+    if areas {
+        let folder = geometryPath ?? dir.path + "/../.build-data"
+        let started = timespec.now
+        let (regions, decisions) = try CountryAreaSplitter().decide(data: dir, geometryFolder: folder) { zone in
+            if zone % 20 == 0 { print("zone \(zone)… \(format3(timespec.now - started)) s") }
+        }
+        for d in decisions { print(d) }
+        print("\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s")
+        exit(0)
+    }
     let catalogue = try Catalogue.loadJSON(from: dir)
     let boundaries = try BoundaryFile(directory: dir)
     let started = timespec.now
