@@ -22,23 +22,31 @@ struct CountryZoneRegion {
 /// Vietnam, Europe/Belgrade over Kosovo), that land goes to that country; the border between
 /// them inside the zone is Natural Earth's. What decides it is the overlap alone:
 ///
-/// 1. Each other country's Natural Earth land inside the zone is a *share* when it is both
-///    large (``minimumAreaKm2``) and wide (mean width 2·area/perimeter at least
-///    ``minimumMeanWidthKm``). Smaller or thinner overlaps are slivers where Natural Earth's
-///    generalised border departs from OpenStreetMap's, and stay with the zone's country.
+/// 1. Each connected piece of another country's Natural Earth land inside the zone is a
+///    *share* of that country when it is at least ``minimumAreaKm2`` and less than
+///    ``maximumNearFraction`` of it lies within ``borderMarginKm`` of that country's land
+///    outside the zone. Other pieces are where Natural Earth's generalised border departs
+///    from OpenStreetMap's (strips along a border, blobs at a river's bend: the country's
+///    land goes on just across the zone's edge), and stay with the zone's country. The
+///    nearness, not the size, tells them apart: Natural Earth's Monaco is nine times the real
+///    one, and most of it lies in Europe/Paris, but all of that within a short way of the
+///    Monaco that Europe/Monaco holds.
 /// 2. The rest of the zone falls into connected parts. A part holding (almost) none of the
 ///    zone country's own land (``strayLandKm2``) — the territorial sea off a share's coast, a
 ///    sliver beside a share — goes to the share it borders over the longest line.
 /// 3. A zone whose `zone.tab` country Natural Earth does not draw (Christmas Island, Cocos,
 ///    Tokelau) belongs to the country with the most Natural Earth land in it.
 ///
-/// Areas and lengths are converted from degrees at the latitude of each piece's centre: good to
-/// a few per cent, which is all the thresholds need.
+/// Areas and lengths are converted from degrees at the latitude of each piece's centre, and the
+/// margin at 111.32 km a degree: good to a few per cent, which is all the thresholds need.
 public struct CountryAreaSplitter {
-    /// Least area of another country's land in a zone for it to be that country's (km²).
+    /// Least area of a piece of another country's land for it to be that country's (km²).
     public var minimumAreaKm2 = 10.0
-    /// Least mean width (2·area/perimeter) of that land (km); slivers are thinner.
-    public var minimumMeanWidthKm = 2.0
+    /// How far Natural Earth's 1:10m borders stray from OpenStreetMap's (km).
+    public var borderMarginKm = 3.0
+    /// A piece with at least this fraction of its area within the margin of its country's land
+    /// outside the zone is a generalisation artefact, not a share.
+    public var maximumNearFraction = 0.5
     /// A leftover part with less of the zone country's land than this goes to a neighbour (km²).
     public var strayLandKm2 = 1.0
 
@@ -47,9 +55,9 @@ public struct CountryAreaSplitter {
     /// What the splitter decided for one piece of a zone, for the build report.
     public struct Decision: Sendable, CustomStringConvertible {
         public enum Kind: String, Sendable {
-            /// Another country's land, large and wide enough: it becomes that country's.
+            /// Another country's land, large and not just its border strayed: that country's.
             case share
-            /// Another country's land too small or thin: it stays with the zone's country.
+            /// Another country's land too small, or along its land beyond the zone: the zone country's.
             case sliver
             /// A leftover part (sea off a share, a sliver beside it) that joins a share.
             case adopted
@@ -59,13 +67,15 @@ public struct CountryAreaSplitter {
         public let zone: String
         public let zoneCountry: String?
         public let country: String?
-        public let kind: Kind
-        public let areaKm2: Double
-        public let meanWidthKm: Double
+        public var kind: Kind
+        public let shape: Shape
+        /// Fraction of the piece within the margin of its country's land beyond the zone (0 when not measured).
+        public var nearFraction = 0.0
 
         public var description: String {
-            let area = (areaKm2 * 10).rounded() / 10, width = (meanWidthKm * 100).rounded() / 100
-            return "\(zone) [\(zoneCountry ?? "ocean")] \(kind.rawValue) \(country ?? "-"): \(area) km², mean width \(width) km"
+            func r(_ x: Double, _ scale: Double) -> Double { (x * scale).rounded() / scale }
+            return "\(zone) [\(zoneCountry ?? "ocean")] \(kind.rawValue) \(country ?? "-"): \(r(shape.areaKm2, 10)) km², "
+                + "mean width \(r(shape.meanWidthKm, 100)) km, near its land beyond \(r(nearFraction, 1000))"
         }
     }
 
@@ -108,33 +118,55 @@ public struct CountryAreaSplitter {
                 parts.append(g)
                 partBoxes.append(Box(g.envelope))
             }
+        /// Fraction of `piece` (country `k`'s land in `zone`) within the margin of `k`'s land
+        /// outside the zone: a strip or blob of border generalisation lies against it.
+        func nearFraction(_ piece: Geometry, of k: Int, outside zone: Geometry) throws -> Double {
+            let d = borderMarginKm / 111.32
+            let e = piece.envelope
+            let (x0, y0, x1, y1) = (e.xmin - d, e.ymin - d, e.xmax + d, e.ymax + d)
+            let nearby = try land[k].clipped(xmin: x0, ymin: y0, xmax: x1, ymax: y1)
+            guard !nearby.isEmpty else { return 0 }
+            let beyond = try nearby.difference(try zone.clipped(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
+            guard !beyond.isEmpty, beyond.area > 0 else { return 0 }
+            return try piece.intersection(try beyond.buffered(by: d)).area / piece.area
+        }
+
             // The zone's polygons do not overlap: a MultiPolygon of them is valid as it is.
             let whole = parts.allSatisfy(\.isPolygon)
                 ? try context.multiPolygon(parts)
                 : try context.union(parts)
             // Natural Earth land of each country inside this zone.
-            var pieces: [(country: Int, geometry: Geometry, area: Double, width: Double)] = []
+            // Natural Earth land of each country inside this zone, one connected part at a time.
+            var pieces: [(country: Int, geometry: Geometry, shape: Shape)] = []
             let prepared = try whole.prepared()
             for (k, box) in boxes.enumerated() where partBoxes.contains(where: { $0.overlaps(box) }) {
                 guard prepared.intersects(land[k]) else { continue }
                 let clipped = try whole.clipped(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax)
-                let piece = try clipped.intersection(land[k])
-                guard !piece.isEmpty, piece.area > 0 else { continue }
-                let (area, width) = Self.measure(piece)
-                pieces.append((k, piece, area, width))
+                let overlap = try clipped.intersection(land[k])
+                for i in 0..<overlap.partCount {
+                    let piece = try overlap.part(i)
+                    guard piece.isPolygon, piece.area > 0 else { continue }
+                    pieces.append((k, piece, Shape(piece)))
+                }
             }
             var own = zone.country.flatMap { catalogue.country(iso2: $0) }.flatMap { catalogue.index(of: $0) }
-            if own == nil, !zone.isOcean, let largest = pieces.max(by: { $0.area < $1.area }) {
+            if own == nil, !zone.isOcean, let largest = pieces.max(by: { $0.shape.areaKm2 < $1.shape.areaKm2 }) {
                 own = largest.country
                 decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: ids[largest.country],
-                                          kind: .countryByOverlap, areaKm2: largest.area, meanWidthKm: largest.width))
+                                          kind: .countryByOverlap, shape: largest.shape))
             }
             var shares: [(country: Int, geometry: Geometry)] = []
             for piece in pieces where piece.country != own {
-                let isShare = piece.area >= minimumAreaKm2 && piece.width >= minimumMeanWidthKm
-                decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: ids[piece.country],
-                                          kind: isShare ? .share : .sliver, areaKm2: piece.area, meanWidthKm: piece.width))
-                if isShare { shares.append((piece.country, piece.geometry)) }
+                var decision = Decision(zone: zone.id, zoneCountry: zone.country, country: ids[piece.country],
+                                        kind: .sliver, shape: piece.shape)
+                if piece.shape.areaKm2 >= minimumAreaKm2 {
+                    decision.nearFraction = try nearFraction(piece.geometry, of: piece.country, outside: whole)
+                    if decision.nearFraction < maximumNearFraction {
+                        decision.kind = .share
+                        shares.append((piece.country, piece.geometry))
+                    }
+                }
+                decisions.append(decision)
             }
             guard !shares.isEmpty else {
                 regions.append(CountryZoneRegion(country: own, zone: z, geometry: whole))
@@ -152,9 +184,8 @@ public struct CountryAreaSplitter {
                     if let best = borders.indices.max(by: { borders[$0] < borders[$1] }), borders[best] > 0 {
                         let k = shares[best].country
                         adopted[k, default: []].append(part)
-                        let (area, width) = Self.measure(part)
                         decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: ids[k],
-                                                  kind: .adopted, areaKm2: area, meanWidthKm: width))
+                                                  kind: .adopted, shape: Shape(part)))
                         continue
                     }
                 }
@@ -178,19 +209,28 @@ public struct CountryAreaSplitter {
         guard Box(e).overlaps(box) else { return 0 }
         let clipped = try country.clipped(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax)
         guard !clipped.isEmpty else { return 0 }
-        return Self.measure(try clipped.intersection(part)).area
+        return Shape(try clipped.intersection(part)).areaKm2
     }
+}
 
-    /// Area (km²) and mean width 2·area/perimeter (km) of a polygonal geometry, from degrees
-    /// at the latitude of its centre (km per degree of latitude 111.32; of longitude 111.32·cos φ).
-    static func measure(_ g: Geometry) -> (area: Double, width: Double) {
+/// Size and shape of a polygonal geometry, from degrees at the latitude of its centre (km per
+/// degree of latitude 111.32; of longitude 111.32·cos φ).
+public struct Shape: Sendable {
+    public let areaKm2: Double
+    public let perimeterKm: Double
+
+    init(_ g: Geometry) {
         let e = g.envelope
         let c = cos((e.ymin + e.ymax) / 2 * .pi / 180)
-        let area = g.area * 111.32 * 111.32 * c
+        areaKm2 = g.area * 111.32 * 111.32 * c
         // A perimeter's direction is unknown: scale it by the mean of the two axes' factors.
-        let perimeter = g.length * 111.32 * (1 + c) / 2
-        return (area, perimeter > 0 ? 2 * area / perimeter : 0)
+        perimeterKm = g.length * 111.32 * (1 + c) / 2
     }
+
+    /// 2·area/perimeter (km): a strip's width, a disc's radius.
+    public var meanWidthKm: Double { perimeterKm > 0 ? 2 * areaKm2 / perimeterKm : 0 }
+    /// 4π·area/perimeter²: 1 for a disc, near 0 for a long strip.
+    public var compactness: Double { perimeterKm > 0 ? 4 * .pi * areaKm2 / (perimeterKm * perimeterKm) : 0 }
 }
 
 /// A bounding box in degrees.

@@ -9,7 +9,7 @@ import CGEOS
 //    returns a new geometry (`GEOSWKBReader_read_r`, `GEOSClipByRect_r`,
 //    `GEOSGeom_createRectangle_r`, `GEOSGeom_createPointFromXY_r`, the overlay operations
 //    `GEOSIntersection_r`, `GEOSDifference_r`, `GEOSUnaryUnion_r`, `GEOSBoundary_r`,
-//    `GEOSMakeValid_r`, and `GEOSGeom_clone_r`) is wrapped at once. We never hand an owned
+//    `GEOSMakeValid_r`, `GEOSBuffer_r`, and `GEOSGeom_clone_r`) is wrapped at once. We never hand an owned
 //    geometry to a GEOS constructor that would take it over: `GEOSGeom_createCollection_r` gets
 //    clones. The one chain of constructors that does take ownership is building a polygon
 //    from coordinates: `GEOSCoordSeq_copyFromBuffer_r` makes a sequence that
@@ -197,6 +197,11 @@ final class Geometry {
     /// The rings of a polygonal geometry as lines.
     func boundary() throws(GEOSError) -> Geometry {
         try context.own(GEOSBoundary_r(context.handle, pointer), "boundary")
+    }
+
+    /// This geometry grown by `distance` (degrees here), round corners of 8 segments a quarter.
+    func buffered(by distance: Double) throws(GEOSError) -> Geometry {
+        try context.own(GEOSBuffer_r(context.handle, pointer, distance, 8), "buffer")
     }
 
     func madeValid() throws(GEOSError) -> Geometry {
