@@ -36,6 +36,8 @@ struct CountryZoneRegion {
 ///    sliver beside a share — goes to the share it borders over the longest line.
 /// 3. A zone whose `zone.tab` country Natural Earth does not draw (Christmas Island, Cocos,
 ///    Tokelau) belongs to the country with the most Natural Earth land in it.
+/// 4. Where zones overlap (Asia/Urumqi over Asia/Shanghai in Xinjiang), the smaller zone
+///    keeps the overlap, so that regions never overlap.
 ///
 /// Areas and lengths are converted from degrees at the latitude of each piece's centre, and the
 /// margin at 111.32 km a degree: good to a few per cent, which is all the thresholds need.
@@ -63,6 +65,9 @@ public struct CountryAreaSplitter {
             case adopted
             /// The zone's own country came from overlap, `zone.tab`'s is not in Natural Earth.
             case countryByOverlap = "country-by-overlap"
+            /// Another, smaller zone lies over part of this one (at least ``minimumAreaKm2``) and
+            /// keeps that part (`country` names the zone here, `shape` is the overlap).
+            case yields
         }
         public let zone: String
         public let zoneCountry: String?
@@ -82,67 +87,62 @@ public struct CountryAreaSplitter {
     /// Splits every zone of `data` (`timezones.json`, `countries.json`, `boundaries.bin`, and
     /// the decoded geometry in `geometryFolder`) and returns how many regions that makes and
     /// every decision, for the build report. `progress` is called with each zone's index.
-    public func decide(data: DataDirectory, geometryFolder: String,
+    public func decide(data: DataDirectory, geometryFolder: String, only zoneIDs: Set<String>? = nil,
                        progress: (Int) -> Void = { _ in }) throws -> (regions: Int, decisions: [Decision]) {
         let zones = try TimeZoneCatalogue.load(from: data)
         let result = try regions(zones: zones, geometry: try zones.boundaries(in: geometryFolder),
                                  countries: try BoundaryFile(directory: data),
                                  catalogue: try Catalogue.loadJSON(from: data), context: GEOSContext(),
+                                 only: zoneIDs.map { ids in Set(zones.zones.indices.filter { ids.contains(zones.zones[$0].id) }) },
                                  progress: progress)
         return (result.regions.count, result.decisions)
     }
 
-    /// Splits every zone. `countries` are Natural Earth's polygons in catalogue order.
+    /// Splits every zone (or those in `only`). `countries` are Natural Earth's polygons in
+    /// catalogue order.
     func regions(zones: TimeZoneCatalogue, geometry: TimeZoneBoundaryFile, countries: BoundaryFile,
-                 catalogue: Catalogue, context: GEOSContext,
+                 catalogue: Catalogue, context: GEOSContext, only: Set<Int>? = nil,
                  progress: (Int) -> Void = { _ in }) throws -> (regions: [CountryZoneRegion], decisions: [Decision]) {
-        var land: [Geometry] = []
-        var boxes: [Box] = []
+        var land: [(geometry: Geometry, box: Box)] = []
         for i in 0..<countries.count {
             var g = try context.geometry(wkb: try countries.wkb(i))
             if !g.isValid { g = try g.madeValid() }
-            land.append(g)
-            boxes.append(Box(g.envelope))
+            land.append((g, Box(g.envelope)))
+        }
+        var shapes: [ZoneShape] = []
+        for z in zones.zones.indices {
+            shapes.append(try ZoneShape(zone: z, geometry: geometry, context: context))
         }
         let ids = catalogue.countries.map(\.id)
         var regions: [CountryZoneRegion] = []
         var decisions: [Decision] = []
-        for (z, zone) in zones.zones.enumerated() {
+        for (z, zone) in zones.zones.enumerated() where only?.contains(z) ?? true {
             progress(z)
-            var parts: [Geometry] = []
-            var partBoxes: [Box] = []
-            for p in geometry.polygons(ofZone: z) {
-                let rings = geometry.rings(ofPolygon: p).map { geometry.vertices(ofRing: $0) }
-                var g = try context.polygon(rings: rings, scale: TimeZoneBoundaryFile.degreesPerUnit)
-                if !g.isValid { g = try g.madeValid() }
-                parts.append(g)
-                partBoxes.append(Box(g.envelope))
+            var whole = shapes[z].whole
+            // Zones may overlap (Asia/Urumqi lies over Asia/Shanghai in Xinjiang): the smaller,
+            // more particular zone keeps the overlap.
+            let prepared = try whole.prepared()
+            let inside = shapes.filter {
+                $0.area < shapes[z].area && $0.box.overlaps(shapes[z].box)
+                    && (prepared.overlaps($0.whole) || prepared.contains($0.whole))
             }
-        /// Fraction of `piece` (country `k`'s land in `zone`) within the margin of `k`'s land
-        /// outside the zone: a strip or blob of border generalisation lies against it.
-        func nearFraction(_ piece: Geometry, of k: Int, outside zone: Geometry) throws -> Double {
-            let d = borderMarginKm / 111.32
-            let e = piece.envelope
-            let (x0, y0, x1, y1) = (e.xmin - d, e.ymin - d, e.xmax + d, e.ymax + d)
-            let nearby = try land[k].clipped(xmin: x0, ymin: y0, xmax: x1, ymax: y1)
-            guard !nearby.isEmpty else { return 0 }
-            let beyond = try nearby.difference(try zone.clipped(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
-            guard !beyond.isEmpty, beyond.area > 0 else { return 0 }
-            return try piece.intersection(try beyond.buffered(by: d)).area / piece.area
-        }
-
-            // The zone's polygons do not overlap: a MultiPolygon of them is valid as it is.
-            let whole = parts.allSatisfy(\.isPolygon)
-                ? try context.multiPolygon(parts)
-                : try context.union(parts)
-            // Natural Earth land of each country inside this zone.
+            if !inside.isEmpty {
+                whole = try whole.difference(try context.union(inside.map(\.whole)))
+                for other in inside {
+                    // Most are slivers where neighbours' shared borders differ in the last digits.
+                    let overlap = Shape(try shapes[z].whole.intersection(other.whole))
+                    guard overlap.areaKm2 >= minimumAreaKm2 else { continue }
+                    decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: zones.zones[other.zone].id,
+                                              kind: .yields, shape: overlap))
+                }
+            }
             // Natural Earth land of each country inside this zone, one connected part at a time.
             var pieces: [(country: Int, geometry: Geometry, shape: Shape)] = []
-            let prepared = try whole.prepared()
-            for (k, box) in boxes.enumerated() where partBoxes.contains(where: { $0.overlaps(box) }) {
-                guard prepared.intersects(land[k]) else { continue }
-                let clipped = try whole.clipped(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax)
-                let overlap = try clipped.intersection(land[k])
+            let holder = try whole.prepared()
+            for (k, c) in land.enumerated() where shapes[z].partBoxes.contains(where: { $0.overlaps(c.box) }) {
+                guard holder.intersects(c.geometry) else { continue }
+                let clipped = try whole.clipped(xmin: c.box.xmin, ymin: c.box.ymin, xmax: c.box.xmax, ymax: c.box.ymax)
+                let overlap = try clipped.intersection(c.geometry)
                 for i in 0..<overlap.partCount {
                     let piece = try overlap.part(i)
                     guard piece.isPolygon, piece.area > 0 else { continue }
@@ -160,7 +160,10 @@ public struct CountryAreaSplitter {
                 var decision = Decision(zone: zone.id, zoneCountry: zone.country, country: ids[piece.country],
                                         kind: .sliver, shape: piece.shape)
                 if piece.shape.areaKm2 >= minimumAreaKm2 {
-                    decision.nearFraction = try nearFraction(piece.geometry, of: piece.country, outside: whole)
+                    // Beyond the zone as drawn, overlaps included: Asia/Jerusalem spans the whole West
+                    // Bank, Asia/Hebron's islands within it are not beyond it.
+                    decision.nearFraction = try nearFraction(piece.geometry, of: land[piece.country].geometry,
+                                                             outside: shapes[z].whole)
                     if decision.nearFraction < maximumNearFraction {
                         decision.kind = .share
                         shares.append((piece.country, piece.geometry))
@@ -172,13 +175,15 @@ public struct CountryAreaSplitter {
                 regions.append(CountryZoneRegion(country: own, zone: z, geometry: whole))
                 continue
             }
+            // What is left of the zone, part by part: a part with (almost) none of the zone
+            // country's land joins the share it borders most.
             let rest = try whole.difference(try context.union(shares.map(\.geometry)))
             var kept: [Geometry] = []
             var adopted: [Int: [Geometry]] = [:]
             for i in 0..<rest.partCount {
                 let part = try rest.part(i)
                 guard part.area > 0 else { continue }
-                if let own, !zone.isOcean, try ownLand(of: part, in: land[own], box: boxes[own]) < strayLandKm2 {
+                if let own, !zone.isOcean, try ownLand(of: part, in: land[own]) < strayLandKm2 {
                     let boundary = try part.boundary()
                     let borders = try shares.map { try boundary.intersection($0.geometry).length }
                     if let best = borders.indices.max(by: { borders[$0] < borders[$1] }), borders[best] > 0 {
@@ -196,20 +201,57 @@ public struct CountryAreaSplitter {
             }
             for share in shares {
                 let all = [share.geometry] + (adopted[share.country] ?? [])
-                regions.append(CountryZoneRegion(country: share.country, zone: z,
-                                                 geometry: try context.union(all)))
+                regions.append(CountryZoneRegion(country: share.country, zone: z, geometry: try context.union(all)))
             }
         }
         return (regions, decisions)
     }
 
-    /// Area (km²) of `country`'s land inside `part`.
-    private func ownLand(of part: Geometry, in country: Geometry, box: Box) throws -> Double {
+    /// Fraction of `piece` (a country's land in `zone`) within the margin of that country's
+    /// `land` outside the zone: a strip or blob of border generalisation lies against it.
+    private func nearFraction(_ piece: Geometry, of land: Geometry, outside zone: Geometry) throws -> Double {
+        let d = borderMarginKm / 111.32
+        let e = piece.envelope
+        let (x0, y0, x1, y1) = (e.xmin - d, e.ymin - d, e.xmax + d, e.ymax + d)
+        let nearby = try land.clipped(xmin: x0, ymin: y0, xmax: x1, ymax: y1)
+        guard !nearby.isEmpty else { return 0 }
+        let beyond = try nearby.difference(try zone.clipped(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
+        guard !beyond.isEmpty, beyond.area > 0 else { return 0 }
+        return try piece.intersection(try beyond.buffered(by: d)).area / piece.area
+    }
+
+    /// Area (km²) of a country's `land` inside `part`.
+    private func ownLand(of part: Geometry, in land: (geometry: Geometry, box: Box)) throws -> Double {
         let e = part.envelope
-        guard Box(e).overlaps(box) else { return 0 }
-        let clipped = try country.clipped(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax)
+        guard Box(e).overlaps(land.box) else { return 0 }
+        let clipped = try land.geometry.clipped(xmin: e.xmin, ymin: e.ymin, xmax: e.xmax, ymax: e.ymax)
         guard !clipped.isEmpty else { return 0 }
         return Shape(try clipped.intersection(part)).areaKm2
+    }
+}
+
+/// One zone's polygons as GEOS geometry, with its boxes and area (square degrees).
+private struct ZoneShape {
+    let zone: Int
+    let whole: Geometry
+    let box: Box
+    let partBoxes: [Box]
+    let area: Double
+
+    init(zone: Int, geometry: TimeZoneBoundaryFile, context: GEOSContext) throws {
+        var parts: [Geometry] = []
+        for p in geometry.polygons(ofZone: zone) {
+            let rings = geometry.rings(ofPolygon: p).map { geometry.vertices(ofRing: $0) }
+            var g = try context.polygon(rings: rings, scale: TimeZoneBoundaryFile.degreesPerUnit)
+            if !g.isValid { g = try g.madeValid() }
+            parts.append(g)
+        }
+        // A zone's own polygons do not overlap: a MultiPolygon of them is valid as it is.
+        whole = parts.allSatisfy(\.isPolygon) ? try context.multiPolygon(parts) : try context.union(parts)
+        self.zone = zone
+        box = Box(whole.envelope)
+        partBoxes = parts.map { Box($0.envelope) }
+        area = whole.area
     }
 }
 

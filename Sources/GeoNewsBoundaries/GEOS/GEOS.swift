@@ -274,6 +274,11 @@ final class PreparedGeometry {
         GEOSPreparedIntersects_r(source.context.handle, pointer, other.pointer) == 1
     }
 
+    /// True when the interiors meet and neither geometry holds the other.
+    func overlaps(_ other: Geometry) -> Bool {
+        GEOSPreparedOverlaps_r(source.context.handle, pointer, other.pointer) == 1
+    }
+
     /// True when `other` lies in the interior of this geometry (boundary excluded).
     func contains(_ other: Geometry) -> Bool {
         GEOSPreparedContains_r(source.context.handle, pointer, other.pointer) == 1
