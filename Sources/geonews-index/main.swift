@@ -6,10 +6,11 @@
 //                                                 this build produces
 //   --data DIR                                    the data directory (default: located as
 //                                                 the geonews command locates it)
-//   --areas [--geometry DIR]                      split the time zones into country areas and
-//                                                 print every decision (the decoded geometry of
-//                                                 Scripts/build_timezones.py is in DIR, by
-//                                                 default .build-data beside Data/)
+//   --areas [--geometry DIR]                      split the time zones into country areas, print
+//                                                 every decision and write DIR/country-areas.bin
+//                                                 (DIR holds the decoded geometry of
+//                                                 Scripts/build_timezones.py; by default
+//                                                 .build-data beside Data/)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,11 +52,14 @@ do {
     if areas {
         let folder = geometryPath ?? dir.path + "/../.build-data"
         let started = timespec.now
-        let (regions, decisions) = try CountryAreaSplitter().decide(data: dir, geometryFolder: folder) { zone in
+        let (bytes, regions, decisions) = try CountryAreaSplitter().build(data: dir, geometryFolder: folder) { zone in
             if zone % 20 == 0 { print("zone \(zone)… \(format3(timespec.now - started)) s") }
         }
         for d in decisions { print(d) }
-        print("\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s")
+        let target = folder + "/" + CountryAreaFile.fileName
+        write(bytes, to: target)
+        print("\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s; "
+              + "wrote \(target) (\(bytes.count) bytes)")
         exit(0)
     }
     let catalogue = try Catalogue.loadJSON(from: dir)
@@ -77,15 +81,20 @@ do {
             }
             print("\(target) is up to date")
         } else {
-            let tmp = target + ".tmp"
-            guard let f = fopen(tmp, "wb") else { fail("cannot write \(tmp)", code: 74) }
-            let written = content.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-            guard fclose(f) == 0, written == content.count, rename(tmp, target) == 0 else { fail("cannot write \(target)", code: 74) }
+            write(content, to: target)
             print("wrote \(target) (\(content.count) bytes)")
         }
     }
 } catch {
     fail("\(error)", code: 65)
+}
+
+/// Writes `content` to `target` through a temporary file renamed over it; exit 74 on failure.
+func write(_ content: [UInt8], to target: String) {
+    let tmp = target + ".tmp"
+    guard let f = fopen(tmp, "wb") else { fail("cannot write \(tmp)", code: 74) }
+    let written = content.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+    guard fclose(f) == 0, written == content.count, rename(tmp, target) == 0 else { fail("cannot write \(target)", code: 74) }
 }
 
 func format3(_ x: Double) -> String {

@@ -6,6 +6,7 @@ import XCTest
 /// issue names as spanning several countries and for the ones that must not be split.
 final class CountryAreaSplitterTests: XCTestCase {
     nonisolated(unsafe) private static var decided: [CountryAreaSplitter.Decision]?
+    nonisolated(unsafe) private static var areaFile: [UInt8] = []
     private static let lock = NSLock()
 
     /// One split of a handful of zones, shared by the tests (GEOS takes some seconds over them).
@@ -18,8 +19,9 @@ final class CountryAreaSplitterTests: XCTestCase {
             throw XCTSkip("the decoded time zones are not built: run python3 Scripts/build_timezones.py --ensure --fetch")
         }
         let zones: Set = ["Europe/Belgrade", "Asia/Bangkok", "Asia/Jerusalem", "Europe/Paris", "Etc/GMT", "Asia/Shanghai"]
-        let result = try CountryAreaSplitter().decide(data: TestData.directory, geometryFolder: folder, only: zones)
+        let result = try CountryAreaSplitter().build(data: TestData.directory, geometryFolder: folder, only: zones)
         Self.decided = result.decisions
+        Self.areaFile = result.areaFile
         return result.decisions
     }
 
@@ -65,5 +67,23 @@ final class CountryAreaSplitterTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(urumqi.first).shape.areaKm2, 1_000_000, "Xinjiang")
         XCTAssertTrue(try decisions().filter { $0.zone == "Europe/Paris" }.allSatisfy { $0.kind != .yields },
                       "neighbours whose borders differ in the last digits do not count as overlapping")
+    }
+
+    func testTheAreaFileHoldsEachRegionWithItsCountryAndZone() throws {
+        _ = try decisions()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-areas-\(getpid()).bin").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(Self.areaFile)))
+        let file = try CountryAreaFile(path: path)
+        let catalogue = try Catalogue.load(from: TestData.directory)
+        let zones = try TimeZoneCatalogue.load(from: TestData.directory)
+        var pairs: Set<String> = []
+        for i in 0..<file.count {
+            let country = try file.country(i).map { catalogue.countries[$0].id } ?? "-"
+            pairs.insert(country + " " + zones.zones[try file.zone(i)].id)
+            XCTAssertGreaterThan(try file.wkb(i).count, 9)
+        }
+        XCTAssertTrue(pairs.isSuperset(of: ["KOS Europe/Belgrade", "SRB Europe/Belgrade", "VNM Asia/Bangkok",
+                                            "THA Asia/Bangkok", "FRA Europe/Paris", "- Etc/GMT", "BVT Etc/GMT"]), "\(pairs)")
     }
 }

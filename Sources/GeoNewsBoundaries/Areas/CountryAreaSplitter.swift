@@ -85,17 +85,24 @@ public struct CountryAreaSplitter {
     }
 
     /// Splits every zone of `data` (`timezones.json`, `countries.json`, `boundaries.bin`, and
-    /// the decoded geometry in `geometryFolder`) and returns how many regions that makes and
-    /// every decision, for the build report. `progress` is called with each zone's index.
-    public func decide(data: DataDirectory, geometryFolder: String, only zoneIDs: Set<String>? = nil,
-                       progress: (Int) -> Void = { _ in }) throws -> (regions: Int, decisions: [Decision]) {
+    /// the decoded geometry in `geometryFolder`), or only the zones named in `zoneIDs`.
+    /// Returns the contents of ``CountryAreaFile`` (each region snapped to its grid) and every
+    /// decision, for the build report. `progress` is called with each zone's index.
+    public func build(data: DataDirectory, geometryFolder: String, only zoneIDs: Set<String>? = nil,
+                      progress: (Int) -> Void = { _ in }) throws -> (areaFile: [UInt8], regions: Int, decisions: [Decision]) {
         let zones = try TimeZoneCatalogue.load(from: data)
         let result = try regions(zones: zones, geometry: try zones.boundaries(in: geometryFolder),
                                  countries: try BoundaryFile(directory: data),
                                  catalogue: try Catalogue.loadJSON(from: data), context: GEOSContext(),
                                  only: zoneIDs.map { ids in Set(zones.zones.indices.filter { ids.contains(zones.zones[$0].id) }) },
                                  progress: progress)
-        return (result.regions.count, result.decisions)
+        var encoded: [(country: Int?, zone: Int, wkb: [UInt8])] = []
+        for region in result.regions {
+            let snapped = try region.geometry.snapped(toGrid: CountryAreaFile.gridDegrees)
+            guard !snapped.isEmpty else { continue }
+            encoded.append((region.country, region.zone, snapped.wkb()))
+        }
+        return (CountryAreaFile.encode(encoded), encoded.count, result.decisions)
     }
 
     /// Splits every zone (or those in `only`). `countries` are Natural Earth's polygons in

@@ -9,7 +9,9 @@ import CGEOS
 //    returns a new geometry (`GEOSWKBReader_read_r`, `GEOSClipByRect_r`,
 //    `GEOSGeom_createRectangle_r`, `GEOSGeom_createPointFromXY_r`, the overlay operations
 //    `GEOSIntersection_r`, `GEOSDifference_r`, `GEOSUnaryUnion_r`, `GEOSBoundary_r`,
-//    `GEOSMakeValid_r`, `GEOSBuffer_r`, and `GEOSGeom_clone_r`) is wrapped at once. We never hand an owned
+//    `GEOSMakeValid_r`, `GEOSBuffer_r`, `GEOSGeom_setPrecision_r` and `GEOSGeom_clone_r`) is
+//    wrapped at once. The WKB buffer of `GEOSWKBWriter_write_r` is copied and freed with
+//    `GEOSFree_r` at once. We never hand an owned
 //    geometry to a GEOS constructor that would take it over: `GEOSGeom_createCollection_r` gets
 //    clones. The one chain of constructors that does take ownership is building a polygon
 //    from coordinates: `GEOSCoordSeq_copyFromBuffer_r` makes a sequence that
@@ -197,6 +199,24 @@ final class Geometry {
     /// The rings of a polygonal geometry as lines.
     func boundary() throws(GEOSError) -> Geometry {
         try context.own(GEOSBoundary_r(context.handle, pointer), "boundary")
+    }
+
+    /// Little-endian WKB of this geometry (GEOS's buffer is copied, then freed with GEOSFree_r).
+    func wkb() -> [UInt8] {
+        let h = context.handle
+        let writer = GEOSWKBWriter_create_r(h)
+        defer { GEOSWKBWriter_destroy_r(h, writer) }
+        GEOSWKBWriter_setByteOrder_r(h, writer, Int32(GEOS_WKB_NDR.rawValue))
+        var size = 0
+        guard let buffer = GEOSWKBWriter_write_r(h, writer, pointer, &size) else { return [] }
+        defer { GEOSFree_r(h, buffer) }
+        return Array(UnsafeBufferPointer(start: buffer, count: size))
+    }
+
+    /// This geometry snapped to a grid of `gridSize` (degrees here), kept valid (GEOS's snap
+    /// rounding), so that every vertex is an integer multiple of the grid.
+    func snapped(toGrid gridSize: Double) throws(GEOSError) -> Geometry {
+        try context.own(GEOSGeom_setPrecision_r(context.handle, pointer, gridSize, 0), "set precision")
     }
 
     /// This geometry grown by `distance` (degrees here), round corners of 8 segments a quarter.
