@@ -49,6 +49,8 @@ import zipfile
 from array import array
 from pathlib import Path
 
+from build_data import BuildError, expect  # the same errors and exit codes as the boundary build
+
 REPO = Path(__file__).resolve().parent.parent
 TZ_WHEEL = ("timezonefinder-data", "3.2026.3.post1",
             "d71b3814362e69cb208f8d30249efe2fa0d2cd55579679c5ae1727cd38840606")
@@ -63,19 +65,6 @@ MAGIC = b"GNTZB001"
 MANIFEST = "timezones.json"
 GEOMETRY = "timezone-boundaries.bin"
 OCEAN_PREFIX = "Etc/"
-
-
-class BuildError(Exception):
-    """A failed expectation about a source or the output, with the value that broke it."""
-
-    def __init__(self, message: str, code: int = 1):
-        super().__init__(message)
-        self.code = code
-
-
-def expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise BuildError(message)
 
 
 def wheel_name(name: str, version: str) -> str:

@@ -116,28 +116,35 @@ public struct CountryAreaSplitter {
             if !g.isValid { g = try g.madeValid() }
             land.append((g, Box(g.envelope)))
         }
-        var shapes: [ZoneShape] = []
+        // Every zone that may overlap a zone to split, as GEOS geometry.
+        let extents = zones.zones.indices.map { Box(geometry.extent(ofZone: $0)) }
+        let selected = only.map { $0.sorted() } ?? Array(zones.zones.indices)
+        var shapes: [ZoneShape?] = []
         for z in zones.zones.indices {
-            shapes.append(try ZoneShape(zone: z, geometry: geometry, context: context))
+            let needed = only == nil || selected.contains { extents[$0].overlaps(extents[z]) }
+            shapes.append(needed ? try ZoneShape(zone: z, geometry: geometry, context: context) : nil)
         }
+        let loaded = shapes.compactMap { $0 }
         let ids = catalogue.countries.map(\.id)
         var regions: [CountryZoneRegion] = []
         var decisions: [Decision] = []
-        for (z, zone) in zones.zones.enumerated() where only?.contains(z) ?? true {
+        for z in selected {
+            let zone = zones.zones[z]
             progress(z)
-            var whole = shapes[z].whole
+            guard let shape = shapes[z] else { continue }
+            var whole = shape.whole
             // Zones may overlap (Asia/Urumqi lies over Asia/Shanghai in Xinjiang): the smaller,
             // more particular zone keeps the overlap.
             let prepared = try whole.prepared()
-            let inside = shapes.filter {
-                $0.area < shapes[z].area && $0.box.overlaps(shapes[z].box)
+            let inside = loaded.filter {
+                $0.area < shape.area && $0.box.overlaps(shape.box)
                     && (prepared.overlaps($0.whole) || prepared.contains($0.whole))
             }
             if !inside.isEmpty {
                 whole = try whole.difference(try context.union(inside.map(\.whole)))
                 for other in inside {
                     // Most are slivers where neighbours' shared borders differ in the last digits.
-                    let overlap = Shape(try shapes[z].whole.intersection(other.whole))
+                    let overlap = Shape(try shape.whole.intersection(other.whole))
                     guard overlap.areaKm2 >= minimumAreaKm2 else { continue }
                     decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: zones.zones[other.zone].id,
                                               kind: .yields, shape: overlap))
@@ -146,7 +153,7 @@ public struct CountryAreaSplitter {
             // Natural Earth land of each country inside this zone, one connected part at a time.
             var pieces: [(country: Int, geometry: Geometry, shape: Shape)] = []
             let holder = try whole.prepared()
-            for (k, c) in land.enumerated() where shapes[z].partBoxes.contains(where: { $0.overlaps(c.box) }) {
+            for (k, c) in land.enumerated() where shape.partBoxes.contains(where: { $0.overlaps(c.box) }) {
                 guard holder.intersects(c.geometry) else { continue }
                 let clipped = try whole.clipped(xmin: c.box.xmin, ymin: c.box.ymin, xmax: c.box.xmax, ymax: c.box.ymax)
                 let overlap = try clipped.intersection(c.geometry)
@@ -170,7 +177,7 @@ public struct CountryAreaSplitter {
                     // Beyond the zone as drawn, overlaps included: Asia/Jerusalem spans the whole West
                     // Bank, Asia/Hebron's islands within it are not beyond it.
                     decision.nearFraction = try nearFraction(piece.geometry, of: land[piece.country].geometry,
-                                                             outside: shapes[z].whole)
+                                                             outside: shape.whole)
                     if decision.nearFraction < maximumNearFraction {
                         decision.kind = .share
                         shares.append((piece.country, piece.geometry))

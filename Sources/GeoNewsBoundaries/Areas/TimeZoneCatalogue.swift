@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The IANA time zones of `Data/timezones.json`, in the order of `timezone-boundaries.bin`,
 /// each with the country tzdata's `zone.tab` gives it. Written by `Scripts/build_timezones.py`.
 public struct TimeZoneCatalogue: Sendable {
@@ -35,14 +29,7 @@ public struct TimeZoneCatalogue: Sendable {
 
     public static func load(from directory: DataDirectory) throws(DataError) -> TimeZoneCatalogue {
         let path = directory.file(fileName)
-        let file = try MappedFile(path: path)
-        let data = withExtendedLifetime(file) { Data(file.bytes) }
-        let doc: Document
-        do {
-            doc = try JSONDecoder().decode(Document.self, from: data)
-        } catch {
-            throw .corrupt(path: path, reason: "\(error)")
-        }
+        let doc = try MappedFile(path: path).decodeJSON(Document.self)
         guard doc.zones.count == doc.geometry.zones else {
             throw .corrupt(path: path, reason: "\(doc.zones.count) zones listed, the geometry has \(doc.geometry.zones)")
         }

@@ -67,6 +67,22 @@ public struct TimeZoneBoundaryFile: Sendable {
         return UnsafeBufferPointer(start: base + 2 * start, count: 2 * (end - start))
     }
 
+    /// The bounding box of zone `zone`'s shells, in degrees.
+    public func extent(ofZone zone: Int) -> (xmin: Double, ymin: Double, xmax: Double, ymax: Double) {
+        var (x0, y0, x1, y1) = (Int32.max, Int32.max, Int32.min, Int32.min)
+        for polygon in polygons(ofZone: zone) {
+            let shell = vertices(ofRing: rings(ofPolygon: polygon).lowerBound)
+            var i = 0
+            while i < shell.count {
+                x0 = min(x0, shell[i]); x1 = max(x1, shell[i])
+                y0 = min(y0, shell[i + 1]); y1 = max(y1, shell[i + 1])
+                i += 2
+            }
+        }
+        let u = Self.degreesPerUnit
+        return (Double(x0) * u, Double(y0) * u, Double(x1) * u, Double(y1) * u)
+    }
+
     /// Even–odd containment of a point in polygon `polygon` (shell minus holes), by the
     /// crossing number. A reference for builds and tests, not a query path: within rounding
     /// of an edge (about 1e-15°) the answer may fall either side. `longitude` and `latitude`
