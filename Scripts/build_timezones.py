@@ -19,6 +19,10 @@ Outputs:
 - `Data/timezones.json` (committed): the zones in the wheel's order with their country
   (null for `Etc/…`, the open ocean), vertex and polygon counts, the sources and the sha256
   of the decoded geometry.
+- `Data/zoneinfo.bin` (committed, about 240 kB): each zone's rules as tzdata compiles them
+  (TZif, RFC 8536), in the order of `timezones.json`: "GNTZIF01" | u32 count | u32 0 |
+  count × (u32 offset, u32 length) | the TZif files. The current UTC offset comes from these,
+  not from the system's time-zone database, so that rules and borders are of one release.
 - `.build-data/timezone-boundaries.bin` (not committed, about 66 MB): the decoded geometry,
   read by `geonews-index`. Little-endian:
       magic "GNTZB001" | u32 zones | u32 polygons | u32 rings | u32 vertices
@@ -63,6 +67,7 @@ SOURCE_STEP = 10          # residuals count steps of 10 units of 1e-7°, i.e. 1e
 LAYOUT_VERSION = 3        # the payload layout this decoder reads
 MAGIC = b"GNTZB001"
 MANIFEST = "timezones.json"
+RULES = "zoneinfo.bin"
 GEOMETRY = "timezone-boundaries.bin"
 OCEAN_PREFIX = "Etc/"
 
@@ -245,6 +250,13 @@ def build(wheel_dir: Path, fetch: bool) -> tuple[dict, bytes]:
                  if n.startswith(DATA_PREFIX)}
     with zipfile.ZipFile(_bytes_file(tzdata_wheel)) as z:
         zone_tab = z.read(ZONE_TAB).decode("utf-8")
+        tzif = {}
+        for name in files["timezone_names.txt"].decode("utf-8").split():
+            member = f"tzdata/zoneinfo/{name}"
+            expect(member in z.namelist(), f"tzdata {TZDATA_WHEEL[1]} has no rules for zone {name}")
+            tzif[name] = z.read(member)
+            expect(tzif[name][:5] in (b"TZif2", b"TZif3", b"TZif4"),
+                   f"{member} is not a version 2+ TZif file")
         tzdata_version = z.read("tzdata/zoneinfo/tzdata.zi").split(b"\n", 1)[0].decode()
     data_version = files["data_version.txt"].decode().strip()
     expect(tzdata_version == f"# version {data_version}",
@@ -325,9 +337,15 @@ def build(wheel_dir: Path, fetch: bool) -> tuple[dict, bytes]:
                      "unit": "microdegree"},
         "zones": zones,
     }
+    table, blobs, offset = [], [], 16 + 8 * len(names)
+    for name in names:
+        table.append(struct.pack("<2I", offset, len(tzif[name])))
+        blobs.append(tzif[name])
+        offset += len(tzif[name])
+    rules = b"GNTZIF01" + struct.pack("<2I", len(names), 0) + b"".join(table + blobs)
     print(f"decoded {len(names)} zones, {nr_polygons} polygons, {len(first_vertex) - 1} rings, "
           f"{len(coords) // 2:,} vertices in {decode_seconds:.1f} s", file=sys.stderr)
-    return manifest, geometry
+    return manifest, geometry, rules
 
 
 def _bytes_file(data: bytes):
@@ -356,8 +374,9 @@ def is_current(manifest_path: Path, geometry_path: Path) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
-                        help="rebuild in memory; fail unless Data/timezones.json and the "
-                             "decoded geometry equal it (the geometry by sha256)")
+                        help="rebuild in memory; fail unless Data/timezones.json, "
+                             "Data/zoneinfo.bin and the decoded geometry equal it (the "
+                             "geometry by sha256)")
     parser.add_argument("--ensure", action="store_true",
                         help="build the geometry only when it is missing or its sha256 is not "
                              "the one Data/timezones.json records")
@@ -374,13 +393,16 @@ def main() -> int:
     try:
         if args.ensure and is_current(args.data / MANIFEST, out_dir / GEOMETRY):
             return 0
-        manifest, geometry = build(args.wheel_dir, args.fetch)
+        manifest, geometry, rules = build(args.wheel_dir, args.fetch)
         text = manifest_text(manifest)
         manifest_path, geometry_path = args.data / MANIFEST, out_dir / GEOMETRY
+        rules_path = args.data / RULES
         if args.check:
             problems = []
             if not manifest_path.is_file() or manifest_path.read_text("utf-8") != text:
                 problems.append(f"{manifest_path} differs from a fresh build")
+            if not rules_path.is_file() or rules_path.read_bytes() != rules:
+                problems.append(f"{rules_path} differs from a fresh build")
             if geometry_path.is_file():
                 digest = hashlib.sha256(geometry_path.read_bytes()).hexdigest()
                 if digest != manifest["geometry"]["sha256"]:
@@ -389,16 +411,18 @@ def main() -> int:
             if problems:
                 raise BuildError("; ".join(problems)
                                  + ". Rebuild with python3 Scripts/build_timezones.py")
-            print(f"{manifest_path.name} and {geometry_path.name} are up to date",
+            print(f"{manifest_path.name}, {rules_path.name} and {geometry_path.name} are up to date",
                   file=sys.stderr)
             return 0
         out_dir.mkdir(parents=True, exist_ok=True)
         if args.ensure:
-            expect(manifest_path.is_file() and manifest_path.read_text("utf-8") == text,
-                   f"{manifest_path} differs from a fresh build; run "
-                   f"python3 Scripts/build_timezones.py and commit it")
+            expect(manifest_path.is_file() and manifest_path.read_text("utf-8") == text
+                   and rules_path.is_file() and rules_path.read_bytes() == rules,
+                   f"{manifest_path} or {rules_path} differs from a fresh build; run "
+                   f"python3 Scripts/build_timezones.py and commit them")
         else:
             manifest_path.write_text(text, "utf-8")
+            rules_path.write_bytes(rules)
         tmp = geometry_path.with_suffix(".tmp")
         tmp.write_bytes(geometry)
         tmp.replace(geometry_path)
