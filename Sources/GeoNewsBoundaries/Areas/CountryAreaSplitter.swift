@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One piece of a country's area: the part of a time zone that belongs to one country (or to
 /// none: the open ocean). Index regions are these pieces, so one lookup answers both.
 struct CountryZoneRegion {
@@ -53,36 +47,6 @@ public struct CountryAreaSplitter {
     public var strayLandKm2 = 1.0
 
     public init() {}
-
-    /// What the splitter decided for one piece of a zone, for the build report.
-    public struct Decision: Sendable, CustomStringConvertible {
-        public enum Kind: String, Sendable {
-            /// Another country's land, large and not just its border strayed: that country's.
-            case share
-            /// Another country's land too small, or along its land beyond the zone: the zone country's.
-            case sliver
-            /// A leftover part (sea off a share, a sliver beside it) that joins a share.
-            case adopted
-            /// The zone's own country came from overlap, `zone.tab`'s is not in Natural Earth.
-            case countryByOverlap = "country-by-overlap"
-            /// Another, smaller zone lies over part of this one (at least ``minimumAreaKm2``) and
-            /// keeps that part (`country` names the zone here, `shape` is the overlap).
-            case yields
-        }
-        public let zone: String
-        public let zoneCountry: String?
-        public let country: String?
-        public var kind: Kind
-        public let shape: Shape
-        /// Fraction of the piece within the margin of its country's land beyond the zone (0 when not measured).
-        public var nearFraction = 0.0
-
-        public var description: String {
-            func r(_ x: Double, _ scale: Double) -> Double { (x * scale).rounded() / scale }
-            return "\(zone) [\(zoneCountry ?? "ocean")] \(kind.rawValue) \(country ?? "-"): \(r(shape.areaKm2, 10)) km², "
-                + "mean width \(r(shape.meanWidthKm, 100)) km, near its land beyond \(r(nearFraction, 1000))"
-        }
-    }
 
     /// Splits every zone of `data` (`timezones.json`, `countries.json`, `boundaries.bin`, and
     /// the decoded geometry in `geometryFolder`), or only the zones named in `zoneIDs`.
@@ -242,60 +206,4 @@ public struct CountryAreaSplitter {
         guard !clipped.isEmpty else { return 0 }
         return Shape(try clipped.intersection(part)).areaKm2
     }
-}
-
-/// One zone's polygons as GEOS geometry, with its boxes and area (square degrees).
-private struct ZoneShape {
-    let zone: Int
-    let whole: Geometry
-    let box: Box
-    let partBoxes: [Box]
-    let area: Double
-
-    init(zone: Int, geometry: TimeZoneBoundaryFile, context: GEOSContext) throws {
-        var parts: [Geometry] = []
-        for p in geometry.polygons(ofZone: zone) {
-            let rings = geometry.rings(ofPolygon: p).map { geometry.vertices(ofRing: $0) }
-            var g = try context.polygon(rings: rings, scale: TimeZoneBoundaryFile.degreesPerUnit)
-            if !g.isValid { g = try g.madeValid() }
-            parts.append(g)
-        }
-        // A zone's own polygons do not overlap: a MultiPolygon of them is valid as it is.
-        whole = parts.allSatisfy(\.isPolygon) ? try context.multiPolygon(parts) : try context.union(parts)
-        self.zone = zone
-        box = Box(whole.envelope)
-        partBoxes = parts.map { Box($0.envelope) }
-        area = whole.area
-    }
-}
-
-/// Size and shape of a polygonal geometry, from degrees at the latitude of its centre (km per
-/// degree of latitude 111.32; of longitude 111.32·cos φ).
-public struct Shape: Sendable {
-    public let areaKm2: Double
-    public let perimeterKm: Double
-
-    init(_ g: Geometry) {
-        let e = g.envelope
-        let c = cos((e.ymin + e.ymax) / 2 * .pi / 180)
-        areaKm2 = g.area * 111.32 * 111.32 * c
-        // A perimeter's direction is unknown: scale it by the mean of the two axes' factors.
-        perimeterKm = g.length * 111.32 * (1 + c) / 2
-    }
-
-    /// 2·area/perimeter (km): a strip's width, a disc's radius.
-    public var meanWidthKm: Double { perimeterKm > 0 ? 2 * areaKm2 / perimeterKm : 0 }
-    /// 4π·area/perimeter²: 1 for a disc, near 0 for a long strip.
-    public var compactness: Double { perimeterKm > 0 ? 4 * .pi * areaKm2 / (perimeterKm * perimeterKm) : 0 }
-}
-
-/// A bounding box in degrees.
-struct Box {
-    let xmin: Double, ymin: Double, xmax: Double, ymax: Double
-
-    init(_ e: (xmin: Double, ymin: Double, xmax: Double, ymax: Double)) {
-        (xmin, ymin, xmax, ymax) = e
-    }
-
-    func overlaps(_ o: Box) -> Bool { xmin <= o.xmax && o.xmin <= xmax && ymin <= o.ymax && o.ymin <= ymax }
 }
