@@ -5,25 +5,7 @@ import XCTest
 /// How zones become country areas: the split decisions on the real data, for the zones the
 /// issue names as spanning several countries and for the ones that must not be split.
 final class CountryAreaSplitterTests: XCTestCase {
-    nonisolated(unsafe) private static var decided: [CountryAreaSplitter.Decision]?
-    nonisolated(unsafe) private static var areaFile: [UInt8] = []
-    private static let lock = NSLock()
-
-    /// One split of a handful of zones, shared by the tests (GEOS takes some seconds over them).
-    private func decisions() throws -> [CountryAreaSplitter.Decision] {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
-        if let decided = Self.decided { return decided }
-        let folder = TestData.packageRoot.appendingPathComponent(".build-data").path
-        guard FileManager.default.fileExists(atPath: folder + "/" + TimeZoneBoundaryFile.fileName) else {
-            throw XCTSkip("the decoded time zones are not built: run python3 Scripts/build_timezones.py --ensure --fetch")
-        }
-        let zones: Set = ["Europe/Belgrade", "Asia/Bangkok", "Asia/Jerusalem", "Europe/Paris", "Etc/GMT", "Asia/Shanghai"]
-        let result = try CountryAreaSplitter().build(data: TestData.directory, geometryFolder: folder, only: zones)
-        Self.decided = result.decisions
-        Self.areaFile = result.areaFile
-        return result.decisions
-    }
+    private func decisions() throws -> [CountryAreaSplitter.Decision] { try AreaTestData.split().decisions }
 
     private func shares(of zone: String) throws -> [String: Double] {
         try decisions().filter { $0.zone == zone && $0.kind == .share }
@@ -70,11 +52,7 @@ final class CountryAreaSplitterTests: XCTestCase {
     }
 
     func testTheAreaFileHoldsEachRegionWithItsCountryAndZone() throws {
-        _ = try decisions()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-areas-\(getpid()).bin").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(Self.areaFile)))
-        let file = try CountryAreaFile(path: path)
+        let file = try AreaTestData.split().areas
         let catalogue = try Catalogue.load(from: TestData.directory)
         let zones = try TimeZoneCatalogue.load(from: TestData.directory)
         var pairs: Set<String> = []
