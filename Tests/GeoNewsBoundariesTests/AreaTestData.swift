@@ -9,6 +9,8 @@ enum AreaTestData {
         "Europe/Belgrade", "Asia/Bangkok", "Asia/Jerusalem", "Asia/Hebron", "Europe/Paris", "Etc/GMT",
         "Asia/Shanghai", "Europe/Copenhagen", "America/New_York", "Europe/Rome", "Europe/Busingen",
         "Europe/Vatican", "Europe/San_Marino", "Europe/Monaco", "Europe/Madrid",
+        "Europe/Brussels", "Europe/Amsterdam", "Europe/Kaliningrad", "America/Los_Angeles", "America/Chicago",
+        "Asia/Anadyr", "Pacific/Fiji", "Antarctica/McMurdo",
     ]
 
     struct Split {

@@ -52,4 +52,23 @@ final class CountryAreaTests: XCTestCase {
         try assertArea(31.9038, 35.2034, "PSE Asia/Hebron")         // Ramallah
         try assertArea(32.0853, 34.7818, "ISR Asia/Jerusalem")      // Tel Aviv
     }
+
+    func testEnclavesAndExclavesAcrossBorders() throws {
+        // Baarle: a Belgian enclave and, 150 m away, Dutch land around it (both Dutch today).
+        try assertArea(51.4380, 4.9300, "BEL Europe/Brussels")
+        try assertArea(51.4393, 4.9314, "NLD Europe/Amsterdam")
+        try assertArea(48.9857, -123.0690, "USA America/Los_Angeles")  // Point Roberts
+        try assertArea(49.3455, -95.0650, "USA America/Chicago")       // the Northwest Angle
+        try assertArea(54.7104, 20.4522, "RUS Europe/Kaliningrad")
+        try assertArea(64.7337, 177.5089, "RUS Asia/Anadyr")
+    }
+
+    func testBothSidesOfTheAntimeridianAndThePoles() throws {
+        try assertArea(65, 179.9, "RUS Asia/Anadyr")
+        try assertArea(65, -179.9, "RUS Asia/Anadyr")
+        try assertArea(-16.5, 179.9, "FJI Pacific/Fiji")
+        try assertArea(-16.8, -179.95, "FJI Pacific/Fiji")
+        try assertArea(89.99, 0, "- Etc/GMT")
+        try assertArea(-89.99, 0, "ATA Antarctica/McMurdo")
+    }
 }
