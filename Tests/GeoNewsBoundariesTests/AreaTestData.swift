@@ -18,27 +18,23 @@ enum AreaTestData {
         let areas: CountryAreaFile
     }
 
-    nonisolated(unsafe) private static var cached: Split?
-    private static let lock = NSLock()
+    private static let made = Once<Split>()
 
     static func split() throws -> Split {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached { return cached }
+        try made.value(makeSplit)
+    }
+
+    private static func makeSplit() throws -> Split {
         let folder = TestData.packageRoot.appendingPathComponent(".build-data").path
         guard FileManager.default.fileExists(atPath: folder + "/" + TimeZoneBoundaryFile.fileName) else {
             throw XCTSkip("the decoded time zones are not built: run python3 Scripts/build_timezones.py --ensure --fetch")
         }
         let result = try CountryAreaSplitter().build(data: TestData.directory, geometryFolder: folder, only: zones)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-areas-\(getpid()).bin").path
-        guard FileManager.default.createFile(atPath: path, contents: Data(result.areaFile)) else {
-            throw XCTSkip("cannot write \(path)")
-        }
+        try Data(result.areaFile).write(to: URL(fileURLWithPath: path))
         // The mapping stays valid after the file is unlinked.
         let areas = try CountryAreaFile(path: path)
         try? FileManager.default.removeItem(atPath: path)
-        let split = Split(decisions: result.decisions, areas: areas)
-        cached = split
-        return split
+        return Split(decisions: result.decisions, areas: areas)
     }
 }

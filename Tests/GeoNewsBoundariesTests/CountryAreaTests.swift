@@ -5,14 +5,14 @@ import XCTest
 /// Country and zone at the hard places, answered by GEOS over the country areas that
 /// the split cuts from the zones (the oracle the new index will be checked against).
 final class CountryAreaTests: XCTestCase {
-    nonisolated(unsafe) private static var locator: ExactAreaLocator?
+    private static let locator = Once<ExactAreaLocator>()
     private static let catalogue = try? Catalogue.load(from: TestData.directory)
     private static let zones = try? TimeZoneCatalogue.load(from: TestData.directory)
 
     private func locate(_ latitude: Double, _ longitude: Double) throws -> [String] {
-        if Self.locator == nil { Self.locator = try ExactAreaLocator(areas: try AreaTestData.split().areas) }
+        let locator = try Self.locator.value { try ExactAreaLocator(areas: try AreaTestData.split().areas) }
         let catalogue = try XCTUnwrap(Self.catalogue), zones = try XCTUnwrap(Self.zones)
-        return try XCTUnwrap(Self.locator).answers(at: Coordinate(latitude: latitude, longitude: longitude)).map {
+        return try locator.answers(at: Coordinate(latitude: latitude, longitude: longitude)).map {
             ($0.country.map { catalogue.countries[$0].id } ?? "-") + " " + zones.zones[$0.zone].id
         }
     }

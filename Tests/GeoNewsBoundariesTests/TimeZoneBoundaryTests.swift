@@ -44,20 +44,14 @@ final class TimeZoneBoundaryTests: XCTestCase {
         }
     }
 
-    nonisolated(unsafe) private static var loaded: Zones?
-    private static let lock = NSLock()
+    private static let loaded = Once<Zones>()
 
     private func zones() throws -> Zones {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
-        if let loaded = Self.loaded { return loaded }
         let path = Self.geometryFolder + "/" + TimeZoneBoundaryFile.fileName
         guard FileManager.default.fileExists(atPath: path) else {
             throw XCTSkip("\(path) is not built: run python3 Scripts/build_timezones.py --ensure --fetch (Scripts/test does)")
         }
-        let z = try Zones()
-        Self.loaded = z
-        return z
+        return try Self.loaded.value { try Zones() }
     }
 
     private func assertZone(_ latitude: Double, _ longitude: Double, _ expected: String,
