@@ -7,7 +7,8 @@ import CGEOS
 //    context always outlives what was made in it.
 // 2. `Geometry` owns its `GEOSGeometry*` and destroys it in deinit. Every GEOS call that
 //    returns a new geometry (`GEOSWKBReader_read_r`, `GEOSClipByRect_r`,
-//    `GEOSGeom_createRectangle_r`, `GEOSGeom_createPointFromXY_r`) is wrapped at once. We never
+//    `GEOSGeom_createRectangle_r`, `GEOSGeom_createPointFromXY_r`,
+//    `GEOSTopologyPreserveSimplify_r`) is wrapped at once. We never
 //    hand an owned geometry to a GEOS constructor that would take it over.
 // 3. Sub-geometries, rings and coordinate sequences (`GEOSGetGeometryN_r`,
 //    `GEOSGetExteriorRing_r`, `GEOSGetInteriorRingN_r`, `GEOSGeom_getCoordSeq_r`) are borrowed
@@ -104,6 +105,12 @@ final class Geometry {
     /// The part of this geometry inside the rectangle, by GEOS's fast rectangle clipper.
     func clipped(xmin: Double, ymin: Double, xmax: Double, ymax: Double) throws(GEOSError) -> Geometry {
         try context.own(GEOSClipByRect_r(context.handle, pointer, xmin, ymin, xmax, ymax), "clip by rectangle")
+    }
+
+    /// Douglas-Peucker simplification that keeps rings simple and holes inside their shells.
+    /// `tolerance` is in the geometry's units (degrees here).
+    func simplified(preservingTopology tolerance: Double) throws(GEOSError) -> Geometry {
+        try context.own(GEOSTopologyPreserveSimplify_r(context.handle, pointer, tolerance), "simplify")
     }
 
     func prepared() throws(GEOSError) -> PreparedGeometry {
