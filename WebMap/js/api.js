@@ -35,6 +35,9 @@ async function request(path, { method = 'GET', body, headers = {}, auth = false,
   return type.includes('json') && !type.includes('ndjson') ? response.json() : response.text();
 }
 
+/** Whether this browser has a user yet (one is made only when something is saved). */
+export const hasToken = () => localStorage.getItem(TOKEN_KEY) !== null;
+
 /** The bearer token of this browser, made once with POST /v1/users and kept in localStorage. */
 export async function token() {
   let t = localStorage.getItem(TOKEN_KEY);

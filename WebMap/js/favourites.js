@@ -1,6 +1,6 @@
 // "Read later" favourites and the user's settings, both kept by the server (/v1/favourites,
 // /v1/settings) under this browser's bearer token, so they survive reloads and restarts.
-import { api } from './api.js';
+import { api, hasToken } from './api.js';
 import { openPanel, h, age } from './panel.js';
 import { showArticle } from './headlines.js';
 import { flag } from './flags.js';
@@ -14,6 +14,7 @@ let current = { ...DEFAULT_SETTINGS };
 export const settings = () => current;
 
 export async function loadSettings() {
+  if (!hasToken()) return current;
   current = { ...DEFAULT_SETTINGS, ...(await api.settings()) };
   return current;
 }

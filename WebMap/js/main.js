@@ -64,10 +64,10 @@ setUpSearch({
 setUpPins(map, nameLanguage, report);
 setUpTraces(map, report);
 
+addBasemap(map).catch(report);
 (async () => {
-  await loadSettings().catch(() => {}); // without settings, the defaults serve
+  await loadSettings().catch(report); // without settings, the defaults serve
   await Promise.all([loadCountries().catch(report), clusters.refresh()]);
-  addBasemap(map).catch(report);
   if (!dataset) {
     offerSuggestedCountry(map, nameLanguage, async (iso2) => centreOn(map, await countryByIso2(iso2))).catch(report);
   }
