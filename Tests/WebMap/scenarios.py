@@ -162,6 +162,9 @@ def scenario_dropping_a_gpx_trace_paris_milan_draws_fr_ch_it(ctx, driver):
     countries = section.get_attribute("data-countries").split(",")
     assert countries == ["FR", "CH", "IT"], f"segments {countries}"
     rows = [r.text for r in section.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    km = [r.find_elements(By.TAG_NAME, "td")[1].text for r in section.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    # The km inside each country that `geonews resolve --summary` prints for this file.
+    assert km == ["384.8", "156.8", "101.7"], f"segment km {km}"
     lines = driver.find_elements(By.CSS_SELECTOR, "path.trace-segment")
     crossings = driver.find_elements(By.CSS_SELECTOR, "path.crossing")
     assert len(crossings) == 2, f"{len(crossings)} crossings drawn"

@@ -49,8 +49,10 @@ function fixes(rows) {
   })).filter((f) => Number.isFinite(f.lat) && Number.isFinite(f.lon));
 }
 
-/** Consecutive fixes in one country (null at sea) as segments, split at the midpoint of the two
- * fixes either side of a border (as the library's trace summary places a crossing). */
+/** Consecutive fixes in one country (null at sea) as segments, with the library's rules (the
+ * trace summary of `geonews resolve`): a segment's km are those between its own fixes, and a
+ * crossing sits at the midpoint of the two fixes either side of the border, at the middle time.
+ * Lines are drawn on to the crossing so the trace has no gap. */
 export function segmentsOf(points) {
   const segments = [];
   const crossings = [];
@@ -64,14 +66,16 @@ export function segmentsOf(points) {
       last.end = p.time ?? last.end;
       return;
     }
-    let first = p;
+    const line = [p];
     if (sameTrace) {
-      first = { lat: (q.lat + p.lat) / 2, lon: (q.lon + p.lon) / 2 };
-      crossings.push({ from: q.iso2, to: p.iso2, ...first, time: p.time });
-      last.points.push(first);
-      last.km += haversineKm(q, first);
+      const middle = { lat: (q.lat + p.lat) / 2, lon: (q.lon + p.lon) / 2 };
+      const t0 = Date.parse(q.time), t1 = Date.parse(p.time);
+      const time = Number.isFinite(t0) && Number.isFinite(t1) ? new Date((t0 + t1) / 2).toISOString().replace('.000Z', 'Z') : null;
+      crossings.push({ from: q.iso2, to: p.iso2, ...middle, time });
+      last.points.push(middle);
+      line.unshift(middle);
     }
-    segments.push({ iso2: p.iso2, trace: p.trace, km: haversineKm(first, p), points: first === p ? [p] : [first, p], start: p.time, end: p.time });
+    segments.push({ iso2: p.iso2, trace: p.trace, km: 0, points: line, start: p.time, end: p.time });
   });
   return { segments, crossings };
 }
