@@ -1,7 +1,6 @@
 """Headless Debian Chromium driven by selenium (chromium-driver), with the DevTools calls the
 scenarios need: geolocation override and permission grants, sizes, screenshots."""
 import os
-import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -49,17 +48,10 @@ def map_view(driver):
     return {k: float(el.get_attribute(f"data-{k}")) for k in ("zoom", "lat", "lon")}
 
 
-def wait_until_settled(driver, timeout=15):
-    """Waits until the map has stopped moving and the markers of its view are drawn."""
-    last = None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = driver.execute_script(
-            "const m = document.getElementById('map');"
-            "return [m.dataset.zoom, m.dataset.lat, m.dataset.lon, m.dataset.clustersDrawn,"
-            " document.querySelector('.leaflet-zoom-anim') === null];")
-        if state == last and state[3] and state[4]:
-            return map_view(driver)
-        last = state
-        time.sleep(0.3)
-    raise AssertionError("the map did not settle")
+def wait_until_settled(driver, timeout=20):
+    """Waits until the map has stopped moving and the markers of its current view are drawn."""
+    wait_for(driver, lambda d: d.execute_script(
+        "const m = document.getElementById('map');"
+        "return m.dataset.moving === undefined && m.dataset.clustersView === m.dataset.view;"),
+        timeout=timeout, what="the map to settle with its markers drawn")
+    return map_view(driver)

@@ -20,7 +20,6 @@ def marker_counts(driver):
 
 def open_page(ctx, driver, path="/"):
     driver.get(ctx.server.url + path)
-    wait_for(driver, lambda d: d.find_element(By.ID, "map").get_attribute("data-clusters-drawn"), what="first markers")
     return wait_until_settled(driver)
 
 
@@ -177,7 +176,6 @@ def scenario_unreachable_providers_show_the_error(ctx, driver):
     server = ctx.unreachable_server()
     try:
         driver.get(server.url + "/")
-        wait_for(driver, lambda d: d.find_element(By.ID, "map").get_attribute("data-clusters-drawn"), what="first markers")
         wait_until_settled(driver)
         panel_list = open_country(driver, "FR", "France")
         assert panel_list.get_attribute("data-state") == "error", f"the panel says {panel_list.text!r}"

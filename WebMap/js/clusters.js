@@ -41,13 +41,14 @@ export class ClusterLayer {
     this.pending?.abort();
     const controller = new AbortController();
     this.pending = controller;
+    const view = this.map.getContainer().dataset.view;
     try {
       const collection = await api.clusters(this.query(), controller.signal);
       if (controller.signal.aborted) return;
       this.draw(collection.features);
       // Read by the budgets in Benchmarks/webmap: the time from navigation to the first markers.
       if (!performance.getEntriesByName('geonews:first-markers').length) performance.mark('geonews:first-markers');
-      this.map.getContainer().dataset.clustersDrawn = String(Date.now());
+      this.map.getContainer().dataset.clustersView = view;
     } catch (e) {
       if (e.name !== 'AbortError') this.onError(e);
     }
@@ -72,7 +73,7 @@ export class ClusterLayer {
     const size = count < 10 ? 34 : count < 100 ? 40 : 48;
     const label = `${count} ${this.dataset ? 'points' : 'countries'}: zoom in`;
     return L.marker([0, 0], {
-      title: label, alt: label,
+      title: label, alt: label, zIndexOffset: 1000, // above the wide country labels
       icon: L.divIcon({
         html: `<span>${p.point_count_abbreviated ?? count}</span>`,
         className: 'bubble', iconSize: [size, size],

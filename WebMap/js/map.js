@@ -57,13 +57,21 @@ export function flyToAltitude(map, center, altitudeM, animate = true) {
   else map.setView(center, zoom, { animate: false });
 }
 
-/** Keeps the altitude readout and the map's data-* view attributes (read by tests) current. */
+/**
+ * Keeps the altitude readout and the map's data-* view attributes current: data-zoom, -lat,
+ * -lon, data-moving while the view changes, and data-view, a count of finished moves (the
+ * markers drawn for a view carry its number in data-clusters-view). Tests read these.
+ */
 export function trackView(map, readout) {
+  const el = map.getContainer();
+  let moves = 0;
+  map.on('movestart zoomstart', () => { el.dataset.moving = 'true'; });
+  map.on('moveend', () => { delete el.dataset.moving; el.dataset.view = String(++moves); });
+  el.dataset.view = '0';
   const update = () => {
     const c = map.getCenter();
     const z = map.getZoom();
     readout.textContent = `altitude ${formatKm(altitudeOf(map) / 1000)} · zoom ${z.toFixed(2)}`;
-    const el = map.getContainer();
     el.dataset.zoom = String(z);
     el.dataset.lat = c.lat.toFixed(5);
     el.dataset.lon = c.lng.toFixed(5);
