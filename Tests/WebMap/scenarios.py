@@ -188,6 +188,20 @@ def scenario_unreachable_providers_show_the_error(ctx, driver):
         server.stop()
 
 
+def scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker(ctx, driver):
+    from selenium.webdriver.common.action_chains import ActionChains
+    open_page(ctx, driver)
+    chosen, view = search(driver, "luxemb")
+    assert chosen == "LU", f"the first result for 'luxemb' is {chosen}"
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "map")).click().perform()
+    pin = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-popup .pin"), what="the pin's resolution")[0]
+    assert pin.get_attribute("data-suggested") == "BE", f"the pin suggests {pin.get_attribute('data-suggested')}: {pin.text!r}"
+    assert pin.get_attribute("data-reason") == "nearest-marker", f"the reason is {pin.get_attribute('data-reason')}"
+    assert "Luxembourg" in pin.text and "Nearest marker at " in pin.text, f"the pin reads {pin.text!r}"
+    ctx.screenshot(driver, "pin")
+    return " / ".join(pin.text.splitlines())
+
+
 SCENARIOS = [
     scenario_bubbles_at_15000_km_sum_to_54,
     scenario_clicking_a_bubble_flies_to_its_expansion_zoom,
@@ -197,4 +211,5 @@ SCENARIOS = [
     scenario_geolocation_at_luxembourg_suggests_belgium,
     scenario_dropping_a_gpx_trace_paris_milan_draws_fr_ch_it,
     scenario_unreachable_providers_show_the_error,
+    scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker,
 ]

@@ -7,11 +7,17 @@ import { formatKm, flyToAltitude, MY_POSITION_ALTITUDE_M } from './map.js';
 
 const ASKED_KEY = 'geonews.asked-to-centre';
 
-/** What a resolution says, in one line: "Belgium: Luxembourg has no news coverage; its marker is the nearest, 161 km away". */
+/** Why a resolution suggests its country, in one line: "Nearest marker at 161 km: Luxembourg
+ * has no news coverage of its own", "You are inside it", or the library's explanation. */
 export function describe(r) {
   const s = r.suggestion;
-  const distance = s.distanceKm > 0 ? ` (${formatKm(s.distanceKm)})` : '';
-  return `${s.explanation ?? s.reason}${distance}`;
+  if (s.reason === 'inside') return 'You are inside it';
+  if (s.reason === 'nearest-marker') {
+    const why = r.country ? `${r.country.name} has no news coverage of its own` : 'the position is at sea';
+    return `Nearest marker at ${formatKm(s.distanceKm)}: ${why}`;
+  }
+  const text = s.explanation ?? s.reason;
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function setUpPins(map, language, onError) {
@@ -28,7 +34,7 @@ export function setUpPins(map, language, onError) {
       pin.setPopupContent(`<div class="pin" data-suggested="${escapeHTML(r.suggestion.iso2)}" data-reason="${escapeHTML(r.suggestion.reason)}">
         <strong>${where}</strong><br>${lat.toFixed(4)}, ${lng.toFixed(4)}<br>
         News: ${flag(r.suggestion.iso2)} ${escapeHTML(r.suggestion.name)}<br>
-        <span class="muted">${escapeHTML(r.suggestion.reason)}: ${escapeHTML(describe(r))}</span></div>`);
+        <span class="muted">${escapeHTML(describe(r))}</span></div>`);
     } catch (err) {
       pin.setPopupContent(`<span class="error">Could not resolve: ${escapeHTML(err.message)}</span>`);
       onError(err);
@@ -75,10 +81,7 @@ export async function offerSuggestedCountry(map, language, centreOnCountry) {
   dialog.dataset.suggested = r.suggestion.iso2;
   dialog.dataset.reason = r.suggestion.reason;
   document.getElementById('suggest-question').textContent = `Centre the map on ${r.suggestion.name}?`;
-  const reason = r.suggestion.reason === 'nearest-marker'
-    ? `Nearest marker at ${formatKm(r.suggestion.distanceKm)}: ${describe(r)}`
-    : r.suggestion.reason === 'inside' ? `You are inside it.` : describe(r);
-  document.getElementById('suggest-reason').textContent = reason;
+  document.getElementById('suggest-reason').textContent = describe(r);
   dialog.addEventListener('close', () => {
     if (dialog.returnValue === 'yes') centreOnCountry(r.suggestion.iso2);
     else flyToAltitude(map, here, MY_POSITION_ALTITUDE_M);
