@@ -202,6 +202,33 @@ def scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker(ctx, driver):
     return " / ".join(pin.text.splitlines())
 
 
+NAMELESS_CONTROLS = """
+const named = (e) => (e.getAttribute('aria-label') || e.getAttribute('title') || e.textContent || '').trim()
+  || (e.id && document.querySelector(`label[for="${e.id}"]`)?.textContent.trim());
+return [...document.querySelectorAll('button, input, select, [role=button], [role=tab], [tabindex="0"]')]
+  .filter(e => e.offsetParent !== null && !named(e)).map(e => e.outerHTML.slice(0, 80));
+"""
+
+
+def scenario_the_map_is_keyboard_drivable_with_named_controls(ctx, driver):
+    open_page(ctx, driver)
+    search(driver, "France")  # typed and chosen with Enter
+    driver.find_element(By.ID, "panel-close").send_keys(Keys.ENTER)
+    marker = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".leaflet-marker-icon[data-iso2='FR']"), what="the FR marker")[0]
+    assert marker.get_attribute("tabindex") == "0", "markers are not in the tab order"
+    driver.execute_script("arguments[0].focus()", marker)
+    marker.send_keys(Keys.ENTER)
+    wait_for(driver, lambda d: d.find_element(By.ID, "panel").is_displayed(), what="the panel after Enter on the marker")
+    active = driver.switch_to.active_element
+    assert active.get_attribute("role") == "tab" and active.text == "General", f"focus is on {active.get_attribute('outerHTML')[:80]}"
+    active.send_keys(Keys.ARROW_RIGHT)
+    selected = driver.find_element(By.CSS_SELECTOR, "#panel [role=tab][aria-selected=true]").text
+    assert selected == "Business", f"ArrowRight selected {selected}"
+    nameless = driver.execute_script(NAMELESS_CONTROLS)
+    assert not nameless, f"controls without an accessible name: {nameless}"
+    return "search, marker, tabs by keyboard; every visible control named"
+
+
 SCENARIOS = [
     scenario_bubbles_at_15000_km_sum_to_54,
     scenario_clicking_a_bubble_flies_to_its_expansion_zoom,
@@ -212,4 +239,5 @@ SCENARIOS = [
     scenario_dropping_a_gpx_trace_paris_milan_draws_fr_ch_it,
     scenario_unreachable_providers_show_the_error,
     scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker,
+    scenario_the_map_is_keyboard_drivable_with_named_controls,
 ]

@@ -61,10 +61,17 @@ export class ClusterLayer {
       const p = f.properties;
       const marker = p.cluster ? this.bubble(p) : this.point(p);
       marker.setLatLng([lat, lon]);
-      marker.on('click', () => (p.cluster ? this.expand(p, [lat, lon]) : this.choose(p)));
+      const act = () => (p.cluster ? this.expand(p, [lat, lon]) : this.choose(p));
+      marker.on('click', act);
       this.layer.addLayer(marker);
       const el = marker.getElement();
-      if (el) el.setAttribute('role', 'button');
+      if (el) {
+        // Leaflet 1.6 makes markers focusable but opens only popups from the keyboard.
+        el.setAttribute('role', 'button');
+        el.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); }
+        });
+      }
     }
   }
 
