@@ -93,6 +93,8 @@ export function setUpTraces(map, onError) {
   const section = document.getElementById('trace');
   const body = document.getElementById('trace-body');
   const layer = L.layerGroup().addTo(map);
+  // SVG (the base layer is on canvas): each segment and crossing is an element with its class.
+  const renderer = L.svg();
   document.getElementById('trace-close').addEventListener('click', () => { section.hidden = true; layer.clearLayers(); });
 
   container.addEventListener('dragover', (e) => { e.preventDefault(); hint.hidden = false; });
@@ -128,14 +130,13 @@ export function setUpTraces(map, onError) {
     for (const s of segments) {
       const key = s.iso2 ?? 'sea';
       if (!colours.has(key)) colours.set(key, key === 'sea' ? '#6b7b8c' : PALETTE[colours.size % PALETTE.length]);
-      L.polyline(s.points.map((p) => [p.lat, p.lon]), { color: colours.get(key), weight: 5, opacity: 0.9, className: `trace-segment trace-${key}` })
+      L.polyline(s.points.map((p) => [p.lat, p.lon]), { renderer, color: colours.get(key), weight: 5, opacity: 0.9, className: `trace-segment trace-${key}` })
         .bindTooltip(`${s.iso2 ?? 'at sea'}: ${s.km.toFixed(1)} km`).addTo(layer);
     }
     for (const c of crossings) {
-      L.circleMarker([c.lat, c.lon], { radius: 6, color: '#222', weight: 2, fillColor: '#fff', fillOpacity: 1, className: 'crossing' })
+      L.circleMarker([c.lat, c.lon], { renderer, radius: 6, color: '#222', weight: 2, fillColor: '#fff', fillOpacity: 1, className: 'crossing' })
         .bindTooltip(`${c.from ?? 'sea'} → ${c.to ?? 'sea'}${c.time ? ` at ${c.time}` : ''}`).addTo(layer);
     }
-    if (points.length) map.fitBounds(points.map((p) => [p.lat, p.lon]), { padding: [40, 40] });
     section.dataset.state = 'loaded';
     section.dataset.countries = [...new Set(segments.map((s) => s.iso2 ?? 'sea'))].join(',');
     body.replaceChildren(
@@ -146,5 +147,9 @@ export function setUpTraces(map, onError) {
           h('td', {}, h('span', { class: 'swatch', style: `background:${colours.get(s.iso2 ?? 'sea')}` }), ` ${s.iso2 ? `${flag(s.iso2)} ${s.iso2}` : 'at sea'}`),
           h('td', {}, s.km.toFixed(1)),
           h('td', {}, s.start && s.end ? duration(s.start, s.end) : ''))))));
+    // Fit the trace in the part of the map the segment list leaves free.
+    if (points.length) {
+      map.fitBounds(points.map((p) => [p.lat, p.lon]), { paddingTopLeft: [30, section.offsetHeight + 30], paddingBottomRight: [30, 30] });
+    }
   }
 }
