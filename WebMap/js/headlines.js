@@ -52,10 +52,10 @@ async function load(country, category, language, list) {
     h('button', { type: 'button', class: 'article-link', onclick: () => showArticle(a, list, () => load(country, category, language, list)) },
       h('span', { class: 'title' }, a.title),
       h('span', { class: 'meta' }, [a.source, age(a.publishedAt)].filter(Boolean).join(' · ')))));
-  list.replaceChildren(
+  list.replaceChildren(...[
     result.warning ? h('p', { class: 'stale', role: 'note' }, `⚠ ${result.warning}`) : null,
     h('p', { class: 'muted small' }, `${articles.length} articles from ${providerName(result.provider)}`),
-    h('ol', { class: 'articles' }, items));
+    h('ol', { class: 'articles' }, items)].filter(Boolean));
 }
 
 function failed(list, reason, retry) {
