@@ -37,6 +37,14 @@ class Context:
         dead = f"http://127.0.0.1:{free_port()}"
         return GeoNewsServer(self.serve, str(ROOT), os.path.join(self.work, f"state-down-{self.size[0]}"), dead).start()
 
+    def stale_server(self):
+        """A second server with its own providers and a zero cache lifetime, so that every
+        request goes upstream and, once the providers stop, the cached answer is stale."""
+        providers = ProviderFixtureServer()
+        server = GeoNewsServer(self.serve, str(ROOT), os.path.join(self.work, f"state-stale-{self.size[0]}"), providers.url,
+                               config={"providers": ["google-news"], "cacheTTLSeconds": 0}).start()
+        return server, providers
+
     def stop(self):
         self.server.stop()
         self.providers.stop()

@@ -188,6 +188,27 @@ def scenario_unreachable_providers_show_the_error(ctx, driver):
         server.stop()
 
 
+def scenario_a_stale_answer_shows_its_age(ctx, driver):
+    server, providers = ctx.stale_server()
+    try:
+        driver.get(server.url + "/")
+        wait_until_settled(driver)
+        panel_list = open_country(driver, "FR", "France")
+        assert panel_list.get_attribute("data-state") == "loaded", f"the fresh answer: {panel_list.text!r}"
+        providers.stop()
+        driver.find_element(By.CSS_SELECTOR, "#panel [role=tab][data-category=business]").click()
+        driver.find_element(By.CSS_SELECTOR, "#panel [role=tab][data-category=general]").click()
+        wait_for(driver, lambda d: panel_list.get_attribute("data-state") in ("loaded", "error"), what="the second answer")
+        stale = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#headlines-list .stale"), what="the stale note")[0].text
+        assert "cached" in stale and " ago" in stale, f"the stale note reads {stale!r}"
+        titles = [e.text for e in panel_list.find_elements(By.CSS_SELECTOR, ".articles .title")]
+        assert titles == fixture_titles(), f"the stale answer lists {titles}"
+        return stale
+    finally:
+        server.stop()
+        providers.stop()
+
+
 def scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker(ctx, driver):
     from selenium.webdriver.common.action_chains import ActionChains
     open_page(ctx, driver)

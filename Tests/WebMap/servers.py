@@ -1,4 +1,5 @@
 """A real geonews-serve on a loopback port, started and stopped by the scenarios."""
+import json
 import os
 import socket
 import subprocess
@@ -16,8 +17,10 @@ class GeoNewsServer:
     """`geonews-serve --host 127.0.0.1 --port P --state-dir DIR`, its providers pointed at
     `providers` (scheme://host:port), its headline cache in its own folder."""
 
-    def __init__(self, binary, root, state_dir, providers, port=None):
+    def __init__(self, binary, root, state_dir, providers, port=None, config=None):
         self.binary, self.root, self.state_dir, self.providers = binary, root, state_dir, providers
+        # No keys: Google News only, as for a user without keys.
+        self.config = config or {"providers": ["google-news"]}
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
@@ -27,7 +30,7 @@ class GeoNewsServer:
         os.makedirs(self.state_dir, exist_ok=True)
         config = os.path.join(self.state_dir, "config.json")
         with open(config, "w") as f:
-            f.write('{"providers": ["google-news"]}\n')  # no keys: Google News only, as a user without keys has
+            json.dump(self.config, f)
         env = dict(os.environ,
                    GEONEWS_GOOGLE_NEWS_URL=self.providers, GEONEWS_NEWSAPI_URL=self.providers,
                    GEONEWS_GNEWS_URL=self.providers,
