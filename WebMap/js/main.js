@@ -68,7 +68,8 @@ addBasemap(map).catch(report);
 (async () => {
   await loadSettings().catch(report); // without settings, the defaults serve
   await Promise.all([loadCountries().catch(report), clusters.refresh()]);
-  if (!dataset) {
-    offerSuggestedCountry(map, nameLanguage, async (iso2) => centreOn(map, await countryByIso2(iso2))).catch(report);
-  }
+  if (dataset) return;
+  const favourite = settings().favouriteCountry;
+  if (favourite) centreOn(map, await countryByIso2(favourite)); // the user's own choice wins
+  else offerSuggestedCountry(map, nameLanguage, async (iso2) => centreOn(map, await countryByIso2(iso2))).catch(report);
 })();
