@@ -70,6 +70,6 @@ addBasemap(map).catch(report);
   await Promise.all([loadCountries().catch(report), clusters.refresh()]);
   if (dataset) return;
   const favourite = settings().favouriteCountry;
-  if (favourite) centreOn(map, await countryByIso2(favourite)); // the user's own choice wins
+  if (favourite) countryByIso2(favourite).then((c) => centreOn(map, c)).catch(report); // the user's own choice wins
   else offerSuggestedCountry(map, nameLanguage, async (iso2) => centreOn(map, await countryByIso2(iso2))).catch(report);
 })();
