@@ -11,6 +11,16 @@ export const DEFAULT_SETTINGS = { favouriteCountry: null, newsLanguage: null, co
 
 let current = { ...DEFAULT_SETTINGS };
 
+/** A language code's name in English ("fr" → "French"); `zht` is Natural Earth's traditional Chinese. */
+function languageName(code) {
+  if (code === 'zht') return 'Chinese (traditional)';
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
+  } catch {
+    return code;
+  }
+}
+
 export const settings = () => current;
 
 export async function loadSettings() {
@@ -88,8 +98,8 @@ export function showSettings(countries, onChange) {
   choice('Favourite news country', 'favouriteCountry', current.favouriteCountry,
     [['', 'None'], ...countries.map((c) => [c.iso2, `${flag(c.iso2)} ${c.name}`])]),
   choice('News language', 'newsLanguage', current.newsLanguage,
-    [['', 'The country’s own'], ...NAME_LANGUAGES.filter((l) => l !== 'zht').map((l) => [l, l])]),
-  choice('Country names in', 'countryNameLanguage', current.countryNameLanguage, NAME_LANGUAGES.map((l) => [l, l])),
+    [['', 'The country’s own'], ...NAME_LANGUAGES.filter((l) => l !== 'zht').map((l) => [l, languageName(l)])]),
+  choice('Country names in', 'countryNameLanguage', current.countryNameLanguage, NAME_LANGUAGES.map((l) => [l, languageName(l)])),
   h('div', { class: 'actions' },
     h('button', { type: 'submit' }, 'Save'),
     h('button', {
