@@ -22,19 +22,25 @@ let package = Package(
         ),
         // Great-circle distance and bearing on the mean-radius sphere. Pure Swift, no I/O.
         .target(name: "GeoNewsGeodesy"),
-        // Country catalogue, GEOS polygons, the prebuilt country index and the resolver.
-        .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsGeodesy"]),
-        // supercluster-compatible hierarchical clustering and camera-altitude zooms. Pure Swift.
-        .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy"]),
+        // JSON text primitives every wire format shares: the string escaper and a JSON value.
+        // Pure Swift, no dependencies, so that any module may write JSON the same way.
+        .target(name: "GeoNewsJSON"),
+        // Country catalogue, GEOS polygons, the prebuilt country index, the resolver and the
+        // resolution JSON.
+        .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        // supercluster-compatible hierarchical clustering, camera-altitude zooms, the cluster
+        // GeoJSON and the parsing of query boxes, centres and viewports. Pure Swift.
+        .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy", "GeoNewsJSON"]),
         // Headline providers (Google News RSS, NewsAPI, GNews), provider chain and cache.
         .target(name: "GeoNewsHeadlines"),
-        // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX).
-        .target(name: "GeoNewsTraces", dependencies: ["GeoNewsBoundaries", "GeoNewsGeodesy"]),
+        // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX), and the point
+        // files that clustering reads.
+        .target(name: "GeoNewsTraces", dependencies: ["GeoNewsBoundaries", "GeoNewsGeodesy", "GeoNewsJSON"]),
         // The one import for library users.
         .target(
             name: "GeoNews",
             dependencies: [
-                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering",
+                "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering",
                 "GeoNewsHeadlines", "GeoNewsTraces",
             ]
         ),
@@ -48,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "geonews",
             dependencies: [
-                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsCommandLine",
+                "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +74,7 @@ let package = Package(
             path: "Benchmarks/GeoNewsBench"
         ),
         .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"]),
+        .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines"], resources: [.copy("Fixtures")]),

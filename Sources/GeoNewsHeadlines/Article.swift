@@ -11,6 +11,8 @@ public enum NewsProvider: String, Codable, Sendable, CaseIterable, CustomStringC
     case newsAPI = "newsapi"
     /// GNews v4. Needs a key.
     case gnews = "gnews"
+    /// GDELT DOC 2.0. Needs no key, covers all 54 news countries, asks for one request per 5 s.
+    case gdelt = "gdelt"
 
     /// The provider's name for people ("Google News", "NewsAPI", "GNews").
     public var displayName: String {
@@ -18,13 +20,14 @@ public enum NewsProvider: String, Codable, Sendable, CaseIterable, CustomStringC
         case .googleNews: return "Google News"
         case .newsAPI: return "NewsAPI"
         case .gnews: return "GNews"
+        case .gdelt: return "GDELT"
         }
     }
 
     public var description: String { displayName }
 
     /// Whether the provider refuses to answer without an API key.
-    public var needsKey: Bool { self != .googleNews }
+    public var needsKey: Bool { self == .newsAPI || self == .gnews }
 }
 
 /// NewsAPI's seven headline categories, which every provider maps onto its own names.
@@ -34,14 +37,18 @@ public enum HeadlineCategory: String, Codable, Sendable, CaseIterable {
 
 /// One news article, whichever provider it came from.
 ///
-/// JSON form: `{"title", "source", "author", "description", "url", "imageURL", "publishedAt",
-/// "provider"}`, with `publishedAt` as ISO 8601 in UTC (`2024-05-01T09:30:00Z`) whatever the
+/// JSON form: `{"title", "source", "sourceUrl", "author", "description", "url", "imageURL",
+/// "publishedAt", "language", "provider"}`, with `publishedAt` as ISO 8601 in UTC (`2024-05-01T09:30:00Z`) whatever the
 /// encoder's date strategy, and absent optional fields left out.
 public struct Article: Sendable, Hashable, Codable {
     /// The headline, without the " - Publisher" suffix Google News appends.
     public var title: String
     /// The publisher's name ("Le Monde"), when the provider gives one.
     public var sourceName: String?
+    /// The publisher's own site (`https://www.lemonde.fr`), so a client can show where an article
+    /// comes from without following a redirect: Google News' `<source url>`, GDELT's domain,
+    /// GNews' `source.url`.
+    public var sourceURL: URL?
     public var author: String?
     /// A short plain-text summary. Google News gives none (its description is a list of links).
     public var description: String?
@@ -50,14 +57,19 @@ public struct Article: Sendable, Hashable, Codable {
     public var imageURL: URL?
     /// Publication time; `nil` when the provider omitted or garbled it.
     public var publishedAt: Date?
+    /// ISO 639-1 code of the article's language when the provider says (GDELT does).
+    public var language: String?
     public var provider: NewsProvider
 
     public init(
         title: String, sourceName: String? = nil, author: String? = nil, description: String? = nil,
-        url: URL, imageURL: URL? = nil, publishedAt: Date?, provider: NewsProvider
+        url: URL, imageURL: URL? = nil, publishedAt: Date?, provider: NewsProvider,
+        sourceURL: URL? = nil, language: String? = nil
     ) {
         self.title = title
         self.sourceName = sourceName
+        self.sourceURL = sourceURL
+        self.language = language
         self.author = author
         self.description = description
         self.url = url
@@ -67,13 +79,16 @@ public struct Article: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, sourceName = "source", author, description, url, imageURL, publishedAt, provider
+        case title, sourceName = "source", sourceURL = "sourceUrl", author, description, url, imageURL, publishedAt
+        case language, provider
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decode(String.self, forKey: .title)
         sourceName = try c.decodeIfPresent(String.self, forKey: .sourceName)
+        sourceURL = try c.decodeIfPresent(URL.self, forKey: .sourceURL)
+        language = try c.decodeIfPresent(String.self, forKey: .language)
         author = try c.decodeIfPresent(String.self, forKey: .author)
         description = try c.decodeIfPresent(String.self, forKey: .description)
         url = try c.decode(URL.self, forKey: .url)
@@ -86,6 +101,8 @@ public struct Article: Sendable, Hashable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(title, forKey: .title)
         try c.encodeIfPresent(sourceName, forKey: .sourceName)
+        try c.encodeIfPresent(sourceURL?.absoluteString, forKey: .sourceURL)
+        try c.encodeIfPresent(language, forKey: .language)
         try c.encodeIfPresent(author, forKey: .author)
         try c.encodeIfPresent(description, forKey: .description)
         try c.encode(url.absoluteString, forKey: .url)

@@ -53,17 +53,19 @@ public struct GNews: HeadlineSource {
         var articles: [WireArticle]
     }
 
-    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, limit: Int) async throws -> ArticleBatch {
+    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+                             order: HeadlineOrder) async throws -> ArticleBatch {
         var query = [URLQueryItem(name: "country", value: country.lowercased())]
         // GNews has all seven of NewsAPI's categories under the same names (plus world, nation).
         if let category { query.append(URLQueryItem(name: "category", value: category.rawValue)) }
         if let language { query.append(URLQueryItem(name: "lang", value: language.lowercased())) }
-        query.append(URLQueryItem(name: "max", value: String(min(100, limit))))
+        query += Self.paging(page)
         let fetched = try await articles(path: "/api/v4/top-headlines", query: query)
-        return ArticleBatch(articles: Array(fetched.value.prefix(limit)), freshness: fetched.freshness)
+        return ArticleBatch(answer: fetched.value, page: ArticlePage(size: page.size), order: order, freshness: fetched.freshness)
     }
 
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort, limit: Int) async throws -> ArticleBatch {
+    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+                       page: ArticlePage) async throws -> ArticleBatch {
         guard sortBy != .popularity else {
             throw HeadlineError.unsupported(provider, operation: "sorting by popularity")
         }
@@ -72,10 +74,17 @@ public struct GNews: HeadlineSource {
         if let from { items.append(URLQueryItem(name: "from", value: Timestamp.iso8601String(from))) }
         if let to { items.append(URLQueryItem(name: "to", value: Timestamp.iso8601String(to))) }
         items.append(URLQueryItem(name: "sortby", value: sortBy == .published ? "publishedAt" : "relevance"))
-        items.append(URLQueryItem(name: "max", value: String(min(100, limit))))
+        items += Self.paging(page)
         let fetched = try await articles(path: "/api/v4/search", query: items)
-        let ordered = sortBy == .published ? fetched.value.sortedNewestFirst() : fetched.value
-        return ArticleBatch(articles: Array(ordered.prefix(limit)), freshness: fetched.freshness)
+        return ArticleBatch(answer: fetched.value, page: ArticlePage(size: page.size),
+                            order: sortBy == .published ? .published : .provider, freshness: fetched.freshness)
+    }
+
+    /// GNews pages itself: `max` articles per page, `page` from 1 (sent only past the first).
+    private static func paging(_ page: ArticlePage) -> [URLQueryItem] {
+        var items = [URLQueryItem(name: "max", value: String(min(100, page.size)))]
+        if page.number > 1 { items.append(URLQueryItem(name: "page", value: String(page.number))) }
+        return items
     }
 
     private func articles(path: String, query: [URLQueryItem]) async throws -> Fetched<[Article]> {
@@ -95,7 +104,8 @@ public struct GNews: HeadlineSource {
                 return Article(
                     title: title, sourceName: wire.source?.name, description: wire.description, url: url,
                     imageURL: wire.image.flatMap { URL(string: $0) },
-                    publishedAt: wire.publishedAt.flatMap(Timestamp.iso8601), provider: .gnews)
+                    publishedAt: wire.publishedAt.flatMap(Timestamp.iso8601), provider: .gnews,
+                    sourceURL: wire.source?.url.flatMap { URL(string: $0) })
             }
         }
     }

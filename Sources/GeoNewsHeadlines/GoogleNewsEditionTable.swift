@@ -38,14 +38,7 @@ public struct GoogleNewsEditionTable: Sendable {
     /// own code (or, for a borrowed edition, `native` is false) and whose `ceid` starts with
     /// that `gl`. Throws `HeadlineError.editionTable` naming the file and the faulty country.
     public static func load(from url: URL) throws -> GoogleNewsEditionTable {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
-        } catch let error as DecodingError {
-            throw HeadlineError.editionTable(path: url.path, detail: JSONBody.describe(error))
-        } catch {
-            throw HeadlineError.editionTable(path: url.path, detail: "cannot be read")
-        }
+        let file = try JSONBody.decodeFile(File.self, at: url) { HeadlineError.editionTable(path: url.path, detail: $0) }
         for (code, country) in file.countries {
             guard code.count == 2, code == code.lowercased() else {
                 throw HeadlineError.editionTable(path: url.path, detail: "country key \"\(code)\" is not two lowercase letters")

@@ -25,7 +25,12 @@ public struct GoogleNewsRSS: HeadlineSource {
         }
     }
 
-    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, limit: Int) async throws -> ArticleBatch {
+    /// Google News feeds carry at most 100 items: pages are cut from that one answer.
+    static let largestAnswer = 100
+
+    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+                             order: HeadlineOrder) async throws -> ArticleBatch {
+        try page.check(provider, reachable: Self.largestAnswer)
         guard let edition = editions.edition(country: country, language: language) else {
             throw HeadlineError.unknownCountry(country)
         }
@@ -33,15 +38,17 @@ public struct GoogleNewsRSS: HeadlineSource {
         let fetched = try await fetcher.fetch(request(path: path, edition: edition)) { response in
             try Self.articles(from: response, edition: edition, country: country)
         }
-        return ArticleBatch(articles: Array(fetched.value.prefix(limit)), freshness: fetched.freshness)
+        return ArticleBatch(answer: fetched.value, page: page, order: order, freshness: fetched.freshness)
     }
 
     /// Searches the edition of `language` (English, US edition, when `nil`). Date bounds become
     /// Google's `after:` / `before:` operators (whole days, UTC). Popularity is not offered.
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort, limit: Int) async throws -> ArticleBatch {
+    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+                       page: ArticlePage) async throws -> ArticleBatch {
         guard sortBy != .popularity else {
             throw HeadlineError.unsupported(provider, operation: "sorting by popularity")
         }
+        try page.check(provider, reachable: Self.largestAnswer)
         let language = language ?? "en"
         guard let edition = editions.searchEdition(language: language) else {
             throw HeadlineError.unsupported(provider, operation: "search in language \"\(language)\"")
@@ -54,8 +61,8 @@ public struct GoogleNewsRSS: HeadlineSource {
         let fetched = try await fetcher.fetch(request) { response in
             try Self.articles(from: response, edition: edition, country: edition.gl.lowercased())
         }
-        let ordered = sortBy == .published ? fetched.value.sortedNewestFirst() : fetched.value
-        return ArticleBatch(articles: Array(ordered.prefix(limit)), freshness: fetched.freshness)
+        return ArticleBatch(answer: fetched.value, page: page, order: sortBy == .published ? .published : .provider,
+                            freshness: fetched.freshness)
     }
 
     private func request(path: String, edition: GoogleNewsEdition, extra: [URLQueryItem] = []) -> ProviderRequest {
@@ -79,9 +86,10 @@ public struct GoogleNewsRSS: HeadlineSource {
         guard let url = URL(string: item.link), url.scheme != nil else { return nil }
         let (headline, publisher) = splitTitle(item.title, source: item.sourceName)
         guard !headline.isEmpty else { return nil }
+        let site = URL(string: item.sourceURL).flatMap { $0.scheme == nil || $0.host == nil ? nil : $0 }
         return Article(
             title: headline, sourceName: item.sourceName.isEmpty ? publisher : item.sourceName,
-            url: url, publishedAt: Timestamp.rfc2822(item.pubDate), provider: .googleNews)
+            url: url, publishedAt: Timestamp.rfc2822(item.pubDate), provider: .googleNews, sourceURL: site)
     }
 
     /// Google titles read "Headline - Publisher". The publisher suffix is removed when it

@@ -62,11 +62,13 @@ struct HTTPTransport: Sendable {
     /// Sends `request`, retrying once after `retry.backoff` on a 5xx answer or a network
     /// failure, and once after a 429 whose `Retry-After` is at most `retry.longestRetryAfter`.
     /// Returns any HTTP answer (errors included) for the provider to interpret; throws
-    /// `HeadlineError.network` or `.timedOut` when no answer came.
-    func send(_ request: ProviderRequest) async throws -> HTTPResponse {
+    /// `HeadlineError.network` or `.timedOut` when no answer came. `pace` runs before every
+    /// exchange, the retry included, and waits for the provider's turn.
+    func send(_ request: ProviderRequest, pace: @Sendable () async throws -> Void = {}) async throws -> HTTPResponse {
         var retried = false
         while true {
             let outcome: Result<HTTPResponse, HeadlineError>
+            try await pace()
             do {
                 outcome = .success(try await exchange(request))
             } catch let error as HeadlineError {
@@ -96,7 +98,7 @@ struct HTTPTransport: Sendable {
         var urlRequest = URLRequest(url: request.url, timeoutInterval: Self.idleTimeout(timeouts))
         urlRequest.setValue("application/json, application/rss+xml, application/xml;q=0.9, */*;q=0.5",
                             forHTTPHeaderField: "Accept")
-        urlRequest.setValue("geonews", forHTTPHeaderField: "User-Agent")
+        urlRequest.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
         if let key = request.apiKey { urlRequest.setValue(key.secret, forHTTPHeaderField: "X-Api-Key") }
 
         let exchange = DataExchange()
@@ -122,6 +124,9 @@ struct HTTPTransport: Sendable {
         return HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(),
                             url: http.url ?? request.url)
     }
+
+    /// Sent with every request, so providers can tell who is asking: `GeoNews/<version>`.
+    static let userAgent = "GeoNews/\(GeoNewsRelease.version)"
 
     /// `timeouts.connect` rounded up to whole seconds, at least 1.
     static func idleTimeout(_ timeouts: HTTPTimeouts) -> Double { max(1, timeouts.connect.rounded(.up)) }

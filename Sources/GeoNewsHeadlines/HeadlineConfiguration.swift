@@ -17,12 +17,24 @@ public struct HeadlineConfiguration: Sendable {
     public var cache: ResponseCache?
     /// Data/google-news-editions.json.
     public var editionTableURL: URL
+    /// Requests allowed per provider and interval; a provider without an entry is not paced.
+    public var rateLimits: [NewsProvider: RateLimit]
+
+    /// The default pacing: GDELT's published one request per 5 s.
+    public static let defaultRateLimits: [NewsProvider: RateLimit] = [.gdelt: .gdelt]
+
+    /// Data/gdelt-countries.json, beside the edition table.
+    public var gdeltTableURL: URL {
+        editionTableURL.deletingLastPathComponent().appendingPathComponent("gdelt-countries.json")
+    }
 
     public init(
         providers: [NewsProvider], newsAPIKey: APIKey? = nil, gnewsKey: APIKey? = nil,
         baseURLs: [NewsProvider: URL] = [:], timeouts: HTTPTimeouts = HTTPTimeouts(),
-        retry: RetryPolicy = RetryPolicy(), cache: ResponseCache?, editionTableURL: URL
+        retry: RetryPolicy = RetryPolicy(), cache: ResponseCache?, editionTableURL: URL,
+        rateLimits: [NewsProvider: RateLimit] = HeadlineConfiguration.defaultRateLimits
     ) {
+        self.rateLimits = rateLimits
         self.providers = providers
         self.newsAPIKey = newsAPIKey
         self.gnewsKey = gnewsKey
@@ -38,16 +50,18 @@ public struct HeadlineConfiguration: Sendable {
         .googleNews: URL(string: "https://news.google.com")!,
         .newsAPI: URL(string: "https://newsapi.org")!,
         .gnews: URL(string: "https://gnews.io")!,
+        .gdelt: URL(string: "https://api.gdeltproject.org")!,
     ]
 
     /// The variable that overrides each provider's address.
     public static let baseURLVariables: [NewsProvider: String] = [
         .googleNews: "GEONEWS_GOOGLE_NEWS_URL", .newsAPI: "GEONEWS_NEWSAPI_URL", .gnews: "GEONEWS_GNEWS_URL",
+        .gdelt: "GEONEWS_GDELT_URL",
     ]
 
     public func key(for provider: NewsProvider) -> APIKey? {
         switch provider {
-        case .googleNews: return nil
+        case .googleNews, .gdelt: return nil
         case .newsAPI: return newsAPIKey
         case .gnews: return gnewsKey
         }
@@ -60,10 +74,13 @@ public struct HeadlineConfiguration: Sendable {
     /// The contents of `config.json`; every field is optional.
     ///
     /// ```json
-    /// {"providers": ["google-news", "newsapi"], "newsapiKey": "…", "gnewsApiKey": "…",
-    ///  "cacheTTLSeconds": 900, "connectTimeoutSeconds": 5, "requestTimeoutSeconds": 10}
+    /// {"providers": ["google-news", "gdelt", "newsapi"], "newsapiKey": "…", "gnewsApiKey": "…",
+    ///  "cacheTTLSeconds": 900, "connectTimeoutSeconds": 5, "requestTimeoutSeconds": 10,
+    ///  "rateLimits": {"gdelt": {"requests": 1, "intervalSeconds": 5}}}
     /// ```
     public struct File: Codable, Sendable, Equatable {
+        /// Provider name → its limit; replaces that provider's default.
+        public var rateLimits: [String: RateLimit]?
         public var providers: [NewsProvider]?
         public var newsapiKey: String?
         public var gnewsApiKey: String?
@@ -78,10 +95,11 @@ public struct HeadlineConfiguration: Sendable {
     /// - File: `$GEONEWS_CONFIG` (must exist when set), else `$XDG_CONFIG_HOME/geonews/config.json`,
     ///   else `~/.config/geonews/config.json` (absent is fine).
     /// - Cache: `$GEONEWS_CACHE_DIR`, else `$XDG_CACHE_HOME/geonews`, else `~/.cache/geonews`.
-    /// - Addresses: `GEONEWS_GOOGLE_NEWS_URL`, `GEONEWS_NEWSAPI_URL`, `GEONEWS_GNEWS_URL`, each
-    ///   `scheme://host[:port]` with no path.
-    /// - Order: `providers` (from `--provider`) when given, else the file's, else Google News
-    ///   followed by NewsAPI and GNews when their keys are set.
+    /// - Addresses: `GEONEWS_GOOGLE_NEWS_URL`, `GEONEWS_GDELT_URL`, `GEONEWS_NEWSAPI_URL`,
+    ///   `GEONEWS_GNEWS_URL`, each `scheme://host[:port]` with no path.
+    /// - Order: `providers` (from `--provider`) when given, else the file's, else Google News,
+    ///   GDELT, then NewsAPI and GNews when their keys are set.
+    /// - Pacing: `rateLimits` in the file, over `defaultRateLimits`.
     ///
     /// - Edition table: `editionTable` when given (e.g. from the data folder the caller already
     ///   located), else `GoogleNewsEditionTable.locate(environment:)`.
@@ -105,7 +123,7 @@ public struct HeadlineConfiguration: Sendable {
         }
 
         let explicit = chosen ?? file.providers
-        var order = explicit ?? [.googleNews]
+        var order = explicit ?? [.googleNews, .gdelt]
         if explicit == nil {
             if newsAPIKey != nil { order.append(.newsAPI) }
             if gnewsKey != nil { order.append(.gnews) }
@@ -125,11 +143,27 @@ public struct HeadlineConfiguration: Sendable {
         }
         let configuration = HeadlineConfiguration(
             providers: order, newsAPIKey: newsAPIKey, gnewsKey: gnewsKey, baseURLs: baseURLs,
-            timeouts: timeouts, cache: cache, editionTableURL: table)
+            timeouts: timeouts, cache: cache, editionTableURL: table, rateLimits: try rateLimits(file))
         if let missing = order.first(where: { $0.needsKey && configuration.key(for: $0) == nil }) {
             throw HeadlineError.missingKey(missing)
         }
         return configuration
+    }
+
+    /// `defaultRateLimits` with the file's `rateLimits` laid over them; throws
+    /// `HeadlineError.configuration` for an unknown provider or a limit that is not positive.
+    static func rateLimits(_ file: File) throws -> [NewsProvider: RateLimit] {
+        var limits = defaultRateLimits
+        for (name, limit) in file.rateLimits ?? [:] {
+            guard let provider = NewsProvider(rawValue: name) else {
+                throw HeadlineError.configuration(source: "config.json", detail: "rateLimits names \"\(name)\", not one of \(NewsProvider.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard limit.requests >= 1, limit.intervalSeconds > 0, limit.intervalSeconds.isFinite else {
+                throw HeadlineError.configuration(source: "config.json", detail: "rateLimits.\(name) needs requests ≥ 1 and intervalSeconds > 0")
+            }
+            limits[provider] = limit
+        }
+        return limits
     }
 
     static func loadFile(_ environment: [String: String]) throws -> File {

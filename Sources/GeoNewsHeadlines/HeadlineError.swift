@@ -81,6 +81,15 @@ public enum HeadlineError: Error, Sendable, Equatable, CustomStringConvertible {
     case configuration(source: String, detail: String)
     /// Data/google-news-editions.json is missing or invalid.
     case editionTable(path: String, detail: String)
+    /// Data/gdelt-countries.json is missing or invalid.
+    case gdeltTable(path: String, detail: String)
+    /// The provider answered with a page of text or HTML instead of its data format (GDELT does
+    /// so, with status 200, for queries it refuses); `message` is that page's text.
+    case refused(NewsProvider, message: String)
+    /// A page beyond what the provider returns for one request (`reachable` articles).
+    case pageOutOfReach(NewsProvider, page: Int, limit: Int, reachable: Int)
+    /// The provider's rate limit leaves `seconds` until the next request may be sent.
+    case paced(NewsProvider, seconds: Double)
 
     /// What the caller should do about the error, coarsely: fix their input, fix the
     /// configuration, or try again later.
@@ -90,8 +99,8 @@ public enum HeadlineError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var kind: Kind {
         switch self {
-        case .unknownCountry, .invalidInput: return .badInput
-        case .missingKey, .configuration, .editionTable: return .configuration
+        case .unknownCountry, .invalidInput, .pageOutOfReach: return .badInput
+        case .missingKey, .configuration, .editionTable, .gdeltTable: return .configuration
         case .newsAPI(let code, _, _): return code.isConfigurationProblem ? .configuration : .unavailable
         case .httpStatus(_, let status, _) where status == 401 || status == 403: return .configuration
         default: return .unavailable
@@ -102,7 +111,8 @@ public enum HeadlineError: Error, Sendable, Equatable, CustomStringConvertible {
     public var provider: NewsProvider? {
         switch self {
         case .missingKey(let p), .unsupported(let p, _), .network(let p, _), .timedOut(let p, _),
-             .httpStatus(let p, _, _), .rateLimited(let p, _, _), .malformedResponse(let p, _):
+             .httpStatus(let p, _, _), .rateLimited(let p, _, _), .malformedResponse(let p, _),
+             .refused(let p, _), .pageOutOfReach(let p, _, _, _), .paced(let p, _):
             return p
         case .newsAPI: return .newsAPI
         case .editionUnsupported: return .googleNews
@@ -140,10 +150,29 @@ public enum HeadlineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "configuration \(source): \(detail)"
         case .editionTable(let path, let detail):
             return "Google News edition table \(path): \(detail) (set GEONEWS_DATA to the folder holding it)"
+        case .gdeltTable(let path, let detail):
+            return "GDELT country table \(path): \(detail) (set GEONEWS_DATA to the folder holding it)"
+        case .refused(let p, let message):
+            return "\(p) refused the request: \(message)"
+        case .pageOutOfReach(let p, let page, let limit, let reachable):
+            return "\(p) cannot page that far: page \(page) of \(limit) needs articles \((page - 1) * limit + 1)–\(page * limit), "
+                + "and \(p) returns at most \(reachable) for a request"
+        case .paced(let p, let seconds):
+            return "\(p) is held to its rate limit; the next request may be sent in \(Self.seconds((seconds * 10).rounded(.up) / 10)) s"
         }
     }
 
     public var description: String { message }
+
+    /// Whether trying later could succeed with no change: the network, a timeout, a rate limit.
+    /// Such failures are answered from an older cache entry when there is one.
+    var isTransient: Bool {
+        switch self {
+        case .network, .timedOut, .rateLimited, .paced: return true
+        case .httpStatus(_, let status, _): return status >= 500
+        default: return false
+        }
+    }
 
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)

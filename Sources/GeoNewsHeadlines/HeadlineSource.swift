@@ -40,19 +40,23 @@ public struct NewsSource: Codable, Sendable, Hashable {
 public protocol HeadlineSource: Sendable {
     var provider: NewsProvider { get }
 
-    /// Top headlines of `country` (lowercase ISO 3166-1 alpha-2), at most `limit` (1…100),
-    /// ordered by the provider's ranking or else newest first.
-    func topHeadlines(country: String, category: HeadlineCategory?, language: String?, limit: Int) async throws -> ArticleBatch
+    /// One page of the top headlines of `country` (lowercase ISO 3166-1 alpha-2), duplicates
+    /// dropped, in `order`. Throws `HeadlineError.pageOutOfReach` for a page the provider
+    /// cannot reach.
+    func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+                      order: HeadlineOrder) async throws -> ArticleBatch
 
-    /// Articles matching `query`, published between `from` and `to` when given.
-    func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort, limit: Int) async throws -> ArticleBatch
+    /// One page of the articles matching `query`, published between `from` and `to` when given.
+    func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+                page: ArticlePage) async throws -> ArticleBatch
 
     /// The publishers the provider lists, filtered by the given values.
     func sources(country: String?, category: HeadlineCategory?, language: String?) async throws -> [NewsSource]
 }
 
 extension HeadlineSource {
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort, limit: Int) async throws -> ArticleBatch {
+    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+                       page: ArticlePage) async throws -> ArticleBatch {
         throw HeadlineError.unsupported(provider, operation: "search")
     }
 

@@ -12,6 +12,18 @@ enum JSONBody {
         }
     }
 
+    /// A data file decoded as `type`; unreadable or undecodable files throw `fault(detail)`,
+    /// the detail naming the failing field.
+    static func decodeFile<T: Decodable>(_ type: T.Type, at url: URL, fault: (String) -> HeadlineError) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(contentsOf: url))
+        } catch let error as DecodingError {
+            throw fault(describe(error))
+        } catch {
+            throw fault("cannot be read")
+        }
+    }
+
     /// "invalid JSON" or "field articles[2].url: missing", from a `DecodingError`.
     static func describe(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {

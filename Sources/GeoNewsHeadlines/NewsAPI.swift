@@ -20,18 +20,21 @@ public struct NewsAPI: HeadlineSource {
 
     /// NewsAPI does not rank top headlines, so they come back newest first. A few extra
     /// articles are asked for, to make up for "[Removed]" placeholders that are dropped.
-    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, limit: Int) async throws -> ArticleBatch {
+    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+                             order: HeadlineOrder) async throws -> ArticleBatch {
         var query = [URLQueryItem(name: "country", value: country.lowercased())]
         if let category { query.append(URLQueryItem(name: "category", value: category.rawValue)) }
-        query.append(URLQueryItem(name: "pageSize", value: String(min(Self.largestPage, limit + 10))))
+        query += Self.paging(page)
         let fetched = try await articles(path: "/v2/top-headlines", query: query)
-        let articles = Array(fetched.value.sortedNewestFirst().prefix(limit))
+        let articles = ArticleBatch(answer: fetched.value, page: ArticlePage(size: page.size), order: .published,
+                                    freshness: fetched.freshness).articles
         let note = articles.isEmpty && country.lowercased() != "us"
             ? "NewsAPI has returned top headlines only for \"us\" since 2024" : nil
         return ArticleBatch(articles: articles, freshness: fetched.freshness, note: note)
     }
 
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort, limit: Int) async throws -> ArticleBatch {
+    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+                       page: ArticlePage) async throws -> ArticleBatch {
         var items = [URLQueryItem(name: "q", value: query)]
         if let language {
             guard Self.languages.contains(language.lowercased()) else {
@@ -48,9 +51,21 @@ public struct NewsAPI: HeadlineSource {
         case .popularity: sort = "popularity"
         }
         items.append(URLQueryItem(name: "sortBy", value: sort))
-        items.append(URLQueryItem(name: "pageSize", value: String(min(Self.largestPage, limit + 10))))
+        items += Self.paging(page)
         let fetched = try await articles(path: "/v2/everything", query: items)
-        return ArticleBatch(articles: Array(fetched.value.prefix(limit)), freshness: fetched.freshness)
+        return ArticleBatch(answer: fetched.value, page: ArticlePage(size: page.size),
+                            order: sortBy == .published ? .published : .provider, freshness: fetched.freshness)
+    }
+
+    /// NewsAPI pages itself (`page`, `pageSize`). The first page asks for 10 more than wanted, to
+    /// make up for "[Removed]" placeholders and duplicates that are dropped; later pages ask
+    /// for exactly `limit`, so that page N starts where N − 1 ended.
+    private static func paging(_ page: ArticlePage) -> [URLQueryItem] {
+        guard page.number > 1 else {
+            return [URLQueryItem(name: "pageSize", value: String(min(largestPage, page.size + 10)))]
+        }
+        return [URLQueryItem(name: "pageSize", value: String(min(largestPage, page.size))),
+                URLQueryItem(name: "page", value: String(page.number))]
     }
 
     public func sources(country: String?, category: HeadlineCategory?, language: String?) async throws -> [NewsSource] {

@@ -34,13 +34,29 @@ struct Fetched<Value: Sendable>: Sendable {
     var freshness: Freshness
 }
 
-/// Sends provider requests through the cache: a fresh entry answers without the network; a
-/// successful answer is stored; when the network fails (no answer, a timeout, 5xx or 429) an
-/// entry up to `staleLimit` old is served instead, marked stale.
+/// Sends provider requests politely and through the cache.
+///
+/// - A fresh cache entry answers without the network.
+/// - Identical requests on their way at once share one upstream fetch (`RequestFlights`).
+/// - Each provider's requests are spaced by its `RateLimit` (`RequestPacer`); a caller that
+///   would have to wait for its turn while an older cache entry exists is served that entry,
+///   marked stale, instead.
+/// - A successful answer is stored; when the provider cannot answer (no answer, a timeout,
+///   5xx, 429 or a rate-limit notice) an entry up to `staleLimit` old is served, marked stale.
 struct ProviderFetcher: Sendable {
     let transport: HTTPTransport
     /// `nil` when caching is off (`--no-cache`): nothing is read or written.
     let cache: ResponseCache?
+    let pacer: RequestPacer
+    let flights: RequestFlights
+
+    init(transport: HTTPTransport, cache: ResponseCache?, rateLimits: [NewsProvider: RateLimit] = [:]) {
+        self.transport = transport
+        self.cache = cache
+        pacer = RequestPacer(limits: rateLimits, ledger: cache.map { PaceLedger(directory: $0.directory) },
+                             patience: transport.timeouts.request)
+        flights = RequestFlights()
+    }
 
     /// Fetches `request` and turns the answer into a value with `interpret`, which sees every
     /// HTTP answer (errors included) and throws `HeadlineError` for those it rejects. Only
@@ -54,20 +70,26 @@ struct ProviderFetcher: Sendable {
            let value = try? interpret(HTTPResponse(status: 200, headers: [:], body: entry.body, url: entry.url)) {
             return Fetched(value: value, freshness: .cached(age: entry.age()))
         }
+        let provider = request.provider
+        let wait = await pacer.wait(for: provider)
+        if wait > 0, entry != nil, await !flights.isRunning(identity) {
+            let busy = HeadlineError.paced(provider, seconds: wait)
+            if let stale = try? stale(entry, instead: busy, interpret: interpret) { return stale }
+        }
         do {
-            let response = try await transport.send(request)
+            let response = try await flights.response(for: identity) { [transport, pacer] in
+                try await transport.send(request, pace: { try await pacer.turn(provider) })
+            }
             do {
                 let value = try interpret(response)
                 if response.isSuccess { cache?.store(response.body, url: response.url, for: identity) }
                 return Fetched(value: value, freshness: .network)
-            } catch let error as HeadlineError where response.status >= 500 || response.status == 429 {
+            } catch let error as HeadlineError where error.isTransient || response.status >= 500 {
+                if case .rateLimited(_, let retryAfter, _) = error { await pacer.backOff(provider, seconds: retryAfter) }
                 return try stale(entry, instead: error, interpret: interpret)
             }
-        } catch let error as HeadlineError {
-            switch error {
-            case .network, .timedOut: return try stale(entry, instead: error, interpret: interpret)
-            default: throw error
-            }
+        } catch let error as HeadlineError where error.isTransient {
+            return try stale(entry, instead: error, interpret: interpret)
         }
     }
 

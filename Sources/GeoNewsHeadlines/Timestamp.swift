@@ -62,6 +62,21 @@ enum Timestamp {
                     offsetSeconds: offset)
     }
 
+    /// Parses GDELT's `seendate`, `20240501T093000Z` (UTC). Returns `nil` otherwise.
+    static func gdelt(_ text: String) -> Date? {
+        let s = Array(text)
+        guard s.count == 16, s[8] == "T", s[15] == "Z" else { return nil }
+        let digits = String(s[0..<8]) + String(s[9..<15])
+        guard digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        let d = Array(digits)
+        return iso8601("\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))T\(String(d[8..<10])):\(String(d[10..<12])):\(String(d[12..<14]))Z")
+    }
+
+    /// `20240501093000`, GDELT's `startdatetime` / `enddatetime` form (UTC).
+    static func gdeltQueryString(_ date: Date) -> String {
+        iso8601String(date).filter(\.isNumber).prefix(14).description
+    }
+
     /// `2024-05-01T09:30:00Z`: whole seconds, UTC.
     static func iso8601String(_ date: Date) -> String {
         let total = Int(date.timeIntervalSince1970.rounded(.down))

@@ -9,10 +9,11 @@ struct HeadlinesCommand: AsyncParsableCommand {
         commandName: "headlines",
         abstract: "Top headlines of one of the 54 news countries.",
         discussion: """
-            Providers are asked in order until one has articles: Google News RSS (no key) first, \
-            then NewsAPI when NEWSAPI_KEY is set and GNews when GNEWS_API_KEY is set, unless \
-            --provider or config.json says otherwise. NewsAPI has served top headlines only \
-            for "us" since 2024.
+            Providers are asked in order until one has articles: Google News RSS and GDELT (no \
+            key) first, then NewsAPI when NEWSAPI_KEY is set and GNews when GNEWS_API_KEY is set, \
+            unless --provider or config.json says otherwise. NewsAPI has served top headlines only \
+            for "us" since 2024. Google News pages reach 100 articles, GDELT's 250; past that the \
+            next provider is asked.
             Exit codes: 0 done, 64 bad input, 69 headlines unavailable (network or provider \
             failure), 78 configuration missing (no key for the chosen provider).
             """
@@ -27,8 +28,14 @@ struct HeadlinesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Edition language where a country has several (e.g. fr for ca).", valueName: "code"))
     var language: String?
 
-    @Option(help: ArgumentHelp("Number of articles, 1…100.", valueName: "n"))
+    @Option(help: ArgumentHelp("Number of articles per page, 1…100.", valueName: "n"))
     var limit = 10
+
+    @Option(help: ArgumentHelp("Page of --limit articles, from 1.", valueName: "n"))
+    var page = 1
+
+    @Option(help: ArgumentHelp("provider (the provider's ranking) or published (newest first).", valueName: "order"))
+    var sort = "provider"
 
     /// The listing's first words instead of "Headlines for <country>" (`geonews --lat … --lon …`
     /// prints its headlines under "Headlines").
@@ -39,15 +46,19 @@ struct HeadlinesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let category = try HeadlineServiceOptions.category(category)
+        guard let order = HeadlineOrder(rawValue: sort.lowercased()) else {
+            throw fail("sort '\(sort)' is not one of \(HeadlineOrder.allCases.map(\.rawValue).joined(separator: " "))", .usage)
+        }
         let headlines = try service.make()
-        let result = await headlines.topHeadlines(country: country, category: category, language: language, limit: limit)
+        let result = await headlines.topHeadlines(country: country, category: category, language: language, limit: limit,
+                                                  page: page, order: order)
         try service.report(result, title: listingTitle ?? "Headlines for \(result.country ?? country)")
     }
 }
 
 /// Options shared by `headlines`, `search` and `sources`: provider order, cache, JSON output.
 struct HeadlineServiceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Provider or comma-separated order: google-news, newsapi, gnews.", valueName: "names"))
+    @Option(help: ArgumentHelp("Provider or comma-separated order: \(NewsProvider.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "names"))
     var provider: String?
 
     @Flag(help: "Ask the providers even when a cached answer is fresh, and store nothing.")

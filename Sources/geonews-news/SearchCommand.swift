@@ -9,8 +9,10 @@ struct SearchCommand: AsyncParsableCommand {
         commandName: "search",
         abstract: "Search news articles.",
         discussion: """
-            Google News searches the edition of --language (English, US edition, by default); \
-            NewsAPI and GNews search when their keys are set. Sorting by popularity needs NewsAPI.
+            Google News searches the edition of --language (English, US edition, by default), \
+            then GDELT (all languages, or --language); NewsAPI and GNews search when their keys \
+            are set. Sorting by popularity needs NewsAPI. --page N shows the Nth --limit \
+            articles: Google News reaches 100, GDELT 250, NewsAPI and GNews page themselves.
             Exit codes: 0 done, 64 bad input, 69 no provider could answer, 78 configuration missing.
             """
     )
@@ -30,8 +32,11 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Published before this day (YYYY-MM-DD, UTC).", valueName: "day"))
     var to: String?
 
-    @Option(help: ArgumentHelp("Number of articles, 1…100.", valueName: "n"))
+    @Option(help: ArgumentHelp("Number of articles per page, 1…100.", valueName: "n"))
     var limit = 10
+
+    @Option(help: ArgumentHelp("Page of --limit articles, from 1.", valueName: "n"))
+    var page = 1
 
     @OptionGroup var service: HeadlineServiceOptions
 
@@ -42,7 +47,7 @@ struct SearchCommand: AsyncParsableCommand {
         let from = try Self.day(from, flag: "--from")
         let to = try Self.day(to, flag: "--to")
         let search = try service.make()
-        let result = await search.search(query, language: language, from: from, to: to, sortBy: order, limit: limit)
+        let result = await search.search(query, language: language, from: from, to: to, sortBy: order, limit: limit, page: page)
         try service.report(result, title: "Articles for \"\(result.query ?? query)\"")
     }
 

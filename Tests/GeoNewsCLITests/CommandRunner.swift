@@ -34,6 +34,7 @@ struct CommandRunner {
         env["GEONEWS_GOOGLE_NEWS_URL"] = "http://127.0.0.1:9"
         env["GEONEWS_NEWSAPI_URL"] = "http://127.0.0.1:9"
         env["GEONEWS_GNEWS_URL"] = "http://127.0.0.1:9"
+        env["GEONEWS_GDELT_URL"] = "http://127.0.0.1:9"
         env["NEWSAPI_KEY"] = nil
         env["GNEWS_API_KEY"] = nil
         env["GEONEWS_CONFIG"] = nil

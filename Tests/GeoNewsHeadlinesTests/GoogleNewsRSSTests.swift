@@ -62,8 +62,7 @@ final class GoogleNewsRSSTests: XCTestCase {
     func testSearchUsesTheLanguagesEditionAndDateOperators() async throws {
         let server = try LoopbackHTTPServer { _, _ in .rss("google-news-fr.xml") }
         let service = try TestSupport.service(server, providers: [.googleNews])
-        let result = await service.search("retraites", language: "fr", from: TestSupport.date("2024-04-28T12:00:00Z"),
-                                          to: TestSupport.date("2024-05-01T00:00:00Z"), sortBy: .published, limit: 4)
+        let result = await TestSupport.searchEndOfApril(service, "retraites", language: "fr", sortBy: .published, limit: 4)
         XCTAssertEqual(result.provider, .googleNews)
         XCTAssertEqual(result.query, "retraites")
         XCTAssertEqual(server.requests.first?.path, "/rss/search")

@@ -9,13 +9,36 @@ final class HeadlineConfigurationTests: XCTestCase {
         return ["HOME": home, "GEONEWS_DATA": dataDir].merging(extra) { $1 }
     }
 
-    func testDefaultOrderIsGoogleNewsThenKeyedProviders() throws {
-        XCTAssertEqual(try HeadlineConfiguration.fromEnvironment(environment()).providers, [.googleNews])
-        XCTAssertEqual(try HeadlineConfiguration.fromEnvironment(environment(["NEWSAPI_KEY": "abc"])).providers, [.googleNews, .newsAPI])
+    func testDefaultOrderIsGoogleNewsThenGDELTThenKeyedProviders() throws {
+        XCTAssertEqual(try HeadlineConfiguration.fromEnvironment(environment()).providers, [.googleNews, .gdelt])
+        XCTAssertEqual(try HeadlineConfiguration.fromEnvironment(environment(["NEWSAPI_KEY": "abc"])).providers,
+                       [.googleNews, .gdelt, .newsAPI])
         XCTAssertEqual(try HeadlineConfiguration.fromEnvironment(environment(["NEWSAPI_KEY": "a", "GNEWS_API_KEY": "b"])).providers,
-                       [.googleNews, .newsAPI, .gnews])
-        XCTAssertEqual(try HeadlineConfiguration.fromEnvironment(environment(["NEWSAPI_KEY": "  "])).providers, [.googleNews],
+                       [.googleNews, .gdelt, .newsAPI, .gnews])
+        XCTAssertEqual(try HeadlineConfiguration.fromEnvironment(environment(["NEWSAPI_KEY": "  "])).providers, [.googleNews, .gdelt],
                        "a blank key counts as absent")
+    }
+
+    func testGDELTIsPacedAtOneRequestPerFiveSecondsUnlessTheFileSaysOtherwise() throws {
+        XCTAssertEqual(try HeadlineConfiguration.fromEnvironment(environment()).rateLimits,
+                       [.gdelt: RateLimit(requests: 1, intervalSeconds: 5)])
+        let file = TestSupport.scratchDirectory().appendingPathComponent("config.json")
+        try Data(#"{"rateLimits": {"gdelt": {"requests": 2, "intervalSeconds": 12}, "google-news": {"requests": 10, "intervalSeconds": 60}}}"#.utf8)
+            .write(to: file)
+        let configured = try HeadlineConfiguration.fromEnvironment(environment(["GEONEWS_CONFIG": file.path]))
+        XCTAssertEqual(configured.rateLimits, [.gdelt: RateLimit(requests: 2, intervalSeconds: 12),
+                                               .googleNews: RateLimit(requests: 10, intervalSeconds: 60)])
+
+        try Data(#"{"rateLimits": {"bing": {"requests": 1, "intervalSeconds": 5}}}"#.utf8).write(to: file)
+        XCTAssertThrowsError(try HeadlineConfiguration.fromEnvironment(environment(["GEONEWS_CONFIG": file.path]))) { error in
+            XCTAssertEqual((error as? HeadlineError)?.message,
+                           "configuration config.json: rateLimits names \"bing\", not one of google-news, newsapi, gnews, gdelt")
+        }
+        try Data(#"{"rateLimits": {"gdelt": {"requests": 0, "intervalSeconds": 5}}}"#.utf8).write(to: file)
+        XCTAssertThrowsError(try HeadlineConfiguration.fromEnvironment(environment(["GEONEWS_CONFIG": file.path]))) { error in
+            XCTAssertEqual((error as? HeadlineError)?.message,
+                           "configuration config.json: rateLimits.gdelt needs requests ≥ 1 and intervalSeconds > 0")
+        }
     }
 
     func testChosenProviderWithoutKeyIsAMissingKeyError() {
@@ -63,8 +86,9 @@ final class HeadlineConfigurationTests: XCTestCase {
     func testBaseURLOverridesKeepOnlySchemeHostAndPort() throws {
         let configuration = try HeadlineConfiguration.fromEnvironment(environment([
             "GEONEWS_NEWSAPI_URL": "http://127.0.0.1:8081", "GEONEWS_GOOGLE_NEWS_URL": "https://proxy.example/",
-            "GEONEWS_GNEWS_URL": "http://localhost:9",
+            "GEONEWS_GNEWS_URL": "http://localhost:9", "GEONEWS_GDELT_URL": "http://127.0.0.1:8082",
         ]))
+        XCTAssertEqual(configuration.baseURL(for: .gdelt).absoluteString, "http://127.0.0.1:8082")
         XCTAssertEqual(configuration.baseURL(for: .newsAPI).absoluteString, "http://127.0.0.1:8081")
         XCTAssertEqual(configuration.baseURL(for: .googleNews).absoluteString, "https://proxy.example")
         XCTAssertEqual(configuration.baseURL(for: .gnews).absoluteString, "http://localhost:9")

@@ -10,6 +10,8 @@ struct RecordedRequest: Sendable {
     var target: String
     /// Header names lowercased.
     var headers: [String: String]
+    /// When the server had read the request, in seconds on the server's monotonic clock.
+    var receivedAt: Double = 0
 
     var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 
@@ -141,7 +143,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
-        guard let request = readRequest(connection) else { return }
+        guard var request = readRequest(connection) else { return }
+        request.receivedAt = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
         let hits = lock.withLock { () -> Int in
             recorded.append(request)
             return recorded.filter { $0.path == request.path }.count

@@ -77,7 +77,7 @@ final class ProviderChainTests: XCTestCase {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(result), as: UTF8.self)
-        XCTAssertEqual(json, #"{"articles":[{"provider":"google-news","publishedAt":"2024-05-01T09:30:00Z","source":"Le Monde","title":"Réforme des retraites : le Sénat adopte le texte","url":"https://news.google.com/rss/articles/CBMiRmh0dHBzOi8vd3d3LmxlbW9uZGUuZnIvYQ?oc=5"}],"country":"fr","error":null,"provider":"google-news"}"#)
+        XCTAssertEqual(json, #"{"articles":[{"provider":"google-news","publishedAt":"2024-05-01T09:30:00Z","source":"Le Monde","sourceUrl":"https://www.lemonde.fr","title":"Réforme des retraites : le Sénat adopte le texte","url":"https://news.google.com/rss/articles/CBMiRmh0dHBzOi8vd3d3LmxlbW9uZGUuZnIvYQ?oc=5"}],"country":"fr","error":null,"provider":"google-news"}"#)
         let decoded = try JSONDecoder().decode(HeadlineResult.self, from: Data(json.utf8))
         XCTAssertEqual(decoded.articles, result.articles)
 

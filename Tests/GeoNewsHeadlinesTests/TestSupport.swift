@@ -20,19 +20,21 @@ enum TestSupport {
         return url
     }
 
-    /// A service whose every provider points at `server`. `cacheDirectory: nil` turns the cache off.
+    /// A service whose every provider points at `server`. `cacheDirectory: nil` turns the cache off;
+    /// no provider is paced unless `rateLimits` says so.
     static func service(
         _ server: LoopbackHTTPServer, providers: [NewsProvider], newsAPIKey: APIKey? = key, gnewsKey: APIKey? = key,
         cacheDirectory: URL? = nil, timeToLive: Double = 900,
         timeouts: HTTPTimeouts = HTTPTimeouts(connect: 3, request: 5),
-        retry: RetryPolicy = RetryPolicy(backoff: 0.05, longestRetryAfter: 1.5)
+        retry: RetryPolicy = RetryPolicy(backoff: 0.05, longestRetryAfter: 1.5),
+        rateLimits: [NewsProvider: RateLimit] = [:]
     ) throws -> HeadlineService {
         let configuration = HeadlineConfiguration(
             providers: providers, newsAPIKey: newsAPIKey, gnewsKey: gnewsKey,
-            baseURLs: [.googleNews: server.baseURL, .newsAPI: server.baseURL, .gnews: server.baseURL],
+            baseURLs: Dictionary(uniqueKeysWithValues: NewsProvider.allCases.map { ($0, server.baseURL) }),
             timeouts: timeouts, retry: retry,
             cache: cacheDirectory.map { ResponseCache(directory: $0, timeToLive: timeToLive) },
-            editionTableURL: editionTableURL)
+            editionTableURL: editionTableURL, rateLimits: rateLimits)
         return try HeadlineService(configuration: configuration)
     }
 
@@ -43,4 +45,12 @@ enum TestSupport {
     }
 
     static func date(_ iso: String) -> Date { Timestamp.iso8601(iso)! }
+
+    /// `service.search` between 2024-04-28 12:00 and 2024-05-01 00:00 UTC, the bounds the
+    /// search tests send.
+    static func searchEndOfApril(_ service: HeadlineService, _ query: String, language: String, sortBy: SearchSort,
+                                 limit: Int) async -> HeadlineResult {
+        await service.search(query, language: language, from: date("2024-04-28T12:00:00Z"), to: date("2024-05-01T00:00:00Z"),
+                             sortBy: sortBy, limit: limit)
+    }
 }

@@ -32,6 +32,8 @@ final class ByteSource {
     private let ownsDescriptor: Bool
     private var memory: [UInt8]?
     private var memoryOffset = 0
+    /// The next chunk of a chunked input (an upload body), `nil` at its end.
+    private var nextChunk: (() throws -> [UInt8]?)?
     private var pushedBack: [UInt8] = []
 
     init(_ input: BatchInput) throws(BatchResolveError) {
@@ -58,6 +60,18 @@ final class ByteSource {
             memory = bytes
             size = bytes.count
         }
+    }
+
+    /// An input that arrives in chunks, such as an HTTP request body: `nextChunk` is called
+    /// whenever the bytes handed out so far are used up, and returns `nil` at the end. Only the
+    /// current chunk is held.
+    init(name: String, nextChunk: @escaping () throws -> [UInt8]?) {
+        self.name = name
+        size = nil
+        fd = -1
+        ownsDescriptor = false
+        memory = []
+        self.nextChunk = nextChunk
     }
 
     deinit { if ownsDescriptor { close(fd) } }
@@ -97,9 +111,17 @@ final class ByteSource {
             pushedBack.removeFirst(n)
             return n
         }
-        if let memory {
-            let n = min(buffer.count, memory.count - memoryOffset)
-            memory.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + memoryOffset, byteCount: n) }
+        if memory != nil {
+            while memoryOffset == memory!.count, let next = nextChunk {
+                let chunk: [UInt8]?
+                do { chunk = try next() } catch { throw .readFailed(path: name, reason: "\(error)") }
+                guard let chunk else { nextChunk = nil; break }
+                memory = chunk
+                memoryOffset = 0
+            }
+            let n = min(buffer.count, memory!.count - memoryOffset)
+            guard n > 0 else { return 0 }
+            memory!.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + memoryOffset, byteCount: n) }
             memoryOffset += n
             return n
         }

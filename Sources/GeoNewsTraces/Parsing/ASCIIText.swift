@@ -1,3 +1,5 @@
+import GeoNewsJSON
+
 /// Byte-level text comparisons for header names and JSON keys.
 enum ASCIIText {
     /// True when `bytes` spell `name` ignoring ASCII case.
@@ -22,7 +24,7 @@ enum ASCIIText {
     }
 }
 
-/// JSON string escaping and unescaping.
+/// JSON string unescaping, and escaping into a ``ByteBuffer``.
 enum JSONText {
     /// Decodes the contents of a JSON string (without its quotes).
     static func decodeString(_ b: UnsafeBufferPointer<UInt8>) -> String {
@@ -72,25 +74,10 @@ enum JSONText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `text` as a quoted JSON string.
+    /// Appends `text` as a quoted JSON string (GeoNewsJSON's escaper).
+    @inline(__always)
     static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to out: ByteBuffer) {
-        out.append(UInt8(ascii: "\""))
-        let hex: StaticString = "0123456789abcdef"
-        for c in text {
-            switch c {
-            case UInt8(ascii: "\""): out.append("\\\"")
-            case UInt8(ascii: "\\"): out.append("\\\\")
-            case 0x0A: out.append("\\n")
-            case 0x0D: out.append("\\r")
-            case 0x09: out.append("\\t")
-            case 0..<0x20:
-                out.append("\\u00")
-                out.append(hex.utf8Start[Int(c >> 4)])
-                out.append(hex.utf8Start[Int(c & 15)])
-            default: out.append(c)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONString.appendQuoted(text) { out.append($0) }
     }
 
     static func appendQuoted(_ text: String, to out: ByteBuffer) {

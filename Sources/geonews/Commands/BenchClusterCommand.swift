@@ -60,7 +60,7 @@ struct BenchClusterCommand: AsyncParsableCommand {
 
         let coordinates: [Coordinate]
         if let input {
-            do { coordinates = try ClusterInput.read(path: input).coordinates } catch { throw fail(error.message, error.status) }
+            coordinates = try ClusterCommand.readPoints(input).coordinates
         } else {
             guard points >= 0 else { throw fail("points \(points) must be 0 or more", .usage) }
             coordinates = Self.randomPoints(count: points, seed: seed)

@@ -36,10 +36,7 @@ struct CountriesCommand: AsyncParsableCommand {
         let catalogue = try data.catalogue()
         let found = catalogue.search(search ?? "", newsOnly: newsOnly)
         if json {
-            let rows = found.map { CountryRow($0, language: lang) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            print(String(decoding: try CountryReport.jsonData(found, language: lang), as: UTF8.self))
             return
         }
         for c in found {
@@ -50,29 +47,5 @@ struct CountriesCommand: AsyncParsableCommand {
         if found.isEmpty, let search {
             printError("no country matches '\(search)'")
         }
-    }
-}
-
-/// One catalogue entry in `geonews countries --json`.
-private struct CountryRow: Encodable {
-    struct Marker: Encodable { let lat: Double; let lon: Double }
-    let id: String
-    let iso2: String?
-    let iso3: String?
-    let name: String
-    let continent: String
-    let sovereign: String
-    let news: Bool
-    let marker: Marker
-
-    init(_ c: Country, language: String?) {
-        id = c.id
-        iso2 = c.iso2
-        iso3 = c.iso3
-        name = c.name(in: language)
-        continent = c.continent
-        sovereign = c.sovereign
-        news = c.hasNews
-        marker = Marker(lat: c.marker.latitude, lon: c.marker.longitude)
     }
 }

@@ -43,7 +43,7 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Headline topic: \(Self.categories.joined(separator: " ")).", valueName: "name"))
     var category: String?
 
-    @Option(help: ArgumentHelp("Headline provider or comma-separated order: google-news, newsapi, gnews.", valueName: "names"))
+    @Option(help: ArgumentHelp("Headline provider or comma-separated order: google-news, gdelt, newsapi, gnews.", valueName: "names"))
     var provider: String?
 
     @Flag(help: "Ask the headline providers even when a cached answer is fresh, and store nothing.")
@@ -54,7 +54,7 @@ struct LocateCommand: AsyncParsableCommand {
     func run() async throws {
         let position: Coordinate
         do {
-            position = try parsePosition(lat: lat, lon: lon)
+            position = try Coordinate(parsingLatitude: lat, longitude: lon)
         } catch {
             throw fail("\(error)", .usage)
         }
@@ -71,9 +71,7 @@ struct LocateCommand: AsyncParsableCommand {
                                          category: category, providers: providers, useCache: !noCache)
         let headlines = noHeadlines ? nil : await request.fetch(asJSON: json)
         if json {
-            var report = LocationReport(resolution, language: lang)
-            report.headlines = headlines?.json
-            print(try report.jsonString())
+            print(try ResolutionReport(resolution, language: lang, headlines: headlines?.json).jsonString())
         } else {
             print(LocationSummary(resolution, language: lang).text)
             if let listing = headlines?.listing, !listing.isEmpty {
@@ -110,7 +108,7 @@ struct LocateCommand: AsyncParsableCommand {
     /// `HeadlineCategory` and `NewsProvider`), checked here so that a bad value fails before
     /// anything is resolved, as `geonews-news` would.
     static let categories = ["business", "entertainment", "general", "health", "science", "sports", "technology"]
-    static let providers = ["google-news", "newsapi", "gnews"]
+    static let providers = ["google-news", "newsapi", "gnews", "gdelt"]
 
     static let languages = ["ar", "bn", "de", "el", "en", "es", "fa", "fr", "he", "hi", "hu", "id", "it", "ja",
                             "ko", "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht"]

@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsJSON
 
 /// The headlines `geonews --lat … --lon …` shows for the suggested country, fetched by running
 /// `geonews-news headlines` (which links the networking stack this executable leaves out).

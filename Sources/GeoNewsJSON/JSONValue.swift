@@ -1,8 +1,8 @@
 /// Any JSON value, kept as read so that it can be written back inside another document
-/// (the `headlines` member of `geonews --json`, which `geonews-news` produces).
+/// (the `headlines` member of the resolution JSON, which the headline commands produce).
 ///
 /// Numbers are held as `Double`, which is exact for integers up to 2^53.
-enum JSONValue: Codable, Equatable, Sendable {
+public enum JSONValue: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -17,7 +17,7 @@ enum JSONValue: Codable, Equatable, Sendable {
         init?(intValue: Int) { nil }
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: Key.self) {
             var members: [String: JSONValue] = [:]
             for key in object.allKeys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
@@ -40,7 +40,7 @@ enum JSONValue: Codable, Equatable, Sendable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let members):
             var object = encoder.container(keyedBy: Key.self)

@@ -1,0 +1,92 @@
+import Foundation
+import GeoNewsJSON
+
+/// The JSON form of a ``Resolution``: what `geonews --json` prints and what an HTTP resolve
+/// answer carries. The keys are the documented interface and stay.
+///
+/// ```json
+/// {"country":{"continent":"Europe","id":"FRA","iso2":"FR","iso3":"FRA","name":"France","sovereign":"France"},
+///  "nearest":null,"position":{"lat":48.8566,"lon":2.3522},
+///  "suggestion":{"distanceKm":0,"explanation":"the position is inside it","iso2":"FR","name":"France","reason":"inside"}}
+/// ```
+///
+/// `country` is `null` at sea and `nearest` is `null` on land (both are written, never left
+/// out); `headlines` is written only when set. Kilometres are rounded to the metre.
+public struct ResolutionReport: Encodable, Sendable {
+    /// The position asked about, in degrees.
+    public struct Position: Encodable, Sendable { public let lat: Double; public let lon: Double }
+    /// The containing country or territory.
+    public struct Place: Encodable, Sendable {
+        public let id: String
+        public let iso2: String?
+        public let iso3: String?
+        public let name: String
+        public let sovereign: String
+        public let continent: String
+    }
+    /// The nearest land at sea, with its great-circle distance in kilometres.
+    public struct Nearest: Encodable, Sendable {
+        public let iso2: String?
+        public let name: String
+        public let distanceKm: Double
+    }
+    /// The suggested news country, why, and the distance in kilometres that reason uses.
+    public struct SuggestionReport: Encodable, Sendable {
+        public let iso2: String?
+        public let name: String
+        public let reason: String
+        public let distanceKm: Double
+        public let explanation: String
+    }
+
+    public let position: Position
+    public let country: Place?
+    public let nearest: Nearest?
+    public let suggestion: SuggestionReport
+    /// The suggested country's headlines as the headline service gave them (its own JSON
+    /// object, embedded unchanged); `nil` leaves the member out.
+    public var headlines: JSONValue?
+
+    /// The report of `resolution`, with country names in `language` (a Natural Earth code
+    /// such as `fr` or `zht`; `nil` or an unknown code gives English).
+    public init(_ resolution: Resolution, language: String?, headlines: JSONValue? = nil) {
+        let r = resolution
+        position = Position(lat: r.position.latitude, lon: r.position.longitude)
+        country = r.country.map {
+            Place(id: $0.id, iso2: $0.iso2, iso3: $0.iso3, name: $0.name(in: language), sovereign: $0.sovereign, continent: $0.continent)
+        }
+        nearest = r.nearest.map { Nearest(iso2: $0.country.iso2, name: $0.country.name(in: language), distanceKm: Self.rounded($0.distanceKm)) }
+        suggestion = SuggestionReport(iso2: r.suggestion.country.iso2, name: r.suggestion.country.name(in: language),
+                                      reason: r.suggestion.reason.rawValue, distanceKm: Self.rounded(r.suggestion.distanceKm),
+                                      explanation: r.explanation(language: language))
+        self.headlines = headlines
+    }
+
+    /// Metres are the useful precision for kilometres here.
+    static func rounded(_ km: Double) -> Double { (km * 1000).rounded() / 1000 }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(position, forKey: .position)
+        try c.encode(suggestion, forKey: .suggestion)
+        // `country` and `nearest` are written as null rather than left out; `headlines` only when set.
+        try c.encode(country, forKey: .country)
+        try c.encode(nearest, forKey: .nearest)
+        if let headlines { try c.encode(headlines, forKey: .headlines) }
+    }
+
+    private enum Keys: String, CodingKey { case position, country, nearest, suggestion, headlines }
+
+    /// The report as one line of JSON with sorted keys and unescaped slashes: the exact bytes
+    /// `geonews --json` prints (without the final newline).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// ``jsonData()`` as text.
+    public func jsonString() throws -> String {
+        String(decoding: try jsonData(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,73 @@
+import GeoNewsGeodesy
+
+/// The text forms of a cluster query's arguments, as a user types them on a command line or
+/// in a query string: a box `W,S,E,N`, a centre `LAT,LON`, a viewport `WIDTHxHEIGHT` and a
+/// zoom. Each parser returns a typed error that quotes the text as given.
+public enum ClusterQueryText {
+    /// A box `W,S,E,N` in degrees, e.g. `-180,-90,180,90` or `170,-20,-170,20` (west > east
+    /// crosses the antimeridian). Spaces around the numbers are ignored; south must not be
+    /// north of north. Longitudes are not range-checked: ``ClusterIndex/clusters(in:zoom:)``
+    /// wraps them.
+    public static func bounds(_ text: String) throws(ClusterQueryError) -> ClusterIndex.Bounds {
+        let parts = text.split(separator: ",").map { Double($0.trimmingWhitespace()) }
+        guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3],
+              [w, s, e, n].allSatisfy(\.isFinite) else {
+            throw .boundsNotFourNumbers(text: text)
+        }
+        guard s <= n else { throw .boundsSouthAboveNorth(text: text, south: s, north: n) }
+        return ClusterIndex.Bounds(west: w, south: s, east: e, north: n)
+    }
+
+    /// A view centre `LAT,LON` in degrees, e.g. `-33.8,151.2`; ranges as
+    /// ``GeoNewsGeodesy/Coordinate/init(parsingLatitude:longitude:)`` checks them.
+    public static func center(_ text: String) throws(ClusterQueryError) -> Coordinate {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw .center(text: text, reason: nil) }
+        do {
+            return try Coordinate(parsingLatitude: String(parts[0]), longitude: String(parts[1]))
+        } catch {
+            throw .center(text: text, reason: error)
+        }
+    }
+
+    /// A viewport `WIDTHxHEIGHT` in points, both above 0, e.g. `390x844` (`X` also accepted).
+    public static func viewport(_ text: String) throws(ClusterQueryError) -> (width: Double, height: Double) {
+        let parts = text.lowercased().split(separator: "x").map { Double($0) }
+        guard parts.count == 2, let w = parts[0], let h = parts[1], w.isFinite, h.isFinite, w > 0, h > 0 else {
+            throw .viewport(text: text)
+        }
+        return (w, h)
+    }
+
+    /// A zoom level, fractional allowed (a query uses level `floor(zoom)`).
+    public static func zoom(_ text: String) throws(ClusterQueryError) -> Double {
+        guard let z = Double(text), z.isFinite else { throw .zoom(text: text) }
+        return z
+    }
+}
+
+/// Why the text of a cluster query argument is not usable; each message quotes the text.
+public enum ClusterQueryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `bbox '1,2,3' is not four numbers W,S,E,N`.
+    case boundsNotFourNumbers(text: String)
+    /// `bbox '0,10,1,5': south 10.0 is north of north 5.0`.
+    case boundsSouthAboveNorth(text: String, south: Double, north: Double)
+    /// `center '91,0': latitude 91 is outside -90…90`; `reason` is nil when it is not two
+    /// comma-separated parts.
+    case center(text: String, reason: CoordinateInputError?)
+    /// `viewport '0x10' is not WIDTHxHEIGHT in points, e.g. 390x844`.
+    case viewport(text: String)
+    /// `zoom 'abc' is not a number`.
+    case zoom(text: String)
+
+    public var description: String {
+        switch self {
+        case .boundsNotFourNumbers(let text): return "bbox '\(text)' is not four numbers W,S,E,N"
+        case .boundsSouthAboveNorth(let text, let south, let north): return "bbox '\(text)': south \(south) is north of north \(north)"
+        case .center(let text, nil): return "center '\(text)' is not LAT,LON"
+        case .center(let text, let reason?): return "center '\(text)': \(reason)"
+        case .viewport(let text): return "viewport '\(text)' is not WIDTHxHEIGHT in points, e.g. 390x844"
+        case .zoom(let text): return "zoom '\(text)' is not a number"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Send times reserved per provider, kept in a file beside the cache so that separate processes
+/// (one `geonews headlines` after another, several servers on one machine) space their requests
+/// to a provider as one client would.
+///
+/// One small file per provider, `pace-<provider>`, mode 0600, holding the latest reserved send
+/// times as Unix seconds, one a line. Each reservation reads and rewrites it under an exclusive
+/// `flock`, so two processes cannot take the same slot. A ledger that cannot be opened or locked
+/// reserves nothing: the in-process spacing still holds.
+struct PaceLedger: Sendable {
+    let directory: URL
+
+    /// Reserves the first send time at or after `earliest` (Unix seconds) that keeps `limit`
+    /// among the times other processes reserved, and returns it; `nil`, reserving nothing, when
+    /// that time is after `latest`. Returns `earliest` when the ledger is unusable.
+    func reserve(_ provider: NewsProvider, limit: RateLimit, earliest: Double, latest: Double, margin: Double) -> Double? {
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let path = directory.appendingPathComponent("pace-\(provider.rawValue)").path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return earliest }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { return earliest }
+        defer { flock(fd, LOCK_UN) }
+
+        var times = Self.read(fd)
+        var slot = earliest
+        if times.count >= limit.requests {
+            slot = max(slot, times[times.count - limit.requests] + limit.intervalSeconds * margin)
+        }
+        guard slot <= latest else { return nil }
+        times.append(slot)
+        let text = times.suffix(limit.requests).map { String(format: "%.3f", $0) }.joined(separator: "\n") + "\n"
+        _ = ftruncate(fd, 0)
+        _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+        return slot
+    }
+
+    private static func read(_ fd: Int32) -> [Double] {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var offset: off_t = 0
+        while true {
+            let count = pread(fd, &buffer, buffer.count, offset)
+            if count <= 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+            offset += off_t(count)
+        }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }.sorted()
+    }
+}
