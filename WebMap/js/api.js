@@ -43,7 +43,8 @@ export async function token() {
   let t = localStorage.getItem(TOKEN_KEY);
   if (!t) {
     const user = await request('/v1/users', { method: 'POST' });
-    t = user.token;
+    t = user.token ?? user.accessToken ?? user.access_token;
+    if (!t) throw new ApiError('the server made a user but sent no token');
     localStorage.setItem(TOKEN_KEY, t);
   }
   return t;
