@@ -61,7 +61,7 @@ export class ClusterLayer {
       const p = f.properties;
       const marker = p.cluster ? this.bubble(p) : this.point(p);
       marker.setLatLng([lat, lon]);
-      const act = () => (p.cluster ? this.expand(p, [lat, lon]) : this.choose(p));
+      const act = () => (p.cluster ? this.expand(p, [lat, lon]) : this.choose(p, [lat, lon]));
       marker.on('click', act);
       this.layer.addLayer(marker);
       const el = marker.getElement();
@@ -124,8 +124,8 @@ export class ClusterLayer {
     this.map.flyTo(latlng, zoom, { duration: 0.6 });
   }
 
-  choose(p) {
-    if (!this.dataset && typeof p.id === 'string') this.onCountry(p.id.toUpperCase());
+  choose(p, latlng) {
+    if (!this.dataset && typeof p.id === 'string') this.onCountry(p.id.toUpperCase(), latlng);
   }
 }
 

@@ -38,11 +38,19 @@ async function countryByIso2(iso2) {
   return newsCountries.get(iso2) ?? api.country(iso2, nameLanguage());
 }
 
-async function openCountry(iso2) {
+async function openCountry(iso2, markerLatLng) {
   try {
     showHeadlines(await countryByIso2(iso2), { language: newsLanguage });
   } catch (e) {
     report(e);
+    return;
+  }
+  // On a phone the panel is a bottom sheet: lift the marker into the part of the map left free.
+  const sheet = document.getElementById('panel');
+  if (markerLatLng && window.matchMedia('(max-width: 600px)').matches) {
+    const free = map.getSize().y - sheet.offsetHeight;
+    const y = map.latLngToContainerPoint(markerLatLng).y;
+    if (y > free - 40) map.panBy([0, y - free / 2]);
   }
 }
 
