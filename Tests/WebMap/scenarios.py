@@ -1,12 +1,11 @@
 """The web map's scenarios (issue 14), each against a real geonews-serve in headless Chromium.
 A scenario raises AssertionError with what it saw when the page does not do what it should."""
-import json
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser import DESKTOP, PHONE, chromium, map_view, set_geolocation, set_size, wait_for, wait_until_settled
+from browser import set_geolocation, wait_for, wait_until_settled
 from fixture_server import fixture_titles
 
 HERE = Path(__file__).resolve().parent
