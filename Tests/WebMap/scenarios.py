@@ -1,5 +1,6 @@
 """The web map's scenarios (issue 14), each against a real geonews-serve in headless Chromium.
 A scenario raises AssertionError with what it saw when the page does not do what it should."""
+import json
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -249,6 +250,25 @@ def scenario_the_map_is_keyboard_drivable_with_named_controls(ctx, driver):
     return "search, marker, tabs by keyboard; every visible control named"
 
 
+def scenario_a_dataset_is_clustered_with_an_altitude_readout(ctx, driver):
+    import random
+    import urllib.request
+    rng = random.Random(14)
+    rows = ["lat,lon"] + [f"{rng.uniform(-60, 70):.5f},{rng.uniform(-180, 180):.5f}" for _ in range(5000)]
+    request = urllib.request.Request(ctx.server.url + "/v1/datasets", data=("\n".join(rows) + "\n").encode(),
+                                     headers={"Content-Type": "text/csv"}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as r:
+        dataset = json.loads(r.read())["id"]
+    open_page(ctx, driver, f"/?dataset={dataset}")
+    global_view(driver)
+    total = sum(c for c, _, _ in marker_counts(driver))
+    assert total == 5000, f"the bubbles of the dataset count {total}, not 5000"
+    readout = driver.find_element(By.ID, "readout").text
+    assert readout.startswith("altitude 15,000 km"), f"the readout says {readout!r}"
+    ctx.screenshot(driver, "dataset")
+    return f"5000 points in {len(marker_counts(driver))} items; {readout}"
+
+
 SCENARIOS = [
     scenario_bubbles_at_15000_km_sum_to_54,
     scenario_clicking_a_bubble_flies_to_its_expansion_zoom,
@@ -260,4 +280,5 @@ SCENARIOS = [
     scenario_unreachable_providers_show_the_error,
     scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker,
     scenario_the_map_is_keyboard_drivable_with_named_controls,
+    scenario_a_dataset_is_clustered_with_an_altitude_readout,
 ]
