@@ -11,6 +11,18 @@ from fixture_server import fixture_titles
 
 HERE = Path(__file__).resolve().parent
 
+CLUSTERS, COUNTRIES, HEADLINES = "GET /v1/clusters", "GET /v1/countries", "GET /v1/headlines"
+RESOLVE, RESOLVE_BATCH = "GET /v1/resolve", "POST /v1/resolve"
+USERS, FAVOURITES, DATASETS = "POST /v1/users", "GET /v1/favourites", "POST /v1/datasets"
+
+
+def needs(*routes):
+    """The API routes a scenario cannot run without (run.py asks the server for each first)."""
+    def mark(scenario):
+        scenario.routes = routes
+        return scenario
+    return mark
+
 
 def marker_counts(driver):
     return driver.execute_script(
@@ -53,6 +65,7 @@ def open_country(driver, iso2, name):
     return driver.find_element(By.ID, "headlines-list")
 
 
+@needs(CLUSTERS, COUNTRIES)
 def scenario_bubbles_at_15000_km_sum_to_54(ctx, driver):
     open_page(ctx, driver)
     view = global_view(driver)
@@ -67,6 +80,7 @@ def scenario_bubbles_at_15000_km_sum_to_54(ctx, driver):
     return f"{len(counts)} items, bubbles {sorted(bubbles, reverse=True)}, zoom {view['zoom']:.2f}"
 
 
+@needs(CLUSTERS, COUNTRIES)
 def scenario_clicking_a_bubble_flies_to_its_expansion_zoom(ctx, driver):
     open_page(ctx, driver)
     global_view(driver)
@@ -78,6 +92,7 @@ def scenario_clicking_a_bubble_flies_to_its_expansion_zoom(ctx, driver):
     return f"zoom {view['zoom']:.2f} = expansion zoom {expansion:g}"
 
 
+@needs(CLUSTERS, COUNTRIES)
 def scenario_searching_japon_centres_on_japan(ctx, driver):
     open_page(ctx, driver)
     chosen, view = search(driver, "japon")
@@ -91,6 +106,7 @@ def scenario_searching_japon_centres_on_japan(ctx, driver):
     return f"centre {lat:.2f}, {lon:.2f}; 日本 and jp also find JP"
 
 
+@needs(CLUSTERS, COUNTRIES, HEADLINES)
 def scenario_clicking_france_lists_the_fixture_headlines(ctx, driver):
     open_page(ctx, driver)
     panel_list = open_country(driver, "FR", "France")
@@ -102,6 +118,7 @@ def scenario_clicking_france_lists_the_fixture_headlines(ctx, driver):
     return f"{len(titles)} headlines, tabs {', '.join(tabs)}"
 
 
+@needs(CLUSTERS, COUNTRIES, HEADLINES, USERS, FAVOURITES)
 def scenario_a_favourite_survives_reload_and_server_restart(ctx, driver):
     open_page(ctx, driver)
     panel_list = open_country(driver, "FR", "France")
@@ -131,6 +148,7 @@ def scenario_a_favourite_survives_reload_and_server_restart(ctx, driver):
     return f"“{title}” kept"
 
 
+@needs(CLUSTERS, COUNTRIES, RESOLVE)
 def scenario_geolocation_at_luxembourg_suggests_belgium(ctx, driver):
     set_geolocation(driver, ctx.server.url, 49.6116, 6.1319)
     driver.get(ctx.server.url + "/")
@@ -147,6 +165,7 @@ def scenario_geolocation_at_luxembourg_suggests_belgium(ctx, driver):
     return f"{question} {reason}"
 
 
+@needs(CLUSTERS, COUNTRIES, RESOLVE_BATCH)
 def scenario_dropping_a_gpx_trace_paris_milan_draws_fr_ch_it(ctx, driver):
     open_page(ctx, driver)
     gpx = (HERE / "Fixtures" / "paris-milan.gpx").read_text()
@@ -172,6 +191,7 @@ def scenario_dropping_a_gpx_trace_paris_milan_draws_fr_ch_it(ctx, driver):
     return f"segments {rows}; {len(lines)} lines, {len(crossings)} crossings"
 
 
+@needs(CLUSTERS, COUNTRIES, HEADLINES)
 def scenario_unreachable_providers_show_the_error(ctx, driver):
     server = ctx.unreachable_server()
     try:
@@ -188,6 +208,7 @@ def scenario_unreachable_providers_show_the_error(ctx, driver):
         server.stop()
 
 
+@needs(CLUSTERS, COUNTRIES, HEADLINES)
 def scenario_a_stale_answer_shows_its_age(ctx, driver):
     server, providers = ctx.stale_server()
     try:
@@ -209,6 +230,7 @@ def scenario_a_stale_answer_shows_its_age(ctx, driver):
         providers.stop()
 
 
+@needs(CLUSTERS, COUNTRIES, RESOLVE)
 def scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker(ctx, driver):
     from selenium.webdriver.common.action_chains import ActionChains
     open_page(ctx, driver)
@@ -231,6 +253,7 @@ return [...document.querySelectorAll('button, input, select, [role=button], [rol
 """
 
 
+@needs(CLUSTERS, COUNTRIES)
 def scenario_the_map_is_keyboard_drivable_with_named_controls(ctx, driver):
     open_page(ctx, driver)
     search(driver, "France")  # typed and chosen with Enter
@@ -250,6 +273,7 @@ def scenario_the_map_is_keyboard_drivable_with_named_controls(ctx, driver):
     return "search, marker, tabs by keyboard; every visible control named"
 
 
+@needs(CLUSTERS, DATASETS)
 def scenario_a_dataset_is_clustered_with_an_altitude_readout(ctx, driver):
     import random
     import urllib.request

@@ -7,7 +7,8 @@ import { flag } from './flags.js';
 
 export const NAME_LANGUAGES = ['ar', 'bn', 'de', 'el', 'en', 'es', 'fa', 'fr', 'he', 'hi', 'hu', 'id', 'it', 'ja', 'ko',
   'nl', 'pl', 'pt', 'ru', 'sv', 'tr', 'uk', 'ur', 'vi', 'zh', 'zht'];
-export const DEFAULT_SETTINGS = { favouriteCountry: null, newsLanguage: null, countryNameLanguage: 'en', favouriteCategories: [] };
+// The wire form of /v1/settings: newsCountry (lower-case iso2), newsLanguage, categories, namesLanguage.
+export const DEFAULT_SETTINGS = { newsCountry: null, newsLanguage: null, categories: [], namesLanguage: null };
 
 let current = { ...DEFAULT_SETTINGS };
 
@@ -82,9 +83,9 @@ export function showSettings(countries, onChange) {
       const data = new FormData(form);
       const next = {
         ...current,
-        favouriteCountry: data.get('favouriteCountry') || null,
+        newsCountry: data.get('newsCountry') || null,
         newsLanguage: data.get('newsLanguage') || null,
-        countryNameLanguage: data.get('countryNameLanguage') || 'en',
+        namesLanguage: data.get('namesLanguage') || null,
       };
       try {
         current = { ...DEFAULT_SETTINGS, ...(await api.saveSettings(next)) };
@@ -95,11 +96,11 @@ export function showSettings(countries, onChange) {
       }
     },
   },
-  choice('Favourite news country', 'favouriteCountry', current.favouriteCountry,
-    [['', 'None'], ...countries.map((c) => [c.iso2, `${flag(c.iso2)} ${c.name}`])]),
+  choice('Favourite news country', 'newsCountry', current.newsCountry,
+    [['', 'None'], ...countries.map((c) => [c.iso2.toLowerCase(), `${flag(c.iso2)} ${c.name}`])]),
   choice('News language', 'newsLanguage', current.newsLanguage,
     [['', 'The country’s own'], ...NAME_LANGUAGES.filter((l) => l !== 'zht').map((l) => [l, languageName(l)])]),
-  choice('Country names in', 'countryNameLanguage', current.countryNameLanguage, NAME_LANGUAGES.map((l) => [l, languageName(l)])),
+  choice('Country names in', 'namesLanguage', current.namesLanguage ?? 'en', NAME_LANGUAGES.map((l) => [l, languageName(l)])),
   h('div', { class: 'actions' },
     h('button', { type: 'submit' }, 'Save'),
     h('button', {

@@ -19,7 +19,7 @@ function report(error) {
 
 const params = new URLSearchParams(location.search);
 const dataset = params.get('dataset');
-const nameLanguage = () => settings().countryNameLanguage || 'en';
+const nameLanguage = () => settings().namesLanguage || 'en';
 const newsLanguage = () => settings().newsLanguage || undefined;
 
 const map = createMap(document.getElementById('map'));
@@ -77,7 +77,7 @@ addBasemap(map).catch(report);
   await loadSettings().catch(report); // without settings, the defaults serve
   await Promise.all([loadCountries().catch(report), clusters.refresh()]);
   if (dataset) return;
-  const favourite = settings().favouriteCountry;
+  const favourite = settings().newsCountry?.toUpperCase();
   if (favourite) countryByIso2(favourite).then((c) => centreOn(map, c)).catch(report); // the user's own choice wins
   else offerSuggestedCountry(map, nameLanguage, async (iso2) => centreOn(map, await countryByIso2(iso2))).catch(report);
 })();
