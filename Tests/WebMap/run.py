@@ -67,11 +67,11 @@ class Context:
         return GeoNewsServer(self.serve, str(ROOT), os.path.join(self.work, f"state-down-{self.size[0]}"), dead).start()
 
     def stale_server(self):
-        """A second server with its own providers and a zero cache lifetime, so that every
-        request goes upstream and, once the providers stop, the cached answer is stale."""
+        """A second server with its own providers and a one-second cache lifetime, so that a
+        request a second later goes upstream and, once the providers stop, gets the stale answer."""
         providers = ProviderFixtureServer()
         server = GeoNewsServer(self.serve, str(ROOT), os.path.join(self.work, f"state-stale-{self.size[0]}"), providers.url,
-                               config={"providers": ["google-news"], "cacheTTLSeconds": 0}).start()
+                               config={"providers": ["google-news"], "cacheTTLSeconds": 1}).start()
         return server, providers
 
     def stop(self):
