@@ -1,5 +1,6 @@
-// geonews-index: builds Data/country-index.bin from Data/boundaries.bin with GEOS, and
-// compiles Data/countries.json into Data/catalogue.bin for fast loading.
+// geonews-index: builds Data/country-index.bin from Data/boundaries.bin with GEOS, compiles
+// Data/countries.json into Data/catalogue.bin for fast loading, and simplifies the boundaries
+// into Data/basemap.geojson, the web map's base layer.
 //
 //   swift run -c release geonews-index            rebuild the index in place
 //   swift run -c release geonews-index --check    exit 1 if the committed files are not what
@@ -70,7 +71,10 @@ do {
     print("built in \(format3(seconds)) s: \(report.countryCells) whole-country and \(report.seaCells) sea root cells, "
           + "\(report.nodes) split nodes (\(report.nodeSlots) child slots), \(report.leaves) border leaves, \(report.groups) country parts, "
           + "\(report.rings) rings, \(report.vertices) vertices")
-    let outputs = [("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir))]
+    let basemap = try BasemapBuilder().build(boundaries: boundaries, countries: catalogue.countries)
+    let outputs = [
+        ("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir)), ("basemap.geojson", basemap),
+    ]
     for (name, content) in outputs {
         let target = dir.file(name)
         if check {

@@ -9,7 +9,8 @@ import CGEOS
 //    returns a new geometry (`GEOSWKBReader_read_r`, `GEOSClipByRect_r`,
 //    `GEOSGeom_createRectangle_r`, `GEOSGeom_createPointFromXY_r`, the overlay operations
 //    `GEOSIntersection_r`, `GEOSDifference_r`, `GEOSUnaryUnion_r`, `GEOSBoundary_r`,
-//    `GEOSMakeValid_r`, `GEOSBuffer_r`, `GEOSGeom_setPrecision_r` and `GEOSGeom_clone_r`) is
+//    `GEOSMakeValid_r`, `GEOSBuffer_r`, `GEOSGeom_setPrecision_r`, `GEOSTopologyPreserveSimplify_r`
+//    and `GEOSGeom_clone_r`) is
 //    wrapped at once. The WKB buffer of `GEOSWKBWriter_write_r` is copied and freed with
 //    `GEOSFree_r` at once. We never hand an owned
 //    geometry to a GEOS constructor that would take it over: `GEOSGeom_createCollection_r` gets
@@ -226,6 +227,12 @@ final class Geometry {
 
     func madeValid() throws(GEOSError) -> Geometry {
         try context.own(GEOSMakeValid_r(context.handle, pointer), "make valid")
+    }
+
+    /// Douglas-Peucker simplification that keeps rings simple and holes inside their shells.
+    /// `tolerance` is in the geometry's units (degrees here).
+    func simplified(preservingTopology tolerance: Double) throws(GEOSError) -> Geometry {
+        try context.own(GEOSTopologyPreserveSimplify_r(context.handle, pointer, tolerance), "simplify")
     }
 
     func prepared() throws(GEOSError) -> PreparedGeometry {

@@ -1,0 +1,134 @@
+// Markers and counted bubbles, clustered by the server for each view (GET /v1/clusters), the
+// way supercluster's Leaflet demo does it: one request per map move, the answer drawn as is.
+import { api } from './api.js';
+import { flag } from './flags.js';
+
+// Below this zoom the whole world is asked for, so the bubbles account for every point
+// even where the view shows less than the world (the sum at 15,000 km is all 54 markers).
+const WORLD_QUERY_BELOW_ZOOM = 4;
+
+export class ClusterLayer {
+  /**
+   * @param map the Leaflet map
+   * @param names iso2 -> { name } for the markers' labels (the 54 news countries)
+   * @param options.dataset a dataset id other than the markers, or null
+   * @param options.onCountry called with an iso2 when a single marker is chosen
+   */
+  constructor(map, names, { dataset = null, onCountry = () => {}, onError = () => {} } = {}) {
+    this.map = map;
+    this.names = names;
+    this.dataset = dataset;
+    this.onCountry = onCountry;
+    this.onError = onError;
+    this.layer = L.layerGroup().addTo(map);
+    this.pending = null;
+    map.on('moveend', () => this.refresh());
+  }
+
+  /** The query for the current view: bbox (west > east across the antimeridian) and zoom. */
+  query() {
+    const zoom = this.map.getZoom();
+    let bbox = '-180,-85,180,85';
+    if (zoom >= WORLD_QUERY_BELOW_ZOOM) {
+      const b = this.map.getBounds().pad(0.25);
+      const west = b.getWest(), east = b.getEast();
+      if (east - west < 360) bbox = [west, Math.max(b.getSouth(), -85), east, Math.min(b.getNorth(), 85)].map((v) => v.toFixed(5)).join(',');
+    }
+    return { bbox, zoom: zoom.toFixed(3), tileSize: 256, dataset: this.dataset };
+  }
+
+  async refresh() {
+    this.pending?.abort();
+    const controller = new AbortController();
+    this.pending = controller;
+    const view = this.map.getContainer().dataset.view;
+    try {
+      const collection = await api.clusters(this.query(), controller.signal);
+      if (controller.signal.aborted) return;
+      this.draw(collection.features);
+      // Read by the budgets in Benchmarks/webmap: the time from navigation to the first markers.
+      if (!performance.getEntriesByName('geonews:first-markers').length) performance.mark('geonews:first-markers');
+      this.map.getContainer().dataset.clustersView = view;
+    } catch (e) {
+      if (e.name !== 'AbortError') this.onError(e);
+    }
+  }
+
+  draw(features) {
+    this.layer.clearLayers();
+    for (const f of features) {
+      const [lon, lat] = f.geometry.coordinates;
+      const p = f.properties;
+      const marker = p.cluster ? this.bubble(p) : this.point(p);
+      marker.setLatLng([lat, lon]);
+      const act = () => (p.cluster ? this.expand(p, [lat, lon]) : this.choose(p, [lat, lon]));
+      marker.on('click', act);
+      this.layer.addLayer(marker);
+      const el = marker.getElement();
+      if (el) {
+        // Leaflet 1.6 makes markers focusable but opens only popups from the keyboard.
+        el.setAttribute('role', 'button');
+        el.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); }
+        });
+      }
+    }
+  }
+
+  bubble(p) {
+    const count = p.point_count;
+    const size = count < 10 ? 34 : count < 100 ? 40 : 48;
+    const label = `${count} ${this.dataset ? 'points' : 'countries'}: zoom in`;
+    return L.marker([0, 0], {
+      title: label, alt: label, zIndexOffset: 1000, // above the wide country labels
+      icon: L.divIcon({
+        html: `<span>${p.point_count_abbreviated ?? count}</span>`,
+        className: 'bubble', iconSize: [size, size],
+      }),
+    }).on('add', (e) => {
+      const el = e.target.getElement();
+      el.dataset.count = String(count);
+      el.dataset.clusterId = String(p.cluster_id);
+      el.dataset.expansionZoom = String(p.expansion_zoom ?? '');
+      el.setAttribute('aria-label', label);
+    });
+  }
+
+  point(p) {
+    const iso2 = typeof p.id === 'string' ? p.id.toUpperCase() : null;
+    const name = (iso2 && this.names.get(iso2)?.name) || p.name || (iso2 ?? 'point');
+    const label = this.dataset ? name : `${name}: headlines`;
+    const html = this.dataset ? '<span class="dot"></span>' : `<span class="flag">${flag(iso2)}</span><span class="name">${escapeHTML(name)}</span>`;
+    return L.marker([0, 0], {
+      title: label, alt: label,
+      icon: L.divIcon({ html, className: this.dataset ? 'point' : 'country-marker', iconSize: null }),
+    }).on('add', (e) => {
+      const el = e.target.getElement();
+      el.dataset.count = '1';
+      if (iso2) el.dataset.iso2 = iso2;
+      el.setAttribute('aria-label', label);
+    });
+  }
+
+  async expand(p, latlng) {
+    let zoom = p.expansion_zoom;
+    if (zoom === undefined || zoom === null) {
+      try {
+        const answer = await api.expansionZoom(p.cluster_id, this.dataset);
+        zoom = typeof answer === 'number' ? answer : answer.expansionZoom ?? answer.expansion_zoom;
+      } catch (e) {
+        this.onError(e);
+        return;
+      }
+    }
+    this.map.flyTo(latlng, zoom, { duration: 0.6 });
+  }
+
+  choose(p, latlng) {
+    if (!this.dataset && typeof p.id === 'string') this.onCountry(p.id.toUpperCase(), latlng);
+  }
+}
+
+export function escapeHTML(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}

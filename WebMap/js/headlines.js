@@ -1,0 +1,98 @@
+// A country's headlines: tabs for the seven categories, the article list, one article's view,
+// and honest failures (the reason, a retry, and the age of a stale answer).
+import { api } from './api.js';
+import { flag } from './flags.js';
+import { openPanel, h, age } from './panel.js';
+import { saveForLater } from './favourites.js';
+
+export const CATEGORIES = ['general', 'business', 'entertainment', 'health', 'science', 'sports', 'technology'];
+
+export function showHeadlines(country, { language, category = 'general' } = {}) {
+  const body = openPanel(`${flag(country.iso2)} ${country.name}`, 'headlines');
+  const tabs = h('div', { role: 'tablist', 'aria-label': 'Categories', class: 'tabs' });
+  const list = h('div', { role: 'tabpanel', id: 'headlines-list', 'aria-live': 'polite' });
+  const select = (c) => {
+    for (const t of tabs.children) {
+      const on = t.dataset.category === c;
+      t.setAttribute('aria-selected', String(on));
+      t.tabIndex = on ? 0 : -1;
+    }
+    load(country, c, language, list);
+  };
+  for (const c of CATEGORIES) {
+    tabs.append(h('button', {
+      role: 'tab', type: 'button', 'data-category': c, 'aria-controls': 'headlines-list',
+      onclick: () => select(c),
+      onkeydown: (e) => {
+        const i = CATEGORIES.indexOf(c) + (e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0);
+        if (i !== CATEGORIES.indexOf(c) && i >= 0 && i < CATEGORIES.length) { select(CATEGORIES[i]); tabs.children[i].focus(); }
+      },
+    }, c[0].toUpperCase() + c.slice(1)));
+  }
+  body.append(tabs, list);
+  select(category);
+  tabs.querySelector('[aria-selected="true"]').focus();
+}
+
+async function load(country, category, language, list) {
+  list.replaceChildren(h('p', { class: 'muted' }, 'Loading headlines…'));
+  list.dataset.state = 'loading';
+  let result;
+  try {
+    result = await api.headlines(country.iso2.toLowerCase(), category, language());
+  } catch (e) {
+    return failed(list, e.message, () => load(country, category, language, list));
+  }
+  const articles = result.articles ?? [];
+  if (!articles.length) {
+    return failed(list, result.error || 'no headlines for this category', () => load(country, category, language, list));
+  }
+  list.dataset.state = 'loaded';
+  const items = articles.map((a) => h('li', {},
+    h('button', { type: 'button', class: 'article-link', onclick: () => showArticle(a, list, () => load(country, category, language, list)) },
+      h('span', { class: 'title' }, a.title),
+      h('span', { class: 'meta' }, [a.source, age(a.publishedAt)].filter(Boolean).join(' · ')))));
+  list.replaceChildren(...[
+    result.warning ? h('p', { class: 'stale', role: 'note' }, `⚠ ${result.warning}`) : null,
+    h('p', { class: 'muted small' }, `${articles.length} articles from ${providerName(result.provider)}`),
+    h('ol', { class: 'articles' }, items)].filter(Boolean));
+}
+
+function failed(list, reason, retry) {
+  list.dataset.state = 'error';
+  list.replaceChildren(h('div', { class: 'error', role: 'alert' },
+    h('p', {}, `Headlines could not be fetched: ${reason}`),
+    h('button', { type: 'button', onclick: retry }, 'Retry')));
+}
+
+function providerName(p) {
+  return { 'google-news': 'Google News', newsapi: 'NewsAPI', gnews: 'GNews' }[p] ?? p ?? 'the cache';
+}
+
+/** One article: title, source, time, image, description, the source's link and a copy-link share. */
+export function showArticle(a, container, back) {
+  const host = (() => { try { return new URL(a.url).host; } catch { return a.url; } })();
+  const status = h('p', { role: 'status', class: 'muted small' });
+  container.replaceChildren(h('article', { class: 'article' },
+    back ? h('button', { type: 'button', class: 'back', onclick: back }, '← Back') : null,
+    h('h3', {}, a.title),
+    h('p', { class: 'meta' }, [a.source, a.publishedAt ? new Date(a.publishedAt).toLocaleString() : null, age(a.publishedAt)].filter(Boolean).join(' · ')),
+    a.imageURL ? h('img', { src: a.imageURL, alt: '', loading: 'lazy' }) : null,
+    a.description ? h('p', {}, a.description) : null,
+    h('p', {}, h('a', { href: a.url, target: '_blank', rel: 'noopener' }, `Read on ${host}`)),
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', onclick: () => copyLink(a.url, status) }, 'Copy link'),
+      h('button', { type: 'button', onclick: () => saveForLater(a, status) }, 'Read later')),
+    status));
+  container.querySelector('h3').tabIndex = -1;
+  container.querySelector('h3').focus();
+}
+
+async function copyLink(url, status) {
+  try {
+    await navigator.clipboard.writeText(url);
+    status.textContent = 'Link copied';
+  } catch {
+    status.textContent = `Copy this link: ${url}`;
+  }
+}

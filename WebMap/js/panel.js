@@ -1,0 +1,47 @@
+// The side panel (a bottom sheet on phones) that headlines, read-later and settings share.
+
+const panel = document.getElementById('panel');
+const title = document.getElementById('panel-title');
+const body = document.getElementById('panel-body');
+let returnFocus = null;
+
+document.getElementById('panel-close').addEventListener('click', () => closePanel());
+panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') closePanel(); });
+
+/** Shows the panel with `heading`; returns its body element, emptied, for the caller to fill. */
+export function openPanel(heading, kind) {
+  if (panel.hidden) returnFocus = document.activeElement;
+  title.textContent = heading;
+  panel.dataset.kind = kind;
+  body.replaceChildren();
+  panel.hidden = false;
+  return body;
+}
+
+export function closePanel() {
+  panel.hidden = true;
+  returnFocus?.focus?.();
+}
+
+/** Makes an element from a tag, attributes and children (strings become text, never HTML). */
+export function h(tag, attributes = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attributes)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  el.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+/** "5 min ago", "3 h ago" for an ISO 8601 time; '' when there is none. */
+export function age(iso) {
+  if (!iso) return '';
+  const minutes = Math.round((Date.now() - Date.parse(iso)) / 60000);
+  if (!Number.isFinite(minutes)) return '';
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h ago`;
+  return `${Math.round(minutes / 1440)} days ago`;
+}
