@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// Health, metrics and the error statuses every route shares, against a running server.
+final class ProtocolTests: XCTestCase {
+    func testHealthAndReadinessAnswer() async throws {
+        let server = try ServerProcess()
+        let health = try await server.get("/healthz")
+        XCTAssertEqual(health.status, 200)
+        XCTAssertEqual(try health.object()["status"] as? String, "ok")
+        let ready = try await server.get("/readyz")
+        XCTAssertEqual(ready.status, 200)
+        XCTAssertEqual(try ready.object()["countries"] as? Int, 258, ready.text)
+    }
+
+    func testMetricsCountRequestsInPrometheusFormat() async throws {
+        let server = try ServerProcess()
+        _ = try await server.get("/v1/countries/fr")
+        let metrics = try await server.get("/metrics")
+        XCTAssertEqual(metrics.status, 200)
+        XCTAssertTrue(metrics.header("Content-Type")?.hasPrefix("text/plain") ?? false)
+        XCTAssertTrue(metrics.text.contains("hb_requests"), metrics.text)
+        XCTAssertTrue(metrics.text.contains("/v1/countries/{iso2}"), metrics.text)
+    }
+
+    func testUnknownRouteIsProblem404() async throws {
+        let server = try ServerProcess()
+        try assertProblem(try await server.get("/v1/nowhere"), 404, mentions: ["/v1/nowhere"])
+    }
+
+    func testWrongMethodIsProblem405WithAllow() async throws {
+        let server = try ServerProcess()
+        let call = try await server.send("DELETE", "/v1/countries")
+        try assertProblem(call, 405, mentions: ["DELETE", "/v1/countries"])
+        XCTAssertEqual(call.header("Allow"), "GET, HEAD")
+    }
+
+    func testBodyPastTheLimitIsProblem413() async throws {
+        let server = try ServerProcess(arguments: ["--max-body-bytes", "1000"])
+        let token = try await server.newUser()
+        let big = try JSONSerialization.data(withJSONObject: ["url": "https://example.org/a", "title": String(repeating: "x", count: 5000)])
+        let call = try await server.send("POST", "/v1/favourites", token: token, body: big, contentType: "application/json")
+        try assertProblem(call, 413, mentions: ["\(big.count) bytes", "1000"])
+    }
+
+    func testWrongContentTypeIsProblem415() async throws {
+        let server = try ServerProcess()
+        let token = try await server.newUser()
+        let call = try await server.send("POST", "/v1/favourites", token: token, body: Data("url=x".utf8), contentType: "text/plain")
+        try assertProblem(call, 415, mentions: ["text/plain", "application/json"])
+    }
+
+    func testNoCORSHeadersUnlessAnOriginIsConfigured() async throws {
+        let plain = try ServerProcess()
+        let without = try await plain.get("/v1/countries/fr", headers: ["Origin": "https://map.example.org"])
+        XCTAssertNil(without.header("Access-Control-Allow-Origin"))
+        let configured = try ServerProcess(arguments: ["--cors-origin", "https://map.example.org"])
+        let with = try await configured.get("/v1/countries/fr", headers: ["Origin": "https://map.example.org"])
+        XCTAssertEqual(with.header("Access-Control-Allow-Origin"), "https://map.example.org")
+    }
+
+    func testBadOptionsExitWithUsageStatus() throws {
+        let server = try? ServerProcess(arguments: ["--port", "70000"])
+        XCTAssertNil(server)
+    }
+}
