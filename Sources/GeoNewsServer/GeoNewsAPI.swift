@@ -51,7 +51,22 @@ public enum GeoNewsAPI {
         } catch {
             throw .state(error.description)
         }
-        return ServerState(resolver: resolver, store: store, configuration: configuration)
+        let markers: ClusterDataset
+        do {
+            markers = try ClusterDataset.markers(resolver.catalogue)
+        } catch {
+            throw .data("the news markers cannot be clustered: \(error)")
+        }
+        let headlines = Result { () throws(HeadlineSetupError) -> HeadlineService in
+            do {
+                let setup = try HeadlineConfiguration.fromEnvironment(editionTable: URL(fileURLWithPath: data.file("google-news-editions.json")))
+                return try HeadlineService(configuration: setup)
+            } catch {
+                throw HeadlineSetupError(reason: "\(error)")
+            }
+        }
+        return ServerState(resolver: resolver, store: store, configuration: configuration,
+                           datasets: [markers.name: markers], headlines: headlines)
     }
 
     /// Every route, under the middleware every request passes: problem JSON, metrics, the
@@ -78,6 +93,9 @@ public enum GeoNewsAPI {
         UserRoutes(state: state).add(to: &routes)
         FavouriteRoutes(state: state).add(to: &routes)
         SettingsRoutes(state: state).add(to: &routes)
+        ResolveRoutes(state: state).add(to: &routes)
+        ClusterRoutes(state: state).add(to: &routes)
+        HeadlineRoutes(state: state).add(to: &routes)
         routes.finish()
         return router
     }

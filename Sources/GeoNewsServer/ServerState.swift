@@ -7,6 +7,15 @@ struct ServerState: Sendable {
     let resolver: CountryResolver
     let store: Store
     let configuration: ServerConfiguration
+    /// The cluster datasets by name; `markers` always.
+    let datasets: [String: ClusterDataset]
+    /// The provider chain, or why it could not be configured (then headline routes answer 503).
+    let headlines: Result<HeadlineService, HeadlineSetupError>
 
     var catalogue: Catalogue { resolver.catalogue }
+}
+
+/// Why the provider chain could not be set up at start (a broken config.json, say).
+struct HeadlineSetupError: Error, Sendable {
+    let reason: String
 }
