@@ -111,9 +111,11 @@ let package = Package(
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
-        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines"], resources: [.copy("Fixtures")]),
+        // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
+        .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),
+        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines", "GeoNewsLoopback"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoNewsTracesTests", dependencies: ["GeoNewsTraces"]),
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
-        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews"]),
+        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsLoopback"]),
     ]
 )

@@ -17,7 +17,7 @@ struct HeadlineRoutes {
             let limit = try request.integerQuery("limit", in: 1...100, default: 10)
             let result = await try state.headlineService().topHeadlines(
                 country: country, category: category, language: request.query("language"), limit: limit)
-            return try Self.answer(result, field: ["country": "country", "language": "language", "limit": "limit"])
+            return try Self.answer(result, field: ["language": "language", "page": "page"], otherwise: "country")
         }
         routes.get("/v1/search") { request, _ in
             let query = try request.requiredQuery("q", "the search terms")
@@ -32,7 +32,7 @@ struct HeadlineRoutes {
             } ?? .published
             let result = await try state.headlineService().search(
                 query, language: request.query("language"), from: from, to: to, sortBy: sort, limit: limit)
-            return try Self.answer(result, field: ["query": "q", "language": "language", "from": "from", "limit": "limit"])
+            return try Self.answer(result, field: ["language": "language", "from": "from", "page": "page"], otherwise: "q")
         }
     }
 
@@ -56,13 +56,13 @@ struct HeadlineRoutes {
         result.error != nil || result.warning != nil ? "no-store" : "public, max-age=300, stale-if-error=86400"
     }
 
-    /// The result as JSON, or the problem its error kind calls for. `field` maps the library's
-    /// field names to the query parameters they came from.
-    static func answer(_ result: HeadlineResult, field: [String: String]) throws -> Response {
+    /// The result as JSON, or the problem its error kind calls for. `field` maps words of the
+    /// library's message to the query parameter they came from; `otherwise` names the rest.
+    static func answer(_ result: HeadlineResult, field: [String: String], otherwise: String) throws -> Response {
         if let error = result.error, result.articles.isEmpty {
             switch result.errorKind {
             case .badInput?:
-                let name = field.first { error.contains($0.key) }?.value ?? "query"
+                let name = field.first { error.contains($0.key) }?.value ?? otherwise
                 throw Problem.badValue(name, error)
             case .configuration?:
                 throw Problem(.serviceUnavailable, title: "Headlines not configured", detail: error)
