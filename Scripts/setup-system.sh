@@ -2,7 +2,8 @@
 # Installs what GeoNews needs from Debian that a fresh machine may lack: GEOS's C library
 # and headers (libgeos-dev, found through pkg-config), the development links of libcurl and
 # libxml2 (Foundation's networking and XML parser, needed to link the Swift runtime
-# statically for a fast cold start) and python3 for the data scripts.
+# statically for a fast cold start), SQLite's headers (libsqlite3-dev, for the state database of
+# `geonews serve`) and python3 for the data scripts.
 # Safe to run again: it installs only what is missing. Needs root (or sudo) the first time.
 set -euo pipefail
 
@@ -10,6 +11,7 @@ missing=()
 pkg-config --exists geos 2>/dev/null || missing+=(libgeos-dev pkg-config)
 pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
 [ ${#missing[@]} -eq 0 ] && exit 0
 

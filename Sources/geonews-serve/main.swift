@@ -1,1 +1,1 @@
-await ServeCommand.main()
+await ServerCommand.main()

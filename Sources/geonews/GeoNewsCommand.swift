@@ -13,6 +13,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
             ResolveCommand.self,
             HeadlinesCommand.self, SearchCommand.self, SourcesCommand.self,
             ClusterCommand.self,
+            ServeCommand.self,
             BenchCommand.self,
         ],
         defaultSubcommand: LocateCommand.self

@@ -9,7 +9,7 @@ import GeoNewsServer
 import Logging
 
 /// `geonews serve` (run through `geonews`, or directly as `geonews-serve`).
-struct ServeCommand: AsyncParsableCommand {
+struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geonews serve",
         abstract: "Serve the GeoNews HTTP API (resolve, countries, favourites, settings).",
@@ -102,7 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-extension ServeCommand {
+extension ServerCommand {
     static func main() async {
         await runReportingOneLine()
     }
