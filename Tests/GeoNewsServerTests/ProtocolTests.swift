@@ -63,4 +63,17 @@ final class ProtocolTests: XCTestCase {
         let server = try? ServerProcess(arguments: ["--port", "70000"])
         XCTAssertNil(server)
     }
+
+    func testPageFolderIsServedAtTheRootWithETags() async throws {
+        let page = ServerProcess.newStateDirectory()
+        try FileManager.default.createDirectory(at: page, withIntermediateDirectories: true)
+        try Data("<!doctype html><title>GeoNews map</title>".utf8).write(to: page.appendingPathComponent("index.html"))
+        let server = try ServerProcess(arguments: ["--page-dir", page.path])
+        let index = try await server.get("/")
+        XCTAssertEqual(index.status, 200)
+        XCTAssertTrue(index.text.contains("GeoNews map"))
+        let tag = try XCTUnwrap(index.header("ETag"))
+        XCTAssertEqual(try await server.get("/index.html", headers: ["If-None-Match": tag]).status, 304)
+        try assertProblem(try await server.get("/missing.js"), 404, mentions: ["/missing.js"])
+    }
 }
