@@ -89,7 +89,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
         ),
         // `geonews serve`: parses options and runs the server's service group. A separate
         // executable so that `geonews` links neither NIO nor SQLite.

@@ -25,7 +25,7 @@ public enum GeoNewsAPI {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let state = try load(configuration: configuration, data: data)
-        let router = makeRouter(state: state, metrics: registry, logger: logger)
+        let router = try makeRouter(state: state, metrics: registry, logger: logger)
         let application = Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
@@ -71,7 +71,7 @@ public enum GeoNewsAPI {
 
     /// Every route, under the middleware every request passes: problem JSON, metrics, the
     /// body limit, and CORS when an origin is configured.
-    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) -> Router<BasicRequestContext> {
+    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: ProblemMiddleware())
         if let origin = state.configuration.corsOrigin {
@@ -96,6 +96,7 @@ public enum GeoNewsAPI {
         ResolveRoutes(state: state).add(to: &routes)
         ClusterRoutes(state: state).add(to: &routes)
         HeadlineRoutes(state: state).add(to: &routes)
+        try OpenAPIRoutes().add(to: &routes)
         routes.finish()
         return router
     }
