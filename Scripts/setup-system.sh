@@ -13,6 +13,7 @@ pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
+command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip' 2>/dev/null && missing+=(python3-venv)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""
