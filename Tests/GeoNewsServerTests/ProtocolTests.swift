@@ -76,4 +76,16 @@ final class ProtocolTests: XCTestCase {
         XCTAssertEqual(try await server.get("/index.html", headers: ["If-None-Match": tag]).status, 304)
         try assertProblem(try await server.get("/missing.js"), 404, mentions: ["/missing.js"])
     }
+
+    func testOpenAPIDescriptionIsServedAndListsEveryRoute() async throws {
+        let server = try ServerProcess()
+        let call = try await server.get("/openapi.yaml")
+        XCTAssertEqual(call.status, 200)
+        XCTAssertEqual(call.header("Content-Type"), "application/yaml")
+        XCTAssertTrue(call.text.hasPrefix("openapi: 3.1.0"))
+        for path in ["/v1/resolve:", "/v1/clusters:", "/v1/clusters/{id}/leaves:", "/v1/countries/{iso2}:", "/v1/headlines:",
+                     "/v1/search:", "/v1/users:", "/v1/favourites:", "/v1/favourites/{id}:", "/v1/settings:", "/healthz:"] {
+            XCTAssertTrue(call.text.contains("\n  \(path)\n"), path)
+        }
+    }
 }
