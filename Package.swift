@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "GeoNewsServer",
             dependencies: [
-                "GeoNews", "GeoNewsStore",
+                "GeoNews", "GeoNewsJSON", "GeoNewsStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -75,9 +75,9 @@ struct ServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "geonews-serve")
         logger.logLevel = .notice
         do {
-            try await GeoNewsAPI.run(configuration: configuration, data: data, logger: logger) { port in
-                print("geonews-serve: listening on http://\(configuration.host):\(port)")
-                fflush(stdout)
+            try await GeoNewsAPI.run(configuration: configuration, data: data, logger: logger) { [host] port in
+                // Unbuffered, so that a supervisor or a test reading the pipe sees it at once.
+                FileHandle.standardOutput.write(Data("geonews-serve: listening on http://\(host):\(port)\n".utf8))
             }
         } catch let error as ServerStartError {
             switch error {
@@ -99,11 +99,5 @@ struct ServerCommand: AsyncParsableCommand {
             return given
         }
         return FileManager.default.fileExists(atPath: fallback, isDirectory: &isFolder) && isFolder.boolValue ? fallback : nil
-    }
-}
-
-extension ServerCommand {
-    static func main() async {
-        await runReportingOneLine()
     }
 }

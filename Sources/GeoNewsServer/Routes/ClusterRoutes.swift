@@ -13,12 +13,13 @@ struct ClusterRoutes {
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/clusters") { request, _ in
             let dataset = try dataset(request)
+            let tileSize = try request.integerQuery("tileSize", in: 0...4096, default: 512)
             let query: ClusterQuery
-            do {
+            let (zoom, altitude, bbox, center) = (request.query("zoom"), request.query("altitude"), request.query("bbox"), request.query("center"))
+            let viewport = request.query("viewport") ?? "390x844"
+            do throws(ClusterQueryError) {
                 query = try ClusterQuery(
-                    zoom: request.query("zoom"), altitude: request.query("altitude"), bbox: request.query("bbox"),
-                    center: request.query("center"), viewport: request.query("viewport") ?? "390x844",
-                    tileSize: request.integerQuery("tileSize", in: 0...4096, default: 512))
+                    zoom: zoom, altitude: altitude, bbox: bbox, center: center, viewport: viewport, tileSize: tileSize)
             } catch {
                 throw Problem.badValue(Self.parameter(of: error), error.description)
             }
@@ -33,7 +34,7 @@ struct ClusterRoutes {
             let (dataset, id) = try cluster(request, context)
             let tag = EntityTag.of(["children", dataset.name, dataset.version, "\(id.rawValue)"])
             return try EntityTag.respond(to: request, tag: tag) {
-                try dataset.featureCollection(try known(id) { try dataset.index.children(of: id) })
+                try dataset.featureCollection(try known(id) { () throws(ClusterIndexError) in try dataset.index.children(of: id) })
             }
         }
         routes.get("/v1/clusters/{id}/leaves") { request, context in
@@ -42,7 +43,7 @@ struct ClusterRoutes {
             let offset = try request.integerQuery("offset", in: 0...Int(Int32.max), default: 0)
             let tag = EntityTag.of(["leaves", dataset.name, dataset.version, "\(id.rawValue)", "\(limit)", "\(offset)"])
             return try EntityTag.respond(to: request, tag: tag) {
-                let leaves = try known(id) { try dataset.index.leaves(of: id, limit: limit, offset: offset) }
+                let leaves = try known(id) { () throws(ClusterIndexError) in try dataset.index.leaves(of: id, limit: limit, offset: offset) }
                 return try dataset.featureCollection(leaves.map {
                     ClusterFeature(kind: .point(index: $0), coordinate: dataset.points.coordinates[$0], pointCount: 1)
                 })
@@ -50,7 +51,7 @@ struct ClusterRoutes {
         }
         routes.get("/v1/clusters/{id}/expansion-zoom") { request, context in
             let (dataset, id) = try cluster(request, context)
-            let zoom = try known(id) { try dataset.index.expansionZoom(of: id) }
+            let zoom = try known(id) { () throws(ClusterIndexError) in try dataset.index.expansionZoom(of: id) }
             return JSONResponse.make(#"{"cluster_id":\#(id.rawValue),"expansion_zoom":\#(zoom)}"#,
                                      headers: [.cacheControl: "public, max-age=3600"])
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNews
+import GeoNewsJSON
 import Hummingbird
 
 /// `GET /v1/resolve?lat=&lon=[&lang=][&headlines=N][&category=]`: the object `geonews --json`
@@ -12,7 +13,7 @@ struct ResolveRoutes {
             let latitude = try request.requiredQuery("lat", "degrees, -90…90")
             let longitude = try request.requiredQuery("lon", "degrees, -180…180")
             let position: Coordinate
-            do {
+            do throws(CoordinateInputError) {
                 position = try Coordinate(parsingLatitude: latitude, longitude: longitude)
             } catch {
                 throw Problem.badValue(error.description.hasPrefix("latitude") ? "lat" : "lon", error.description)
