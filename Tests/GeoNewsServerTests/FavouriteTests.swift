@@ -3,7 +3,7 @@ import XCTest
 
 /// Users, favourites and settings: tokens, isolation between users, durability.
 final class FavouriteTests: XCTestCase {
-    private func article(_ n: Int) -> [String: Any] {
+    private static func article(_ n: Int) -> [String: Any] {
         ["url": "https://news.example.org/story/\(n)", "title": "Story \(n)", "source": "Example News",
          "publishedAt": "2026-11-21T09:30:00Z"]
     }
@@ -29,10 +29,10 @@ final class FavouriteTests: XCTestCase {
         let server = try ServerProcess()
         let token = try await server.newUser()
         for n in 1...3 {
-            let saved = try await server.send("POST", "/v1/favourites", json: article(n), token: token)
+            let saved = try await server.send("POST", "/v1/favourites", json: Self.article(n), token: token)
             XCTAssertEqual(saved.status, 201, saved.text)
         }
-        let again = try await server.send("POST", "/v1/favourites", json: article(2), token: token)
+        let again = try await server.send("POST", "/v1/favourites", json: Self.article(2), token: token)
         XCTAssertEqual(again.status, 200)
         let list = try await server.get("/v1/favourites", token: token).array()
         XCTAssertEqual(list.map { $0["title"] as? String }, ["Story 3", "Story 2", "Story 1"])
@@ -50,14 +50,17 @@ final class FavouriteTests: XCTestCase {
     func testAnotherUsersTokenCannotReadOrDelete() async throws {
         let server = try ServerProcess()
         let alice = try await server.newUser(), bob = try await server.newUser()
-        let saved = try await server.send("POST", "/v1/favourites", json: article(1), token: alice).object()
+        let saved = try await server.send("POST", "/v1/favourites", json: Self.article(1), token: alice).object()
         let id = try XCTUnwrap(saved["id"] as? Int)
-        XCTAssertEqual(try await server.get("/v1/favourites", token: bob).array().count, 0)
+        let bobs = try await server.get("/v1/favourites", token: bob).array()
+        XCTAssertEqual(bobs.count, 0)
         try assertProblem(try await server.send("DELETE", "/v1/favourites/\(id)", token: bob), 404, mentions: ["\(id)"])
-        XCTAssertEqual(try await server.get("/v1/favourites", token: alice).array().count, 1)
+        let kept = try await server.get("/v1/favourites", token: alice).array()
+        XCTAssertEqual(kept.count, 1)
         let deleted = try await server.send("DELETE", "/v1/favourites/\(id)", token: alice)
         XCTAssertEqual(deleted.status, 204)
-        XCTAssertEqual(try await server.get("/v1/favourites", token: alice).array().count, 0)
+        let left = try await server.get("/v1/favourites", token: alice).array()
+        XCTAssertEqual(left.count, 0)
     }
 
     func testSettingsAreValidatedAndKeptPerUser() async throws {
@@ -72,7 +75,8 @@ final class FavouriteTests: XCTestCase {
         XCTAssertEqual(stored["newsCountry"] as? String, "fr")
         XCTAssertEqual(stored["categories"] as? [String], ["sports", "science"])
         XCTAssertEqual(stored["namesLanguage"] as? String, "fr")
-        XCTAssertNil(try await server.get("/v1/settings", token: bob).object()["newsCountry"] as? String)
+        let bobsSettings = try await server.get("/v1/settings", token: bob).object()
+        XCTAssertNil(bobsSettings["newsCountry"] as? String)
         try assertProblem(try await server.send("PUT", "/v1/settings", json: ["newsCountry": "lu"], token: alice), 400, mentions: ["newsCountry", "lu"])
         try assertProblem(try await server.send("PUT", "/v1/settings", json: ["categories": ["gossip"]], token: alice), 400, mentions: ["categories", "gossip"])
         try assertProblem(try await server.send("PUT", "/v1/settings", json: ["namesLanguage": "xx"], token: alice), 400, mentions: ["namesLanguage", "xx"])
@@ -83,7 +87,7 @@ final class FavouriteTests: XCTestCase {
         let state = ServerProcess.newStateDirectory()
         let first = try ServerProcess(stateDirectory: state)
         let token = try await first.newUser()
-        _ = try await first.send("POST", "/v1/favourites", json: article(7), token: token)
+        _ = try await first.send("POST", "/v1/favourites", json: Self.article(7), token: token)
         XCTAssertEqual(first.stop(), 0)
         let second = try ServerProcess(stateDirectory: state)
         let list = try await second.get("/v1/favourites", token: token).array()
@@ -101,7 +105,7 @@ final class FavouriteTests: XCTestCase {
                 group.addTask {
                     for n in 0..<10_000 {
                         let number = writer * 100_000 + n
-                        guard let call = try? await server.send("POST", "/v1/favourites", json: self.article(number), token: token) else { return }
+                        guard let call = try? await server.send("POST", "/v1/favourites", json: Self.article(number), token: token) else { return }
                         if call.status == 201 { acknowledged.insert("https://news.example.org/story/\(number)") }
                     }
                 }

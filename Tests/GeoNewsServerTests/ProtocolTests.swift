@@ -73,7 +73,8 @@ final class ProtocolTests: XCTestCase {
         XCTAssertEqual(index.status, 200)
         XCTAssertTrue(index.text.contains("GeoNews map"))
         let tag = try XCTUnwrap(index.header("ETag"))
-        XCTAssertEqual(try await server.get("/index.html", headers: ["If-None-Match": tag]).status, 304)
+        let unchanged = try await server.get("/index.html", headers: ["If-None-Match": tag])
+        XCTAssertEqual(unchanged.status, 304)
         try assertProblem(try await server.get("/missing.js"), 404, mentions: ["/missing.js"])
     }
 

@@ -6,7 +6,7 @@ import XCTest
 
 /// A real `geonews-serve`, built beside the test bundle, listening on an ephemeral loopback
 /// port with its own state directory.
-final class ServerProcess {
+final class ServerProcess: @unchecked Sendable {  // set up in init, then only read
     let process = Process()
     let stateDirectory: URL
     private(set) var baseURL: URL!
