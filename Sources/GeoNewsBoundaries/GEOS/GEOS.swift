@@ -7,8 +7,16 @@ import CGEOS
 //    context always outlives what was made in it.
 // 2. `Geometry` owns its `GEOSGeometry*` and destroys it in deinit. Every GEOS call that
 //    returns a new geometry (`GEOSWKBReader_read_r`, `GEOSClipByRect_r`,
-//    `GEOSGeom_createRectangle_r`, `GEOSGeom_createPointFromXY_r`) is wrapped at once. We never
-//    hand an owned geometry to a GEOS constructor that would take it over.
+//    `GEOSGeom_createRectangle_r`, `GEOSGeom_createPointFromXY_r`, the overlay operations
+//    `GEOSIntersection_r`, `GEOSDifference_r`, `GEOSUnaryUnion_r`, `GEOSBoundary_r`,
+//    `GEOSMakeValid_r`, `GEOSBuffer_r`, `GEOSGeom_setPrecision_r` and `GEOSGeom_clone_r`) is
+//    wrapped at once. The WKB buffer of `GEOSWKBWriter_write_r` is copied and freed with
+//    `GEOSFree_r` at once. We never hand an owned
+//    geometry to a GEOS constructor that would take it over: `GEOSGeom_createCollection_r` gets
+//    clones. The one chain of constructors that does take ownership is building a polygon
+//    from coordinates: `GEOSCoordSeq_copyFromBuffer_r` makes a sequence that
+//    `GEOSGeom_createLinearRing_r` takes over, and `GEOSGeom_createPolygon_r` takes over the
+//    rings (not the array holding the holes); none of these intermediates is ever wrapped.
 // 3. Sub-geometries, rings and coordinate sequences (`GEOSGetGeometryN_r`,
 //    `GEOSGetExteriorRing_r`, `GEOSGetInteriorRingN_r`, `GEOSGeom_getCoordSeq_r`) are borrowed
 //    from their parent. They are only read inside `Geometry.forEachRing`, while the parent is
@@ -68,6 +76,56 @@ final class GEOSContext {
     func point(x: Double, y: Double) throws(GEOSError) -> Geometry {
         try own(GEOSGeom_createPointFromXY_r(handle, x, y), "point")
     }
+
+    /// A polygon from open rings of interleaved integer (x, y) coordinates, each multiplied
+    /// by `scale`: the first ring is the shell, the others holes. Rings are closed here.
+    func polygon(rings: [UnsafeBufferPointer<Int32>], scale: Double) throws(GEOSError) -> Geometry {
+        var made: [OpaquePointer] = []
+        for ring in rings {
+            let n = ring.count / 2
+            var xy = [Double](repeating: 0, count: 2 * (n + 1))
+            for i in 0..<(2 * n) { xy[i] = Double(ring[i]) * scale }
+            xy[2 * n] = xy[0]
+            xy[2 * n + 1] = xy[1]
+            let sequence = xy.withUnsafeBufferPointer { GEOSCoordSeq_copyFromBuffer_r(handle, $0.baseAddress, UInt32(n + 1), 0, 0) }
+            guard let sequence, let linear = GEOSGeom_createLinearRing_r(handle, sequence) else {
+                for r in made { GEOSGeom_destroy_r(handle, r) }
+                throw error("linear ring")
+            }
+            made.append(linear)
+        }
+        guard let shell = made.first else { throw GEOSError(operation: "polygon", message: "no rings") }
+        var holes: [OpaquePointer?] = made.dropFirst().map { $0 }
+        let polygon = holes.withUnsafeMutableBufferPointer {
+            GEOSGeom_createPolygon_r(handle, shell, $0.baseAddress, UInt32($0.count))
+        }
+        return try own(polygon, "polygon")
+    }
+
+    /// A MultiPolygon of clones of `parts`, which must be polygons that do not overlap.
+    func multiPolygon(_ parts: [Geometry]) throws(GEOSError) -> Geometry {
+        try collection(parts, type: GEOS_MULTIPOLYGON)
+    }
+
+    /// The union of `parts` (any polygonal geometries) as one dissolved geometry.
+    func union(_ parts: [Geometry]) throws(GEOSError) -> Geometry {
+        try collection(parts, type: GEOS_GEOMETRYCOLLECTION).unaryUnion()
+    }
+
+    private func collection(_ parts: [Geometry], type: GEOSGeomTypes) throws(GEOSError) -> Geometry {
+        var clones: [OpaquePointer?] = []
+        for part in parts {
+            guard let c = GEOSGeom_clone_r(handle, part.pointer) else {
+                for c in clones { GEOSGeom_destroy_r(handle, c) }
+                throw error("clone")
+            }
+            clones.append(c)
+        }
+        let made = clones.withUnsafeMutableBufferPointer {
+            GEOSGeom_createCollection_r(handle, Int32(type.rawValue), $0.baseAddress, UInt32($0.count))
+        }
+        return try own(made, "collection")
+    }
 }
 
 private final class MessageBox {
@@ -104,6 +162,70 @@ final class Geometry {
     /// The part of this geometry inside the rectangle, by GEOS's fast rectangle clipper.
     func clipped(xmin: Double, ymin: Double, xmax: Double, ymax: Double) throws(GEOSError) -> Geometry {
         try context.own(GEOSClipByRect_r(context.handle, pointer, xmin, ymin, xmax, ymax), "clip by rectangle")
+    }
+
+    var length: Double {
+        var l = 0.0
+        GEOSLength_r(context.handle, pointer, &l)
+        return l
+    }
+
+    var isValid: Bool { GEOSisValid_r(context.handle, pointer) == 1 }
+
+    var isPolygon: Bool { GEOSGeomTypeId_r(context.handle, pointer) == Int32(GEOS_POLYGON.rawValue) }
+
+    /// The number of parts of a collection (1 for a single geometry).
+    var partCount: Int { Int(GEOSGetNumGeometries_r(context.handle, pointer)) }
+
+    /// An owned copy of part `i` of a collection.
+    func part(_ i: Int) throws(GEOSError) -> Geometry {
+        guard let borrowed = GEOSGetGeometryN_r(context.handle, pointer, Int32(i)) else { throw context.error("part") }
+        return try context.own(GEOSGeom_clone_r(context.handle, borrowed), "clone")
+    }
+
+    func intersection(_ other: Geometry) throws(GEOSError) -> Geometry {
+        try context.own(GEOSIntersection_r(context.handle, pointer, other.pointer), "intersection")
+    }
+
+    func difference(_ other: Geometry) throws(GEOSError) -> Geometry {
+        try context.own(GEOSDifference_r(context.handle, pointer, other.pointer), "difference")
+    }
+
+    /// The union of all parts of this geometry (a collection becomes one dissolved geometry).
+    func unaryUnion() throws(GEOSError) -> Geometry {
+        try context.own(GEOSUnaryUnion_r(context.handle, pointer), "union")
+    }
+
+    /// The rings of a polygonal geometry as lines.
+    func boundary() throws(GEOSError) -> Geometry {
+        try context.own(GEOSBoundary_r(context.handle, pointer), "boundary")
+    }
+
+    /// Little-endian WKB of this geometry (GEOS's buffer is copied, then freed with GEOSFree_r).
+    func wkb() -> [UInt8] {
+        let h = context.handle
+        let writer = GEOSWKBWriter_create_r(h)
+        defer { GEOSWKBWriter_destroy_r(h, writer) }
+        GEOSWKBWriter_setByteOrder_r(h, writer, Int32(GEOS_WKB_NDR.rawValue))
+        var size = 0
+        guard let buffer = GEOSWKBWriter_write_r(h, writer, pointer, &size) else { return [] }
+        defer { GEOSFree_r(h, buffer) }
+        return Array(UnsafeBufferPointer(start: buffer, count: size))
+    }
+
+    /// This geometry snapped to a grid of `gridSize` (degrees here), kept valid (GEOS's snap
+    /// rounding), so that every vertex is an integer multiple of the grid.
+    func snapped(toGrid gridSize: Double) throws(GEOSError) -> Geometry {
+        try context.own(GEOSGeom_setPrecision_r(context.handle, pointer, gridSize, 0), "set precision")
+    }
+
+    /// This geometry grown by `distance` (degrees here), round corners of 8 segments a quarter.
+    func buffered(by distance: Double) throws(GEOSError) -> Geometry {
+        try context.own(GEOSBuffer_r(context.handle, pointer, distance, 8), "buffer")
+    }
+
+    func madeValid() throws(GEOSError) -> Geometry {
+        try context.own(GEOSMakeValid_r(context.handle, pointer), "make valid")
     }
 
     func prepared() throws(GEOSError) -> PreparedGeometry {
@@ -170,6 +292,11 @@ final class PreparedGeometry {
     /// True when `other` has at least one point in common with this geometry (boundary included).
     func intersects(_ other: Geometry) -> Bool {
         GEOSPreparedIntersects_r(source.context.handle, pointer, other.pointer) == 1
+    }
+
+    /// True when the interiors meet and neither geometry holds the other.
+    func overlaps(_ other: Geometry) -> Bool {
+        GEOSPreparedOverlaps_r(source.context.handle, pointer, other.pointer) == 1
     }
 
     /// True when `other` lies in the interior of this geometry (boundary excluded).

@@ -47,7 +47,8 @@ struct CSVChunkProcessor: Sendable {
                     writeFailure(failure, verbatim: verbatim, fields: fields, cursor, flat, out)
                 case .success(let position):
                     let r = resolver.resolve(position)
-                    tally.countResolved(r, trace: field(layout.trace, fields, b), time: layout.time.map { field($0, fields, b) })
+                    tally.countResolved(r, trace: field(layout.trace, fields, b), time: layout.time.map { field($0, fields, b) },
+                                        inJourney: layout.isTrace)
                     if let flat {
                         flat.write(values(fields, cursor), outcome: .success(r), to: out)
                     } else {

@@ -56,6 +56,11 @@ struct CSVLayout: Sendable {
         trace = try find(options.traceColumn, Self.traceNames, "trace id", flag: "--trace-col")
     }
 
+    /// Whether the records are fixes of traces: with a time or a trace column (found in the
+    /// header or named by `--time-col`/`--trace-col`). Without one, a file of places (cities,
+    /// say) is counted per country and makes no journey.
+    var isTrace: Bool { time != nil || trace != nil }
+
     /// Names for output formats that need one per field: the header, or `col1`, `col2`, … .
     func name(ofField i: Int) -> String {
         i < names.count ? names[i] : "col\(i + 1)"

@@ -52,9 +52,10 @@ struct ChunkTally: Sendable {
         errors += 1
     }
 
-    /// Counts a resolved fix; with trace following on, extends or starts a run.
+    /// Counts a resolved fix; with trace following on, extends or starts a run, unless the
+    /// record is no fix of a journey (`inJourney` false: it has neither a time nor a trace id).
     mutating func countResolved(
-        _ r: Resolution, trace: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>?
+        _ r: Resolution, trace: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>?, inJourney: Bool = true
     ) {
         records += 1
         resolved += 1
@@ -69,7 +70,7 @@ struct ChunkTally: Sendable {
         } else {
             atSea += 1
         }
-        if followsTraces { follow(r.position, country: key, trace: trace, time: time) }
+        if followsTraces, inJourney { follow(r.position, country: key, trace: trace, time: time) }
     }
 
     private mutating func flushCountry() {

@@ -47,8 +47,14 @@ struct GeoJSONChunkProcessor: Sendable {
         var featureError: RecordFailure?
         var vertices: [Vertex] = []
         var geometryType = ""
+        let first = s.skipSpace(0)
         do throws(JSONScanError) {
-            try s.members(of: s.skipSpace(0)) { (k, v) throws(JSONScanError) in
+            guard first < s.bytes.count, s.bytes[first] == UInt8(ascii: "{") else {
+                let shown = String(decoding: UnsafeBufferPointer(rebasing: s.bytes[first...].prefix(40)), as: UTF8.self)
+                featureError = failure("not a JSON object: \(shown)")
+                throw .truncated  // the reason is already set
+            }
+            try s.members(of: first) { (k, v) throws(JSONScanError) in
                 members.append((k, v))
                 if s.key(k, isOneOf: ["geometry"]) { geometry = v }
                 else if s.key(k, isOneOf: ["properties"]) { properties = v }
@@ -76,7 +82,7 @@ struct GeoJSONChunkProcessor: Sendable {
                 featureError = failure("no geometry")
             }
         } catch {
-            featureError = failure(error.description)
+            if featureError == nil { featureError = failure(error.description) }
         }
 
         // Times: a Point's `time`, or a per-vertex array such as `coordTimes`.
@@ -113,7 +119,10 @@ struct GeoJSONChunkProcessor: Sendable {
         trace.withUTF8 { traceBytes in
             for v in vertices {
                 switch v.outcome {
-                case .success(let r): tally.countResolved(r, trace: traceBytes, time: v.time.map { s.unquotedBytes($0) })
+                case .success(let r):
+                    // A Point with neither a time nor a trace id is a place, not a fix of a journey.
+                    let inJourney = geometryType != "Point" || traceRange != nil || v.time != nil
+                    tally.countResolved(r, trace: traceBytes, time: v.time.map { s.unquotedBytes($0) }, inJourney: inJourney)
                 case .failure: tally.countError()
                 }
             }
@@ -150,6 +159,8 @@ struct GeoJSONChunkProcessor: Sendable {
         scalar: Bool, _ s: JSONScanner, _ out: ByteBuffer
     ) {
         out.append(",\n{")
+        // An element that was not an object still comes out as a Feature, with its error.
+        if members.isEmpty { out.append("\"type\":\"Feature\",\"geometry\":null,") }
         for (k, v) in members where !s.key(k, isOneOf: ["properties"]) {
             out.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(s.bytes)[k]))
             out.append(UInt8(ascii: ":"))

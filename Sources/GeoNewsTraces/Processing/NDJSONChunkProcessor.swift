@@ -46,7 +46,8 @@ struct NDJSONChunkProcessor: Sendable {
                           outcome: .failure(RecordFailure(line: line, reason.text)), out)
                 case .success(let position):
                     let r = resolver.resolve(position)
-                    tally.countResolved(r, trace: members.traceBytes(text), time: members.timeBytes(text))
+                    let time = members.timeBytes(text)
+                    tally.countResolved(r, trace: members.traceBytes(text), time: time, inJourney: members.trace != nil || time != nil)
                     write(line: text, members: members, outcome: .success(r), out)
                 }
             }

@@ -7,6 +7,7 @@ final class BlockReader {
     /// Unconsumed bytes; `bytes[0]` is at input offset `consumedOffset`.
     private(set) var bytes: [UInt8] = []
     private(set) var atEnd = false
+    private var block: [UInt8] = []
     private var atStart = true
 
     init(source: ByteSource, blockBytes: Int) {
@@ -17,17 +18,18 @@ final class BlockReader {
     /// Appends the next block; returns false at the end of the input.
     func readMore() throws(BatchResolveError) -> Bool {
         guard !atEnd else { return false }
-        let old = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: blockBytes))
+        // Read into a block allocated once: a source that hands out a few bytes at a time
+        // (an upload in small chunks) must not cost a block's worth of zeroing per read.
+        if block.isEmpty { block = [UInt8](repeating: 0, count: blockBytes) }
         var failure: BatchResolveError?
-        let n = bytes.withUnsafeMutableBytes { raw -> Int in
-            do throws(BatchResolveError) { return try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[old...])) } catch {
+        let n = block.withUnsafeMutableBytes { raw -> Int in
+            do throws(BatchResolveError) { return try source.read(into: raw) } catch {
                 failure = error
                 return 0
             }
         }
-        bytes.removeSubrange((old + n)...)
         if let failure { throw failure }
+        bytes.append(contentsOf: block[..<n])
         if n == 0 { atEnd = true; return false }
         if atStart, bytes.count >= 3 {
             atStart = false

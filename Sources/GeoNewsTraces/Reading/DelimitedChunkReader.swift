@@ -27,6 +27,7 @@ final class DelimitedChunkReader {
     private let chunkBytes: Int
     private let maxRecordBytes: Int
     private var carry: [UInt8] = []
+    private var block: [UInt8] = []
     private var atStart = true
     private var atEnd = false
     private var skippingLongLine = false
@@ -99,17 +100,18 @@ final class DelimitedChunkReader {
         let target = buffer.count + chunkBytes
         buffer.reserveCapacity(target)
         while !atEnd && buffer.count < target {
-            let old = buffer.count
-            let room = target - old
+            let room = target - buffer.count
             var failure: BatchResolveError?
-            buffer.append(contentsOf: repeatElement(0, count: room))
-            let n = buffer.withUnsafeMutableBytes { raw -> Int in
-                do throws(BatchResolveError) { return try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[old...])) } catch {
+            // Read through a block allocated once, so that a source handing out a few bytes
+            // at a time (an upload in small chunks) costs no zeroing of the whole room per read.
+            if block.isEmpty { block = [UInt8](repeating: 0, count: chunkBytes) }
+            let n = block.withUnsafeMutableBytes { raw -> Int in
+                do throws(BatchResolveError) { return try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<min(room, raw.count)])) } catch {
                     failure = error
                     return 0
                 }
             }
-            buffer.removeSubrange((old + n)...)
+            buffer.append(contentsOf: block[..<n])
             if let failure { throw failure }
             if n == 0 { atEnd = true }
         }

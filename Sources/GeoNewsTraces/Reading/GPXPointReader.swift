@@ -122,7 +122,9 @@ final class GPXPointReader {
     private func handleTag(_ inner: [UInt8], line tagLine: Int) -> GPXPoint? {
         let closing = inner.first == UInt8(ascii: "/")
         let selfClosing = inner.last == UInt8(ascii: "/")
-        let body = inner[(closing ? 1 : 0)..<(selfClosing ? inner.count - 1 : inner.count)]
+        // `</>` is both: its body is empty, not a range that ends before it starts.
+        let bodyStart = closing ? 1 : 0
+        let body = inner[bodyStart..<max(bodyStart, selfClosing ? inner.count - 1 : inner.count)]
         let nameEnd = body.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } ?? body.endIndex
         var name = String(decoding: body[body.startIndex..<nameEnd], as: UTF8.self)
         if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }

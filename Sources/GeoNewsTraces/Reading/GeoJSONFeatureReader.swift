@@ -25,6 +25,9 @@ final class GeoJSONFeatureReader {
     private var inFeatures = false
     private var featureStart: Int?
     private var featureLine = 0
+    /// The element being read is a string, number, `true`, `false` or `null`, not an object:
+    /// still a record (an error row) with its own number.
+    private var scalarElement = false
     private var topLevelStart: Int?
     private var sawFeatures = false
     private var line = 1
@@ -78,18 +81,49 @@ final class GeoJSONFeatureReader {
         if topLevelStart != nil { topLevelStart! -= stringKeep }
     }
 
+    /// The element of the features array at `range` as the next feature.
+    private func element(_ range: Range<Int>) -> FeatureText {
+        featureStart = nil
+        featureCount += 1
+        return FeatureText(bytes: Array(reader.bytes[range]), index: featureCount, line: featureLine)
+    }
+
+    /// White space, a comma or a closing bracket: the end of a bare number or word.
+    private static func endsBareValue(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}")
+    }
+
     /// Scans forward; returns a feature when one closes, or nil at the end of the buffer.
     private func scanToFeatureEnd() -> FeatureText? {
         let b = reader.bytes
         while position < b.count {
             let c = b[position]
+            // A bare number or word ends at the first byte that cannot belong to it; that byte
+            // is then scanned again as itself.
+            if scalarElement, !inString, let start = featureStart,
+               Self.endsBareValue(c) || c == UInt8(ascii: "{") || c == UInt8(ascii: "[") || c == UInt8(ascii: "\"") {
+                scalarElement = false
+                return element(start..<position)
+            }
             defer { position += 1 }
             if c == 0x0A { line += 1 }
             if inString {
                 if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") {
                     inString = false
                     if depth == 1 { lastKey = Array(b[(stringStart + 1)..<position]) }
+                    if depth == 2, inFeatures, scalarElement, let start = featureStart {
+                        scalarElement = false
+                        return element(start..<(position + 1))
+                    }
                 }
+                continue
+            }
+            if depth == 2, inFeatures, featureStart == nil, !Self.endsBareValue(c), c != UInt8(ascii: "{"), c != UInt8(ascii: "[") {
+                // Any element that is not an object or array: a string or a bare value.
+                featureStart = position
+                featureLine = line
+                scalarElement = true
+                if c == UInt8(ascii: "\"") { inString = true; stringStart = position }
                 continue
             }
             switch c {
@@ -104,7 +138,7 @@ final class GeoJSONFeatureReader {
                     inFeatures = true
                     sawFeatures = true
                 }
-                if depth == 2, inFeatures, c == UInt8(ascii: "{") {
+                if depth == 2, inFeatures {
                     featureStart = position
                     featureLine = line
                 }
@@ -113,9 +147,7 @@ final class GeoJSONFeatureReader {
                 depth -= 1
                 if depth == 1 { inFeatures = false; awaitingFeaturesArray = false }
                 if depth == 2, inFeatures, let start = featureStart {
-                    featureStart = nil
-                    featureCount += 1
-                    return FeatureText(bytes: Array(b[start...position]), index: featureCount, line: featureLine)
+                    return element(start..<(position + 1))
                 }
             case UInt8(ascii: ","):
                 if depth == 1 { awaitingFeaturesArray = false }

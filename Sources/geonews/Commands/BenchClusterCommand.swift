@@ -36,7 +36,7 @@ struct BenchClusterCommand: AsyncParsableCommand {
     @Option(help: "Seed of the point generator.")
     var seed: UInt64 = 42
 
-    @Option(help: ArgumentHelp("Viewport centre for viewport queries, LAT,LON.", valueName: "lat,lon"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Viewport centre for viewport queries, LAT,LON.", valueName: "lat,lon"))
     var center: String = "48.8566,2.3522"
 
     @Option(help: ArgumentHelp("Cluster the points of this CSV or GeoJSON file instead.", valueName: "file"))

@@ -31,13 +31,15 @@ struct ClusterCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Zoom level, fractional allowed (levels are floor(zoom)).", valueName: "zoom"))
     var zoom: String?
 
-    @Option(help: ArgumentHelp("View centre as LAT,LON in degrees.", valueName: "lat,lon"))
+    // `.unconditional`: the value may start with a minus (`--center -33.8,151.2`), which
+    // ArgumentParser would otherwise take for an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("View centre as LAT,LON in degrees.", valueName: "lat,lon"))
     var center: String?
 
     @Option(help: ArgumentHelp("Viewport size in points, WIDTHxHEIGHT.", valueName: "WxH"))
     var viewport: String = "390x844"
 
-    @Option(help: ArgumentHelp("Query box W,S,E,N in degrees (W > E crosses the antimeridian).", valueName: "w,s,e,n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Query box W,S,E,N in degrees (W > E crosses the antimeridian).", valueName: "w,s,e,n"))
     var bbox: String?
 
     @Option(help: ArgumentHelp("Points to cluster: CSV with lat/lon columns, or GeoJSON Points (default: the 54 news-country markers).", valueName: "file"))
@@ -120,9 +122,9 @@ struct ClusterCommand: AsyncParsableCommand {
 
 /// The `ClusterOptions` flags shared by `geonews cluster` and `geonews bench cluster`.
 struct ClusteringOptions: ParsableArguments {
-    @Option(help: "Cluster radius in pixels.")
+    @Option(help: "Cluster radius in pixels.", transform: { try FiniteNumber.parse($0) })
     var radius: Double = 40
-    @Option(help: "Tile extent in pixels the radius is relative to.")
+    @Option(help: "Tile extent in pixels the radius is relative to.", transform: { try FiniteNumber.parse($0) })
     var extent: Double = 512
     @Option(help: "Lowest zoom that clusters.")
     var minZoom: Int = 0

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GeoNewsTraces
+
+/// The parsers under fuzzing, one property check each. Every check fails by ``violated(_:)``,
+/// which aborts, so libFuzzer keeps the input as a crash.
+enum FuzzTarget: String, CaseIterable {
+    case csv, ndjson, geojson, gpx, points, query
+
+    /// Runs the property check of this target on one input.
+    func check(_ input: [UInt8]) {
+        switch self {
+        case .csv: BatchProperties.checkCSV(input)
+        case .ndjson: BatchProperties.checkNDJSON(input)
+        case .geojson: BatchProperties.checkGeoJSON(input)
+        case .gpx: BatchProperties.checkGPX(input)
+        case .points: PointFileProperties.check(input)
+        case .query: QueryTextProperties.check(input)
+        }
+    }
+
+    /// Loads what the check shares between inputs (the country index), before libFuzzer starts
+    /// timing inputs: a slow load would otherwise count as the first input's time.
+    func prepare() {
+        switch self {
+        case .csv, .ndjson, .geojson, .gpx: _ = BatchProperties.resolver
+        case .points, .query: break
+        }
+    }
+
+    /// `GEONEWS_FUZZ_TARGET`, read once.
+    static let selected: FuzzTarget = {
+        guard let name = getenv("GEONEWS_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
+            violated("set GEONEWS_FUZZ_TARGET to one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return target
+    }()
+}
+
+/// Stops the run with the property that failed and the input's size: a finding.
+func violated(_ property: String) -> Never {
+    StandardError.write("geonews-fuzz: property violated: \(property)\n")
+    abort()
+}

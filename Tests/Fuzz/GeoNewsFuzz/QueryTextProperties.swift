@@ -1,0 +1,37 @@
+import GeoNewsClustering
+import GeoNewsGeodesy
+
+/// The query-text parsers over fuzzed text: what they accept is usable, and every refusal
+/// quotes the text as it was given.
+enum QueryTextProperties {
+    static func check(_ input: [UInt8]) {
+        let text = String(decoding: input, as: UTF8.self)
+        expect("bbox", text, { () throws(ClusterQueryError) in try ClusterQueryText.bounds(text) }) { b in
+            [b.west, b.south, b.east, b.north].allSatisfy(\.isFinite) && b.south <= b.north
+        }
+        expect("center", text, { () throws(ClusterQueryError) in try ClusterQueryText.center(text) }) { c in
+            abs(c.latitude) <= 90 && abs(c.longitude) <= 180
+        }
+        expect("viewport", text, { () throws(ClusterQueryError) in try ClusterQueryText.viewport(text) }) { v in
+            v.width.isFinite && v.height.isFinite && v.width > 0 && v.height > 0
+        }
+        expect("zoom", text, { () throws(ClusterQueryError) in try ClusterQueryText.zoom(text) }) { $0.isFinite }
+        expect("altitude", text, { () throws(CameraAltitudeError) in try CameraAltitude(parsing: text) }) { a in
+            a.metres.isFinite && a.metres > 0 && a.zoom(latitude: 0, viewportHeight: 844, tileSize: 512).isFinite
+        }
+        expect("latitude", text, { () throws(CoordinateInputError) in try Coordinate(parsingLatitude: text, longitude: "0") }) {
+            abs($0.latitude) <= 90
+        }
+    }
+
+    private static func expect<Value, Failure: Error & CustomStringConvertible>(
+        _ what: String, _ text: String, _ parse: () throws(Failure) -> Value, _ valid: (Value) -> Bool
+    ) {
+        do {
+            let value = try parse()
+            if !valid(value) { violated("\(what): '\(text)' gave an unusable \(value)") }
+        } catch {
+            if !text.isEmpty, !error.description.contains(text) { violated("\(what): the message \"\(error.description)\" does not quote '\(text)'") }
+        }
+    }
+}
