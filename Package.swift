@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -9,9 +9,18 @@ let package = Package(
         .executable(name: "geonews", targets: ["geonews"]),
         .executable(name: "geonews-news", targets: ["geonews-news"]),
         .executable(name: "geonews-bench", targets: ["GeoNewsBench"]),
+        .executable(name: "geonews-serve", targets: ["geonews-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The HTTP server; its swift-configuration and full-Foundation traits are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // GEOS's reentrant C API over Debian's libgeos-dev (pkg-config `geos`).
@@ -67,6 +76,32 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Users, favourites and settings of the HTTP API in SQLite (GRDB): schema, migrations,
+        // queries, nothing else.
+        .target(name: "GeoNewsStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // The HTTP API: routes grouped by capability, problem JSON, middleware.
+        .target(
+            name: "GeoNewsServer",
+            dependencies: [
+                "GeoNews", "GeoNewsJSON", "GeoNewsStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
+        ),
+        // `geonews serve`: parses options and runs the server's service group. A separate
+        // executable so that `geonews` links neither NIO nor SQLite.
+        .executableTarget(
+            name: "geonews-serve",
+            dependencies: [
+                "GeoNewsServer", "GeoNewsCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Builds Data/country-index.bin from Data/boundaries.bin with GEOS.
         .executableTarget(name: "geonews-index", dependencies: ["GeoNewsBoundaries"]),
         .executableTarget(
@@ -88,8 +123,11 @@ let package = Package(
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
-        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines"], resources: [.copy("Fixtures")]),
+        // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
+        .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),
+        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines", "GeoNewsLoopback"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoNewsTracesTests", dependencies: ["GeoNewsTraces"]),
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
+        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsLoopback"]),
     ]
 )

@@ -2,9 +2,10 @@
 # Installs what GeoNews needs from Debian that a fresh machine may lack: GEOS's C library
 # and headers (libgeos-dev, found through pkg-config), the development links of libcurl and
 # libxml2 (Foundation's networking and XML parser, needed to link the Swift runtime
-# statically for a fast cold start) and python3 for the data scripts; for the web map, Leaflet
-# (libjs-leaflet, served under /vendor/), and for its browser tests headless Chromium with its
-# WebDriver, a colour emoji font (the markers' flags) and python3-venv (selenium from PyPI).
+# statically for a fast cold start), SQLite's headers (libsqlite3-dev, for the state database of
+# `geonews serve`) and python3 for the data scripts; for the web map, Leaflet (libjs-leaflet,
+# served under /vendor/), and for its browser tests headless Chromium with its WebDriver, a
+# colour emoji font (the markers' flags) and python3-venv (selenium from PyPI).
 # Safe to run again: it installs only what is missing. Needs root (or sudo) the first time.
 set -euo pipefail
 
@@ -12,6 +13,7 @@ missing=()
 pkg-config --exists geos 2>/dev/null || missing+=(libgeos-dev pkg-config)
 pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
 [ -f /usr/share/javascript/leaflet/leaflet.js ] || missing+=(libjs-leaflet)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)

@@ -16,6 +16,12 @@ public struct ClusterFeature: Hashable, Sendable {
     /// Number of input points it stands for (1 for a point).
     public var pointCount: Int
 
+    public init(kind: Kind, coordinate: Coordinate, pointCount: Int) {
+        self.kind = kind
+        self.coordinate = coordinate
+        self.pointCount = pointCount
+    }
+
     /// The cluster id, or `nil` for a point.
     public var clusterID: ClusterID? {
         if case .cluster(let id) = kind { return id }

@@ -14,9 +14,11 @@ extension ClusterIndex {
     ///   - features: the answer of ``clusters(in:zoom:)`` on this index.
     ///   - ids: one id per input point, indexed like ``points``.
     ///   - names: one optional display name per input point, indexed like ``points``.
+    ///   - abbreviatedCounts: also write supercluster's `point_count_abbreviated` on clusters
+    ///     (`950`, `3.2k`, `12k`, `1.5M`), which its Leaflet demo draws; the HTTP API does.
     /// - Throws: ``ClusterIndexError/unknownCluster(_:)`` when a feature is not from this index.
     public func featureCollection(
-        _ features: [ClusterFeature], ids: [String], names: [String?]
+        _ features: [ClusterFeature], ids: [String], names: [String?], abbreviatedCounts: Bool = false
     ) throws(ClusterIndexError) -> String {
         var out = #"{"type":"FeatureCollection","features":["#
         for (i, f) in features.enumerated() {
@@ -27,6 +29,7 @@ extension ClusterIndex {
             case .cluster(let id):
                 let members = try leaves(of: id, limit: .max).map { JSONString.quoted(ids[$0]) }
                 out += "\"cluster\":true,\"cluster_id\":\(id.rawValue),\"point_count\":\(f.pointCount),"
+                if abbreviatedCounts { out += "\"point_count_abbreviated\":\(Self.abbreviated(f.pointCount)),"}
                 out += "\"expansion_zoom\":\(try expansionZoom(of: id)),\"members\":[\(members.joined(separator: ","))]"
             case .point(let p):
                 out += "\"id\":\(JSONString.quoted(ids[p]))"
@@ -35,5 +38,17 @@ extension ClusterIndex {
             out += "}}"
         }
         return out + "]}"
+    }
+
+    /// supercluster's `point_count_abbreviated`, as a JSON value: the count itself below 1000,
+    /// thousands with one decimal below 10,000 (`"3.2k"`), whole thousands above (`"12k"`,
+    /// `"1500k"`), rounded as JavaScript's `Math.round` does.
+    static func abbreviated(_ count: Int) -> String {
+        if count >= 10_000 { return "\"\(Int((Double(count) / 1000).rounded()))k\"" }
+        if count >= 1000 {
+            let tenths = Int((Double(count) / 100).rounded())
+            return tenths % 10 == 0 ? "\"\(tenths / 10)k\"" : "\"\(tenths / 10).\(tenths % 10)k\""
+        }
+        return String(count)
     }
 }

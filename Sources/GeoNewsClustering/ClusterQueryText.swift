@@ -59,6 +59,14 @@ public enum ClusterQueryError: Error, Equatable, Sendable, CustomStringConvertib
     case viewport(text: String)
     /// `zoom 'abc' is not a number`.
     case zoom(text: String)
+    /// Both a zoom and an altitude were given.
+    case zoomAndAltitude
+    /// Neither a zoom nor an altitude was given.
+    case noZoom
+    /// `tile size 300 is not 512 or 256`.
+    case tileSize(Int)
+    /// The altitude's own message (`altitude '-5km' …`).
+    case altitude(CameraAltitudeError)
 
     public var description: String {
         switch self {
@@ -68,6 +76,10 @@ public enum ClusterQueryError: Error, Equatable, Sendable, CustomStringConvertib
         case .center(let text, let reason?): return "center '\(text)': \(reason)"
         case .viewport(let text): return "viewport '\(text)' is not WIDTHxHEIGHT in points, e.g. 390x844"
         case .zoom(let text): return "zoom '\(text)' is not a number"
+        case .zoomAndAltitude: return "give a zoom or an altitude, not both"
+        case .noZoom: return "give an altitude (e.g. 15000km) or a zoom"
+        case .tileSize(let size): return "tile size \(size) is not 512 or 256"
+        case .altitude(let error): return error.description
         }
     }
 }

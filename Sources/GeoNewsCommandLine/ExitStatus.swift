@@ -21,6 +21,10 @@ public enum ExitStatus: Int32, Sendable {
     /// A provider needs configuration that is missing (an API key).
     case configuration = 78
 
+    /// A service cannot be offered (69, as for headlines): `geonews serve` cannot bind its
+    /// address.
+    public static var unavailable: ExitStatus { .headlinesUnavailable }
+
     public var code: ExitCode { ExitCode(rawValue) }
 }
 

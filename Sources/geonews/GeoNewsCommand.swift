@@ -13,6 +13,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
             ResolveCommand.self,
             HeadlinesCommand.self, SearchCommand.self, SourcesCommand.self,
             ClusterCommand.self,
+            ServeCommand.self,
             DistanceCommand.self,
             BenchCommand.self,
         ],

@@ -1,7 +1,7 @@
 import Foundation
 import GeoNewsGeodesy
 import XCTest
-import GeoNewsClustering
+@testable import GeoNewsClustering
 
 final class ClusterGeoJSONTests: XCTestCase {
     /// Two points 0.06° apart near Suva cluster at zoom 2; Apia stays alone.
@@ -33,5 +33,20 @@ final class ClusterGeoJSONTests: XCTestCase {
     func testAnEmptyAnswerIsAnEmptyCollection() throws {
         let index = try ClusterIndex(points: [])
         XCTAssertEqual(try index.featureCollection([], ids: [], names: []), #"{"type":"FeatureCollection","features":[]}"#)
+    }
+
+    /// supercluster's abbreviation: 999, "1k", "3.2k", "9.9k", "10k", "12k", "1500k".
+    func testAbbreviatedCountsFollowSupercluster() {
+        XCTAssertEqual([999, 1000, 3249, 9949, 9950, 10_000, 12_499, 1_500_000].map(ClusterIndex.abbreviated),
+                       ["999", #""1k""#, #""3.2k""#, #""9.9k""#, #""10k""#, #""10k""#, #""12k""#, #""1500k""#])
+    }
+
+    func testAbbreviatedCountsAreWrittenOnlyWhenAsked() throws {
+        let points = [Coordinate(latitude: -18.14, longitude: 178.44), Coordinate(latitude: -18.2, longitude: 178.5)]
+        let index = try ClusterIndex(points: points)
+        let features = try index.clusters(in: .world, zoom: 2)
+        XCTAssertFalse(try index.featureCollection(features, ids: ["a", "b"], names: [nil, nil]).contains("abbreviated"))
+        XCTAssertTrue(try index.featureCollection(features, ids: ["a", "b"], names: [nil, nil], abbreviatedCounts: true)
+            .contains(#""point_count_abbreviated":2,"#))
     }
 }

@@ -1,3 +1,4 @@
+import GeoNewsLoopback
 import XCTest
 @testable import GeoNewsHeadlines
 

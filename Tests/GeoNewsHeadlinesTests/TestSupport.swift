@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsLoopback
 import XCTest
 @testable import GeoNewsHeadlines
 

@@ -4,7 +4,8 @@ import Foundation
 /// search answer.
 ///
 /// `iso2`/`iso3` are `null` for the features ISO does not code; `news` is true for the 54
-/// news countries; `marker` is the point a map shows for the country, in degrees.
+/// news countries; `marker` is the point a map shows for the country, in degrees; `bbox` is
+/// `[west, south, east, north]` in degrees (west > east when it crosses the antimeridian).
 public struct CountryReport: Encodable, Sendable {
     /// A position in degrees.
     public struct Marker: Encodable, Sendable { public let lat: Double; public let lon: Double }
@@ -16,6 +17,7 @@ public struct CountryReport: Encodable, Sendable {
     public let sovereign: String
     public let news: Bool
     public let marker: Marker
+    public let bbox: [Double]
 
     /// The entry for `c`, named in `language` (`nil` or an unknown code gives English).
     public init(_ c: Country, language: String?) {
@@ -27,6 +29,7 @@ public struct CountryReport: Encodable, Sendable {
         sovereign = c.sovereign
         news = c.hasNews
         marker = Marker(lat: c.marker.latitude, lon: c.marker.longitude)
+        bbox = [c.bbox.west, c.bbox.south, c.bbox.east, c.bbox.north]
     }
 
     /// `countries` as a JSON array with sorted keys and unescaped slashes, in the given order.

@@ -58,11 +58,16 @@ struct ClusterCommand: AsyncParsableCommand {
     func run() async throws {
         let points = try loadPoints()
         let index = try clustering.index(for: points.coordinates)
-        let zoom = try resolvedZoom()
-        let bounds = try queryBounds(zoom: zoom.value)
-        let features = try index.clusters(in: bounds, zoom: zoom.value)
+        let query: ClusterQuery
+        do {
+            query = try ClusterQuery(zoom: zoom, altitude: altitude, bbox: bbox, center: center,
+                                     viewport: viewport, tileSize: tileSize)
+        } catch {
+            throw fail(error.description, .usage)
+        }
+        let features = try index.clusters(in: query.bounds, zoom: query.zoom)
         if summary {
-            printSummary(features, index: index, points: points, zoom: zoom, bounds: bounds)
+            printSummary(features, index: index, points: points, zoom: (query.zoom, query.origin), bounds: query.bounds)
         } else {
             print(try geoJSON(features, index: index, points: points))
         }
@@ -70,56 +75,12 @@ struct ClusterCommand: AsyncParsableCommand {
 
     private func loadPoints() throws -> PointFile {
         if let input { return try Self.readPoints(input) }
-        var markers = PointFile()
-        for country in try data.catalogue().newsCountries {
-            markers.coordinates.append(country.marker)
-            markers.ids.append(country.iso2 ?? country.id)
-            markers.names.append(country.name)
-        }
-        return markers
-    }
-
-    /// The zoom to query, and how it was reached (for the summary).
-    private func resolvedZoom() throws -> (value: Double, origin: String) {
-        switch (zoom, altitude) {
-        case (.some, .some):
-            throw fail("give --zoom or --altitude, not both", .usage)
-        case (.some(let text), nil):
-            do { return (try ClusterQueryText.zoom(text), "zoom \(text)") } catch { throw fail(error.description, .usage) }
-        case (nil, .some(let text)):
-            let camera: CameraAltitude
-            do { camera = try CameraAltitude(parsing: text) } catch { throw fail(error.description, .usage) }
-            guard tileSize == 512 || tileSize == 256 else { throw fail("tile size \(tileSize) is not 512 or 256", .usage) }
-            let latitude = try parsedCenter()?.latitude ?? 0
-            let size = try parsedViewport()
-            let z = camera.zoom(latitude: latitude, viewportHeight: size.height, tileSize: Double(tileSize))
-            return (z, "altitude \(camera) at \(latitude)° in \(Int(size.width))x\(Int(size.height)) → zoom \(String(format: "%.2f", z))")
-        case (nil, nil):
-            throw fail("give --altitude (e.g. 15000km) or --zoom", .usage)
-        }
-    }
-
-    private func queryBounds(zoom: Double) throws -> ClusterIndex.Bounds {
-        if let bbox {
-            do { return try ClusterQueryText.bounds(bbox) } catch { throw fail(error.description, .usage) }
-        }
-        guard let centre = try parsedCenter() else { return .world }
-        let size = try parsedViewport()
-        return Viewport(center: centre, width: size.width, height: size.height)
-            .bounds(atZoom: zoom, tileSize: Double(tileSize))
-    }
-
-    private func parsedCenter() throws -> Coordinate? {
-        try center.map(Self.parseCenter)
+        return PointFile.newsMarkers(of: try data.catalogue())
     }
 
     /// A `--center LAT,LON` value, or a usage failure naming it.
     static func parseCenter(_ center: String) throws -> Coordinate {
         do { return try ClusterQueryText.center(center) } catch { throw fail(error.description, .usage) }
-    }
-
-    private func parsedViewport() throws -> (width: Double, height: Double) {
-        do { return try ClusterQueryText.viewport(viewport) } catch { throw fail(error.description, .usage) }
     }
 
     /// The points of `--input`, or a failure naming the file and the line or feature.

@@ -23,7 +23,8 @@ enum NewsExecutable {
 
         var description: String {
             switch self {
-            case .missing(let path): return "\(path) is missing; build it with `swift build --product geonews-news`"
+            case .missing(let path):
+                return "\(path) is missing; build it with `swift build --product \(URL(fileURLWithPath: path).lastPathComponent)`"
             case .notStarted(let path, let detail): return "\(path) could not be started: \(detail)"
             }
         }
@@ -31,16 +32,20 @@ enum NewsExecutable {
 
     /// `geonews-news` in the directory of the running executable (`/proc/self/exe`, so a
     /// symbolic link to `geonews` still finds it beside the real file).
-    static var path: String {
+    static var path: String { path(of: "geonews-news") }
+
+    /// The executable `name` beside the running one (`geonews-news`, `geonews-serve`).
+    static func path(of name: String) -> String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("geonews-news").path
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
-    /// Replaces this process with `geonews-news <arguments>`, so its output and exit status are
-    /// the command's own. Returns only on failure, with the reason.
-    static func replaceProcess(arguments: [String]) -> LaunchError {
-        let path = path
+    /// Replaces this process with `<executable> <arguments>` (by default `geonews-news`), so
+    /// its output and exit status are the command's own. Returns only on failure, with the
+    /// reason.
+    static func replaceProcess(arguments: [String], executable: String = "geonews-news") -> LaunchError {
+        let path = path(of: executable)
         guard access(path, X_OK) == 0 else { return .missing(path: path) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)

@@ -4,82 +4,65 @@ import Glibc
 #endif
 
 /// A request as the server read it off the socket.
-struct RecordedRequest: Sendable {
-    var method: String
+public struct RecordedRequest: Sendable {
+    public var method: String
     /// The raw request target, e.g. `/rss?hl=fr&gl=FR&ceid=FR:fr`.
-    var target: String
+    public var target: String
     /// Header names lowercased.
-    var headers: [String: String]
+    public var headers: [String: String]
     /// When the server had read the request, in seconds on the server's monotonic clock.
-    var receivedAt: Double = 0
+    public var receivedAt: Double = 0
 
-    var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+    public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 
     /// Decoded query parameters.
-    var query: [String: String] {
+    public var query: [String: String] {
         let items = URLComponents(string: "http://x" + target)?.queryItems ?? []
         return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
     }
 }
 
 /// What the server sends back.
-struct ScriptedResponse: Sendable {
-    var status: Int
-    var headers: [(String, String)] = []
-    var body = Data()
+public struct ScriptedResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)] = []
+    public var body = Data()
     /// Seconds to wait before answering.
-    var delay: Double = 0
+    public var delay: Double = 0
 
-    static func fixture(_ name: String, status: Int = 200, contentType: String, headers: [(String, String)] = []) -> ScriptedResponse {
-        ScriptedResponse(status: status, headers: [("Content-Type", contentType)] + headers, body: Fixture.data(name))
+    public init(status: Int, headers: [(String, String)] = [], body: Data = Data(), delay: Double = 0) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delay = delay
     }
 
-    static func json(_ name: String, status: Int = 200, headers: [(String, String)] = []) -> ScriptedResponse {
-        fixture(name, status: status, contentType: "application/json; charset=utf-8", headers: headers)
-    }
-
-    static func rss(_ name: String) -> ScriptedResponse {
-        fixture(name, contentType: "application/rss+xml; charset=utf-8")
-    }
-
-    static func redirect(to location: String) -> ScriptedResponse {
+    public static func redirect(to location: String) -> ScriptedResponse {
         ScriptedResponse(status: 302, headers: [("Location", location)])
     }
 
-    static let notFound = ScriptedResponse(status: 404, body: Data("no route".utf8))
+    public static let notFound = ScriptedResponse(status: 404, body: Data("no route".utf8))
 }
 
-/// Reads the committed test fixtures.
-enum Fixture {
-    static func url(_ name: String) -> URL {
-        Bundle.module.resourceURL!.appendingPathComponent("Fixtures").appendingPathComponent(name)
-    }
-
-    static func data(_ name: String) -> Data {
-        guard let data = try? Data(contentsOf: url(name)) else { preconditionFailure("missing fixture \(name)") }
-        return data
-    }
-}
-
-/// A real HTTP/1.1 server on 127.0.0.1 with an ephemeral port, over POSIX sockets.
+/// A real HTTP/1.1 server on 127.0.0.1, shared by the headline and server tests, with an ephemeral port, over POSIX sockets.
 ///
 /// Each connection is served on its own thread (so a deliberately slow answer does not hold up
 /// the next request), answered with `Connection: close`, and recorded before the answer is
 /// chosen. `route` gets the request and how many times its path has been asked for so far
 /// (1 for the first), which lets a test script "500, then success".
-final class LoopbackHTTPServer: @unchecked Sendable {
-    typealias Route = @Sendable (RecordedRequest, Int) -> ScriptedResponse
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    public typealias Route = @Sendable (RecordedRequest, Int) -> ScriptedResponse
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let route: Route
     private let lock = NSLock()
     private var recorded: [RecordedRequest] = []
     private var stopped = false
 
-    enum StartError: Error { case socket(String) }
+    public enum StartError: Error { case socket(String) }
 
-    init(route: @escaping Route) throws {
+    public init(route: @escaping Route) throws {
         self.route = route
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError.socket("socket() failed") }
@@ -109,16 +92,16 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     deinit { stop() }
 
     /// `http://127.0.0.1:<port>`.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Every request so far, in arrival order.
-    var requests: [RecordedRequest] { lock.withLock { recorded } }
+    public var requests: [RecordedRequest] { lock.withLock { recorded } }
 
     /// How many requests asked for `path`.
-    func count(path: String) -> Int { requests.filter { $0.path == path }.count }
+    public func count(path: String) -> Int { requests.filter { $0.path == path }.count }
 
     /// Stops accepting; connections being answered finish on their own.
-    func stop() {
+    public func stop() {
         let first = lock.withLock { () -> Bool in
             defer { stopped = true }
             return !stopped

@@ -1,0 +1,29 @@
+import Foundation
+import Hummingbird
+
+/// Strong ETags for answers that depend only on their inputs, and the 304 that
+/// `If-None-Match` earns.
+enum EntityTag {
+    /// A quoted tag: FNV-1a (64-bit) over the parts, which name the dataset version and the
+    /// query as understood.
+    static func of(_ parts: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in parts.joined(separator: "\u{1F}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// 304 when the request's `If-None-Match` lists `tag` (or is `*`), else 200 with `body()`.
+    static func respond(to request: Request, tag: String, body: () throws -> String) throws -> Response {
+        let headers: HTTPFields = [.eTag: tag, .cacheControl: "public, max-age=60"]
+        if let match = request.headers[.ifNoneMatch],
+           match.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == tag || t == "*" || t == "W/" + tag }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        var fields = headers
+        fields[.contentType] = "application/geo+json"
+        return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(string: try body())))
+    }
+}

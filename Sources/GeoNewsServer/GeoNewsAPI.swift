@@ -1,0 +1,118 @@
+import Foundation
+import GeoNews
+import GeoNewsStore
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+
+/// The HTTP API of `geonews serve`: the routes, their middleware and the service group that
+/// runs them until SIGTERM or SIGINT.
+public enum GeoNewsAPI {
+    /// Loads the data and the state database, binds, and serves until SIGTERM or SIGINT; then
+    /// stops accepting connections, lets requests in flight finish, and returns.
+    ///
+    /// - Parameters:
+    ///   - onListening: called once with the bound port (the chosen one when `port` is 0).
+    /// - Throws: ``ServerStartError`` when the data, the state directory or the address is
+    ///   unusable.
+    public static func run(
+        configuration: ServerConfiguration, data: DataDirectory, logger: Logger,
+        onListening: @escaping @Sendable (Int) -> Void
+    ) async throws {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let state = try load(configuration: configuration, data: data)
+        let router = try makeRouter(state: state, metrics: registry, logger: logger)
+        let application = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geonews"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    static func load(configuration: ServerConfiguration, data: DataDirectory) throws(ServerStartError) -> ServerState {
+        let resolver: CountryResolver
+        do {
+            resolver = try CountryResolver.load(from: data)
+        } catch {
+            throw .data("\(error)")
+        }
+        let store: Store
+        do {
+            store = try Store(directory: configuration.stateDirectory)
+        } catch {
+            throw .state(error.description)
+        }
+        let markers: ClusterDataset
+        do {
+            markers = try ClusterDataset.markers(resolver.catalogue)
+        } catch {
+            throw .data("the news markers cannot be clustered: \(error)")
+        }
+        let headlines = Result { () throws(HeadlineSetupError) -> HeadlineService in
+            do {
+                let setup = try HeadlineConfiguration.fromEnvironment(editionTable: URL(fileURLWithPath: data.file("google-news-editions.json")))
+                return try HeadlineService(configuration: setup)
+            } catch {
+                throw HeadlineSetupError(reason: "\(error)")
+            }
+        }
+        return ServerState(resolver: resolver, store: store, configuration: configuration,
+                           datasets: [markers.name: markers], headlines: headlines)
+    }
+
+    /// Every route, under the middleware every request passes: problem JSON, metrics, the
+    /// body limit, and CORS when an origin is configured.
+    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ProblemMiddleware())
+        if let origin = state.configuration.corsOrigin {
+            router.add(middleware: CORSMiddleware(
+                allowOrigin: .custom(origin), allowHeaders: [.accept, .authorization, .contentType, .ifNoneMatch],
+                allowMethods: [.get, .post, .put, .delete, .head, .options], exposedHeaders: ["ETag"], maxAge: .seconds(600)))
+        }
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: BodyLimitMiddleware(maximumBytes: state.configuration.maximumBodyBytes))
+        if let folder = state.configuration.vendorDirectory {
+            router.add(middleware: FileMiddleware(folder, urlBasePath: "/vendor", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])]), logger: logger))
+        }
+        if let folder = state.configuration.pageDirectory {
+            router.add(middleware: FileMiddleware(folder, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: logger))
+        }
+        var routes = RouteBuilder(router: router)
+        HealthRoutes(state: state, metrics: metrics).add(to: &routes)
+        CountryRoutes(state: state).add(to: &routes)
+        UserRoutes(state: state).add(to: &routes)
+        FavouriteRoutes(state: state).add(to: &routes)
+        SettingsRoutes(state: state).add(to: &routes)
+        ResolveRoutes(state: state).add(to: &routes)
+        ClusterRoutes(state: state).add(to: &routes)
+        HeadlineRoutes(state: state).add(to: &routes)
+        try OpenAPIRoutes().add(to: &routes)
+        routes.finish()
+        return router
+    }
+}
+
+/// Why the server could not start.
+public enum ServerStartError: Error, CustomStringConvertible {
+    /// The Data/ folder is missing or damaged.
+    case data(String)
+    /// The state directory or its database is unusable.
+    case state(String)
+
+    public var description: String {
+        switch self {
+        case .data(let reason): return reason
+        case .state(let reason): return reason
+        }
+    }
+}

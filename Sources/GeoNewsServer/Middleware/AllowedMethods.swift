@@ -1,0 +1,28 @@
+import Hummingbird
+
+/// The methods each route path answers, so that a known path asked with another method gets
+/// 405 with an `Allow` header instead of the router's 404.
+struct AllowedMethods: Sendable {
+    private var byPath: [String: [HTTPRequest.Method]] = [:]
+    private var order: [String] = []
+
+    mutating func record(_ method: HTTPRequest.Method, _ path: String) {
+        if byPath[path] == nil { order.append(path) }
+        byPath[path, default: []].append(method)
+    }
+
+    /// Adds a 405 responder for every common method a recorded path does not answer.
+    func addRefusals<Context: RequestContext>(to router: Router<Context>) {
+        let common: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
+        for path in order {
+            let methods = byPath[path]!
+            let allow = (methods.contains(.get) ? methods + [.head] : methods).map(\.rawValue).joined(separator: ", ")
+            for method in common where !methods.contains(method) {
+                router.on(RouterPath(path), method: method) { request, _ -> Response in
+                    throw Problem(.methodNotAllowed, detail: "\(request.method) is not allowed on \(request.uri.path); use \(allow)",
+                                  headers: [.allow: allow])
+                }
+            }
+        }
+    }
+}

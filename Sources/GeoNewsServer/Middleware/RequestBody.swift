@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+
+extension Request {
+    /// The whole body, refusing with 413 past `limit` bytes.
+    func collectBody(upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(limit) bytes (--max-body-bytes)")
+        }
+    }
+
+    /// Refuses with 415 unless the body's media type is one of `accepted` (parameters such
+    /// as `charset` ignored).
+    func requireContentType(_ accepted: [String]) throws {
+        let given = headers[.contentType] ?? ""
+        let mediaType = given.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard accepted.contains(mediaType) else {
+            throw Problem(.unsupportedMediaType,
+                          detail: "Content-Type '\(given)' is not accepted on \(uri.path); send \(accepted.joined(separator: " or "))",
+                          headers: [.accept: accepted.joined(separator: ", ")])
+        }
+    }
+
+    /// The body as JSON of type `T`, with 415 for another Content-Type and 400 naming the
+    /// first field that does not decode.
+    func decodeJSON<T: Decodable>(_ type: T.Type, limit: Int) async throws -> T {
+        try requireContentType(["application/json"])
+        let buffer = try await collectBody(upTo: limit)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw Problem.badValue(key.stringValue, "the field is required")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw Problem.badValue(context.codingPath.map(\.stringValue).joined(separator: "."), "has the wrong type: \(context.debugDescription)")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw Problem.badValue(context.codingPath.map(\.stringValue).joined(separator: "."), "must not be null")
+        } catch {
+            throw Problem(.badRequest, title: "Malformed JSON", detail: "the request body is not valid JSON")
+        }
+    }
+}

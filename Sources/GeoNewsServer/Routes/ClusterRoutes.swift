@@ -1,0 +1,106 @@
+import GeoNews
+import Hummingbird
+
+/// `GET /v1/clusters` (bbox+zoom, or altitude with center/viewport/tileSize; `dataset=`,
+/// default `markers`) and `GET /v1/clusters/{id}/children | leaves | expansion-zoom`.
+///
+/// Answers are GeoJSON FeatureCollections with the CLI's properties and supercluster's
+/// `point_count_abbreviated`. Every answer has an ETag derived from the dataset version and
+/// the query as understood (so `zoom=3` and `zoom=3.4` share one); `If-None-Match` gets 304.
+struct ClusterRoutes {
+    let state: ServerState
+
+    func add(to routes: inout RouteBuilder) {
+        routes.get("/v1/clusters") { request, _ in
+            let dataset = try dataset(request)
+            let tileSize = try request.integerQuery("tileSize", in: 0...4096, default: 512)
+            let query: ClusterQuery
+            let (zoom, altitude, bbox, center) = (request.query("zoom"), request.query("altitude"), request.query("bbox"), request.query("center"))
+            let viewport = request.query("viewport") ?? "390x844"
+            do throws(ClusterQueryError) {
+                query = try ClusterQuery(
+                    zoom: zoom, altitude: altitude, bbox: bbox, center: center, viewport: viewport, tileSize: tileSize)
+            } catch {
+                throw Problem.badValue(Self.parameter(of: error), error.description)
+            }
+            let level = try clusterLevel(dataset, zoom: query.zoom, text: request.query("zoom") ?? request.query("altitude") ?? "")
+            let b = query.bounds
+            let tag = EntityTag.of(["clusters", dataset.name, dataset.version, "\(level)", "\(b.west),\(b.south),\(b.east),\(b.north)"])
+            return try EntityTag.respond(to: request, tag: tag) {
+                try dataset.featureCollection(dataset.index.clusters(in: b, zoom: Double(level)))
+            }
+        }
+        routes.get("/v1/clusters/{id}/children") { request, context in
+            let (dataset, id) = try cluster(request, context)
+            let tag = EntityTag.of(["children", dataset.name, dataset.version, "\(id.rawValue)"])
+            return try EntityTag.respond(to: request, tag: tag) {
+                try dataset.featureCollection(try known(id) { () throws(ClusterIndexError) in try dataset.index.children(of: id) })
+            }
+        }
+        routes.get("/v1/clusters/{id}/leaves") { request, context in
+            let (dataset, id) = try cluster(request, context)
+            let limit = try request.integerQuery("limit", in: 1...1_000_000, default: 10)
+            let offset = try request.integerQuery("offset", in: 0...Int(Int32.max), default: 0)
+            let tag = EntityTag.of(["leaves", dataset.name, dataset.version, "\(id.rawValue)", "\(limit)", "\(offset)"])
+            return try EntityTag.respond(to: request, tag: tag) {
+                let leaves = try known(id) { () throws(ClusterIndexError) in try dataset.index.leaves(of: id, limit: limit, offset: offset) }
+                return try dataset.featureCollection(leaves.map {
+                    ClusterFeature(kind: .point(index: $0), coordinate: dataset.points.coordinates[$0], pointCount: 1)
+                })
+            }
+        }
+        routes.get("/v1/clusters/{id}/expansion-zoom") { request, context in
+            let (dataset, id) = try cluster(request, context)
+            let zoom = try known(id) { () throws(ClusterIndexError) in try dataset.index.expansionZoom(of: id) }
+            return JSONResponse.make(#"{"cluster_id":\#(id.rawValue),"expansion_zoom":\#(zoom)}"#,
+                                     headers: [.cacheControl: "public, max-age=3600"])
+        }
+    }
+
+    private func dataset(_ request: Request) throws -> ClusterDataset {
+        let name = request.query("dataset") ?? "markers"
+        guard let dataset = state.datasets[name] else { throw Problem.notFound("dataset", name) }
+        return dataset
+    }
+
+    /// The dataset and a cluster id below 2^53 (JavaScript reads ids as doubles).
+    private func cluster(_ request: Request, _ context: BasicRequestContext) throws -> (ClusterDataset, ClusterID) {
+        let text = context.parameters.get("id") ?? ""
+        guard let raw = UInt64(text), raw < 1 << 53 else {
+            throw Problem.badValue("id", "'\(text)' is not a cluster id (a whole number below 2^53)")
+        }
+        return (try dataset(request), ClusterID(rawValue: raw))
+    }
+
+    /// The level a zoom queries, or 400 when the index has no such zoom.
+    private func clusterLevel(_ dataset: ClusterDataset, zoom: Double, text: String) throws -> Int {
+        do {
+            return try dataset.index.level(forZoom: zoom)
+        } catch {
+            throw Problem.badValue(text.hasSuffix("m") ? "altitude" : "zoom", error.description)
+        }
+    }
+
+    /// `body`'s answer, with 404 for an id the index does not know.
+    private func known<T>(_ id: ClusterID, _ body: () throws(ClusterIndexError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch .unknownCluster {
+            throw Problem.notFound("cluster with id", "\(id.rawValue)")
+        } catch {
+            throw Problem.badValue("id", error.description)
+        }
+    }
+
+    /// The query parameter a ``ClusterQueryError`` is about.
+    static func parameter(of error: ClusterQueryError) -> String {
+        switch error {
+        case .boundsNotFourNumbers, .boundsSouthAboveNorth: return "bbox"
+        case .center: return "center"
+        case .viewport: return "viewport"
+        case .zoom, .zoomAndAltitude, .noZoom: return "zoom"
+        case .tileSize: return "tileSize"
+        case .altitude: return "altitude"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GeoNews
+import Hummingbird
+
+/// `GET /v1/headlines?country=&category=&language=&limit=` and
+/// `GET /v1/search?q=&language=&from=&to=&sort=&limit=` through the provider chain and its
+/// cache: 200 with the articles (stale ones, with a warning, when the providers fail and the
+/// cache has an answer), 400 for a bad value, 503 when the providers are down and nothing is
+/// cached.
+struct HeadlineRoutes {
+    let state: ServerState
+
+    func add(to routes: inout RouteBuilder) {
+        routes.get("/v1/headlines") { request, _ in
+            let country = try request.requiredQuery("country", "a news country's ISO code such as fr")
+            let category = try request.query("category").map(Self.category)
+            let limit = try request.integerQuery("limit", in: 1...100, default: 10)
+            let result = await try state.headlineService().topHeadlines(
+                country: country, category: category, language: request.query("language"), limit: limit)
+            return try Self.answer(result, field: ["language": "language", "page": "page"], otherwise: "country")
+        }
+        routes.get("/v1/search") { request, _ in
+            let query = try request.requiredQuery("q", "the search terms")
+            let limit = try request.integerQuery("limit", in: 1...100, default: 20)
+            let from = try request.query("from").map { try Self.date($0, parameter: "from") }
+            let to = try request.query("to").map { try Self.date($0, parameter: "to") }
+            let sort = try request.query("sort").map { text in
+                guard let sort = SearchSort(rawValue: text.lowercased()) else {
+                    throw Problem.badValue("sort", "'\(text)' is not one of \(SearchSort.allCases.map(\.rawValue).joined(separator: " "))")
+                }
+                return sort
+            } ?? .published
+            let result = await try state.headlineService().search(
+                query, language: request.query("language"), from: from, to: to, sortBy: sort, limit: limit)
+            return try Self.answer(result, field: ["language": "language", "from": "from", "page": "page"], otherwise: "q")
+        }
+    }
+
+    /// A `category` value, or 400 naming it.
+    static func category(_ text: String) throws -> HeadlineCategory {
+        guard let category = HeadlineCategory(rawValue: text.lowercased()) else {
+            throw Problem.badValue("category", "'\(text)' is not one of \(HeadlineCategory.allCases.map(\.rawValue).joined(separator: " "))")
+        }
+        return category
+    }
+
+    static func date(_ text: String, parameter: String) throws -> Date {
+        guard let date = HeadlineService.searchDate(text) else {
+            throw Problem.badValue(parameter, "'\(text)' is not a date such as 2026-11-01 or an ISO 8601 timestamp")
+        }
+        return date
+    }
+
+    /// Fresh answers may be kept for the cache's lifetime; stale and failed ones are not kept.
+    static func cacheControl(_ result: HeadlineResult) -> String {
+        result.error != nil || result.warning != nil ? "no-store" : "public, max-age=300, stale-if-error=86400"
+    }
+
+    /// The result as JSON, or the problem its error kind calls for. `field` maps words of the
+    /// library's message to the query parameter they came from; `otherwise` names the rest.
+    static func answer(_ result: HeadlineResult, field: [String: String], otherwise: String) throws -> Response {
+        if let error = result.error, result.articles.isEmpty {
+            switch result.errorKind {
+            case .badInput?:
+                let name = field.first { error.contains($0.key) }?.value ?? otherwise
+                throw Problem.badValue(name, error)
+            case .configuration?:
+                throw Problem(.serviceUnavailable, title: "Headlines not configured", detail: error)
+            default:
+                throw Problem(.serviceUnavailable, title: "Headline providers unavailable",
+                              detail: "no provider answered and nothing is cached: \(error)", headers: [.retryAfter: "60"])
+            }
+        }
+        return try JSONResponse.encode(result, headers: [.cacheControl: cacheControl(result)])
+    }
+}
+
+extension ServerState {
+    /// The configured provider chain, or 503 saying why there is none.
+    func headlineService() throws -> HeadlineService {
+        switch headlines {
+        case .success(let service): return service
+        case .failure(let error):
+            throw Problem(.serviceUnavailable, title: "Headlines not configured", detail: error.reason)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// How `geonews-serve` listens and where it keeps its state.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind; loopback unless told otherwise.
+    public var host = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (the chosen port is printed on standard output).
+    public var port = 8080
+    /// The folder holding the SQLite database of users, favourites and settings.
+    public var stateDirectory: URL
+    /// The one origin allowed to call the API from a browser on another origin; `nil` sends
+    /// no CORS headers at all.
+    public var corsOrigin: String?
+    /// The largest request body accepted, in bytes; past it the answer is 413.
+    public var maximumBodyBytes = 64 << 20
+    /// Seconds a connection may stay open without sending or receiving anything (a slow or
+    /// stalled client included) before it is closed.
+    public var idleTimeoutSeconds: Int64 = 30
+    /// The folder of the web map page served at `/`, or `nil` for none.
+    public var pageDirectory: String?
+    /// The folder served under `/vendor/` (Debian's libjs-leaflet), or `nil` for none.
+    public var vendorDirectory: String?
+
+    public init(stateDirectory: URL) {
+        self.stateDirectory = stateDirectory
+    }
+
+    /// `$XDG_STATE_HOME/geonews`, else `~/.local/state/geonews`.
+    public static func defaultStateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
+            return URL(fileURLWithPath: state).appendingPathComponent("geonews")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/geonews")
+    }
+}

@@ -1,0 +1,21 @@
+import GeoNews
+import GeoNewsStore
+
+/// What the routes share: loaded once at start, immutable afterwards (the store serialises
+/// its own writes), so one value serves every request without locks.
+struct ServerState: Sendable {
+    let resolver: CountryResolver
+    let store: Store
+    let configuration: ServerConfiguration
+    /// The cluster datasets by name; `markers` always.
+    let datasets: [String: ClusterDataset]
+    /// The provider chain, or why it could not be configured (then headline routes answer 503).
+    let headlines: Result<HeadlineService, HeadlineSetupError>
+
+    var catalogue: Catalogue { resolver.catalogue }
+}
+
+/// Why the provider chain could not be set up at start (a broken config.json, say).
+struct HeadlineSetupError: Error, Sendable {
+    let reason: String
+}

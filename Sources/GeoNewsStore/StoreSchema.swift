@@ -1,0 +1,38 @@
+import GRDB
+
+/// The schema, as an ordered list of migrations. Add a migration; never edit a shipped one.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: users, favourites, settings") { db in
+            try db.create(table: "user") { t in
+                t.autoIncrementedPrimaryKey("id")
+                // SHA-256 of the bearer token; the token itself is never stored.
+                t.column("tokenHash", .blob).notNull().unique()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "favourite") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("user", onDelete: .cascade).notNull()
+                t.column("url", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("source", .text)
+                t.column("publishedAt", .text)
+                t.column("imageURL", .text)
+                t.column("savedAt", .datetime).notNull()
+                // The same article is saved once per user.
+                t.uniqueKey(["userId", "url"])
+            }
+            try db.create(index: "favourite_newest", on: "favourite", columns: ["userId", "savedAt"])
+            try db.create(table: "settings") { t in
+                t.primaryKey("userId", .integer).references("user", onDelete: .cascade)
+                t.column("newsCountry", .text)
+                t.column("newsLanguage", .text)
+                // Comma-separated category names.
+                t.column("categories", .text).notNull().defaults(to: "")
+                t.column("namesLanguage", .text)
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Foundation
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsServer
+import Logging
+
+/// `geonews serve` (run through `geonews`, or directly as `geonews-serve`).
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geonews serve",
+        abstract: "Serve the GeoNews HTTP API (resolve, countries, favourites, settings).",
+        discussion: """
+            Prints "geonews-serve: listening on http://HOST:PORT" on standard output once it \
+            accepts connections, and runs until SIGTERM or SIGINT, letting requests in flight \
+            finish. Exit codes: 0 stopped, 64 bad option, 65 data missing or damaged, \
+            69 the address cannot be bound, 74 the state directory is unusable.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Address to bind.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("TCP port, 0…65535 (0 picks a free one).", valueName: "port"))
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Folder of the users' database (default: $XDG_STATE_HOME/geonews or ~/.local/state/geonews).", valueName: "dir"))
+    var stateDir: String?
+
+    @Option(help: ArgumentHelp("The one browser origin allowed to call the API (e.g. https://map.example.org); no CORS headers without it.", valueName: "origin"))
+    var corsOrigin: String?
+
+    @Option(help: ArgumentHelp("Largest request body accepted, in bytes; larger ones get 413.", valueName: "bytes"))
+    var maxBodyBytes = 64 << 20
+
+    @Option(help: ArgumentHelp("Seconds a connection may stay silent before it is closed.", valueName: "seconds"))
+    var idleTimeout: Int64 = 30
+
+    @Option(help: ArgumentHelp("Folder of the web map page served at / (default: WebMap beside Data/ when present).", valueName: "dir"))
+    var pageDir: String?
+
+    @Option(help: ArgumentHelp("Folder served under /vendor/ (default: Debian's /usr/share/javascript/leaflet when present).", valueName: "dir"))
+    var vendorDir: String?
+
+    @Option(name: .customLong("data"), help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
+    var dataPath: String?
+
+    func run() async throws {
+        guard (0...65535).contains(port) else { throw fail("port \(port) is outside 0…65535", .usage) }
+        guard maxBodyBytes > 0 else { throw fail("max body bytes \(maxBodyBytes) must be above 0", .usage) }
+        guard idleTimeout > 0 else { throw fail("idle timeout \(idleTimeout) must be above 0 seconds", .usage) }
+        if let corsOrigin, URL(string: corsOrigin)?.host == nil {
+            throw fail("CORS origin '\(corsOrigin)' is not of the form scheme://host[:port]", .usage)
+        }
+        let data: DataDirectory
+        do {
+            data = try dataPath.map { DataDirectory(path: $0) } ?? DataDirectory.locate()
+        } catch {
+            throw fail("\(error)", .dataError)
+        }
+        var configuration = ServerConfiguration(
+            stateDirectory: stateDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultStateDirectory())
+        configuration.host = host
+        configuration.port = port
+        configuration.corsOrigin = corsOrigin
+        configuration.maximumBodyBytes = maxBodyBytes
+        configuration.idleTimeoutSeconds = idleTimeout
+        configuration.pageDirectory = try folder(pageDir, option: "--page-dir", fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
+        configuration.vendorDirectory = try folder(vendorDir, option: "--vendor-dir", fallback: "/usr/share/javascript/leaflet")
+
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "geonews-serve")
+        logger.logLevel = .notice
+        do {
+            try await GeoNewsAPI.run(configuration: configuration, data: data, logger: logger) { [host] port in
+                // Unbuffered, so that a supervisor or a test reading the pipe sees it at once.
+                FileHandle.standardOutput.write(Data("geonews-serve: listening on http://\(host):\(port)\n".utf8))
+            }
+        } catch let error as ServerStartError {
+            switch error {
+            case .data: throw fail(error.description, .dataError)
+            case .state: throw fail(error.description, .ioError)
+            }
+        } catch {
+            throw fail("cannot serve on \(host):\(port): \(error)", .unavailable)
+        }
+    }
+
+    /// A folder option that must exist when given; the fallback only when it exists.
+    private func folder(_ given: String?, option: String, fallback: String) throws -> String? {
+        var isFolder: ObjCBool = false
+        if let given {
+            guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue else {
+                throw fail("\(option) '\(given)' is not a folder", .noInput)
+            }
+            return given
+        }
+        return FileManager.default.fileExists(atPath: fallback, isDirectory: &isFolder) && isFolder.boolValue ? fallback : nil
+    }
+}

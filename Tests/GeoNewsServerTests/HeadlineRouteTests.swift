@@ -1,0 +1,87 @@
+import Foundation
+import GeoNewsLoopback
+import XCTest
+
+/// Headlines and search through the provider chain, with Google News served from the fixtures
+/// on a loopback server.
+final class HeadlineRouteTests: XCTestCase {
+    static let fixtures = ServerProcess.packageRoot.appendingPathComponent("Tests/GeoNewsHeadlinesTests/Fixtures")
+
+    static func rss(_ name: String) -> ScriptedResponse {
+        ScriptedResponse(status: 200, headers: [("Content-Type", "application/rss+xml; charset=utf-8")],
+                         body: (try? Data(contentsOf: fixtures.appendingPathComponent(name))) ?? Data())
+    }
+
+    private func googleNews() throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer { request, _ in
+            request.path.hasPrefix("/rss") ? Self.rss("google-news-fr.xml") : .notFound
+        }
+    }
+
+    func testHeadlinesComeFromTheProviderWithCacheControl() async throws {
+        let google = try googleNews()
+        let server = try ServerProcess(environment: ["GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString])
+        let call = try await server.get("/v1/headlines?country=fr&limit=2")
+        XCTAssertEqual(call.status, 200, call.text)
+        let result = try call.object()
+        XCTAssertEqual(result["provider"] as? String, "google-news")
+        let articles = try XCTUnwrap(result["articles"] as? [[String: Any]])
+        XCTAssertEqual(articles.count, 2)
+        XCTAssertEqual(articles.first?["title"] as? String, "Réforme des retraites : le Sénat adopte le texte")
+        XCTAssertEqual(call.header("Cache-Control"), "public, max-age=300, stale-if-error=86400")
+        XCTAssertEqual(google.requests.first?.query["gl"], "FR")
+    }
+
+    func testResolveWithHeadlinesEmbedsThemLikeTheCLI() async throws {
+        let google = try googleNews()
+        let server = try ServerProcess(environment: ["GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString])
+        let report = try await server.get("/v1/resolve?lat=48.8566&lon=2.3522&headlines=3").object()
+        let headlines = try XCTUnwrap(report["headlines"] as? [String: Any])
+        XCTAssertEqual(headlines["provider"] as? String, "google-news")
+        XCTAssertEqual((headlines["articles"] as? [Any])?.count, 3)
+    }
+
+    func testProvidersDownAndNothingCachedIs503() async throws {
+        let server = try ServerProcess()
+        let call = try await server.get("/v1/headlines?country=fr")
+        try assertProblem(call, 503, mentions: ["nothing is cached"])
+        XCTAssertEqual(call.header("Retry-After"), "60")
+    }
+
+    func testStaleAnswerIsServedWhenTheProviderFails() async throws {
+        let state = ServerProcess.newStateDirectory()
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let config = state.appendingPathComponent("config.json")
+        try Data(#"{"cacheTTLSeconds": 0, "providers": ["google-news"]}"#.utf8).write(to: config)
+        let google = try googleNews()
+        let server = try ServerProcess(stateDirectory: state, environment: [
+            "GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString, "GEONEWS_CONFIG": config.path])
+        let fresh = try await server.get("/v1/headlines?country=fr&limit=2")
+        XCTAssertEqual(fresh.status, 200, fresh.text)
+        google.stop()
+        let stale = try await server.get("/v1/headlines?country=fr&limit=2")
+        XCTAssertEqual(stale.status, 200, stale.text)
+        XCTAssertNotNil(try stale.object()["warning"] as? String)
+        XCTAssertEqual(stale.header("Cache-Control"), "no-store")
+        XCTAssertEqual((try stale.object()["articles"] as? [Any])?.count, 2)
+    }
+
+    func testBadHeadlineValuesAreNamed() async throws {
+        let server = try ServerProcess()
+        try assertProblem(try await server.get("/v1/headlines"), 400, mentions: ["country"])
+        try assertProblem(try await server.get("/v1/headlines?country=zz"), 400, mentions: ["country", "zz"])
+        try assertProblem(try await server.get("/v1/headlines?country=fr&category=gossip"), 400, mentions: ["category", "gossip"])
+        try assertProblem(try await server.get("/v1/headlines?country=fr&limit=0"), 400, mentions: ["limit", "0"])
+        try assertProblem(try await server.get("/v1/search?q=x&sort=newest"), 400, mentions: ["sort", "newest"])
+        try assertProblem(try await server.get("/v1/search?q=x&from=yesterday"), 400, mentions: ["from", "yesterday"])
+    }
+
+    func testSearchGoesThroughTheChain() async throws {
+        let google = try googleNews()
+        let server = try ServerProcess(environment: ["GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString])
+        let call = try await server.get("/v1/search?q=retraites&language=fr&limit=2")
+        XCTAssertEqual(call.status, 200, call.text)
+        XCTAssertEqual((try call.object()["articles"] as? [Any])?.count, 2)
+        XCTAssertEqual(google.requests.first?.path, "/rss/search")
+    }
+}

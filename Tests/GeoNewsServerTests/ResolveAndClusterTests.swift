@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+
+final class ResolveAndClusterTests: XCTestCase {
+    func testResolveAnswersWhatTheCLIPrints() async throws {
+        let server = try ServerProcess()
+        let call = try await server.get("/v1/resolve?lat=49.6116&lon=6.1319")
+        XCTAssertEqual(call.status, 200, call.text)
+        let report = try call.object()
+        XCTAssertEqual((report["country"] as? [String: Any])?["iso2"] as? String, "LU")
+        let suggestion = try XCTUnwrap(report["suggestion"] as? [String: Any])
+        XCTAssertEqual(suggestion["iso2"] as? String, "BE")
+        XCTAssertEqual(suggestion["reason"] as? String, "nearest-marker")
+        XCTAssertNil(report["headlines"])
+        // Byte for byte the CLI's object.
+        let cli = Process()
+        cli.executableURL = ServerProcess.executable.deletingLastPathComponent().appendingPathComponent("geonews")
+        guard FileManager.default.isExecutableFile(atPath: cli.executableURL!.path) else { return }
+        cli.arguments = ["--lat", "49.6116", "--lon", "6.1319", "--json", "--no-headlines"]
+        cli.environment = ["GEONEWS_DATA": ServerProcess.packageRoot.appendingPathComponent("Data").path]
+        let output = Pipe()
+        cli.standardOutput = output
+        try cli.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        cli.waitUntilExit()
+        XCTAssertEqual(call.text, String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .newlines))
+    }
+
+    func testResolveNamesTheBadParameter() async throws {
+        let server = try ServerProcess()
+        try assertProblem(try await server.get("/v1/resolve?lat=91.2&lon=0"), 400, mentions: ["lat", "91.2"])
+        try assertProblem(try await server.get("/v1/resolve?lat=10&lon=abc"), 400, mentions: ["lon", "abc"])
+        try assertProblem(try await server.get("/v1/resolve?lat=10"), 400, mentions: ["lon"])
+        try assertProblem(try await server.get("/v1/resolve?lat=10&lon=10&headlines=500"), 400, mentions: ["headlines", "500"])
+    }
+
+    func testMarkersAt15000kmGiveTheCLIsClustersWithAbbreviatedCounts() async throws {
+        let server = try ServerProcess()
+        let call = try await server.get("/v1/clusters?altitude=15000km")
+        XCTAssertEqual(call.status, 200, call.text)
+        XCTAssertEqual(call.header("Content-Type"), "application/geo+json")
+        let features = try XCTUnwrap(try call.object()["features"] as? [[String: Any]])
+        XCTAssertEqual(features.count, 50)
+        let clusters = features.compactMap { $0["properties"] as? [String: Any] }.filter { $0["cluster"] as? Bool == true }
+        XCTAssertEqual(clusters.count, 4)
+        XCTAssertTrue(clusters.allSatisfy { $0["point_count_abbreviated"] as? Int == 2 && ($0["members"] as? [String])?.count == 2 })
+    }
+
+    func testETagIsStableAndEarns304() async throws {
+        let server = try ServerProcess()
+        let first = try await server.get("/v1/clusters?bbox=-30,30,40,70&zoom=3")
+        let tag = try XCTUnwrap(first.header("ETag"))
+        let again = try await server.get("/v1/clusters?bbox=-30,30,40,70&zoom=3.7")
+        XCTAssertEqual(again.header("ETag"), tag, "the same level and box")
+        let other = try await server.get("/v1/clusters?bbox=-30,30,40,70&zoom=5")
+        XCTAssertNotEqual(other.header("ETag"), tag)
+        let cached = try await server.get("/v1/clusters?bbox=-30,30,40,70&zoom=3", headers: ["If-None-Match": tag])
+        XCTAssertEqual(cached.status, 304)
+        XCTAssertTrue(cached.body.isEmpty)
+    }
+
+    func testAntimeridianBoxAndWorldCopiesAreNormalised() async throws {
+        let server = try ServerProcess()
+        // New Zealand's marker (about 174° E) seen from a box across the antimeridian, and from
+        // Leaflet's next world copy (+360°).
+        let across = try await server.get("/v1/clusters?bbox=160,-50,-170,-30&zoom=6").object()
+        let copy = try await server.get("/v1/clusters?bbox=520,-50,550,-30&zoom=6").object()
+        func ids(_ o: [String: Any]) -> [String] {
+            (o["features"] as? [[String: Any]] ?? []).compactMap { ($0["properties"] as? [String: Any])?["id"] as? String }
+        }
+        XCTAssertEqual(ids(across), ["NZ"])
+        XCTAssertEqual(ids(copy), ["NZ"])
+    }
+
+    func testClusterChildrenLeavesAndExpansionZoom() async throws {
+        let server = try ServerProcess()
+        let top = try await server.get("/v1/clusters?zoom=0").object()
+        let cluster = try XCTUnwrap((top["features"] as? [[String: Any]])?.compactMap { $0["properties"] as? [String: Any] }
+            .first { $0["cluster"] as? Bool == true })
+        let id = try XCTUnwrap(cluster["cluster_id"] as? Int)
+        let count = try XCTUnwrap(cluster["point_count"] as? Int)
+        XCTAssertLessThan(id, 1 << 53)
+        let childAnswer = try await server.get("/v1/clusters/\(id)/children").object()
+        let children = try XCTUnwrap(childAnswer["features"] as? [[String: Any]])
+        let childCount = children.compactMap { ($0["properties"] as? [String: Any])?["point_count"] as? Int ?? 1 }.reduce(0, +)
+        XCTAssertEqual(childCount, count)
+        let leafAnswer = try await server.get("/v1/clusters/\(id)/leaves?limit=1000").object()
+        let leaves = try XCTUnwrap(leafAnswer["features"] as? [[String: Any]])
+        XCTAssertEqual(leaves.count, count)
+        XCTAssertEqual(Set(leaves.compactMap { ($0["properties"] as? [String: Any])?["id"] as? String }), Set(cluster["members"] as? [String] ?? []))
+        let expansion = try await server.get("/v1/clusters/\(id)/expansion-zoom").object()
+        XCTAssertEqual(expansion["expansion_zoom"] as? Int, cluster["expansion_zoom"] as? Int)
+    }
+
+    func testClusterErrorsNameTheParameter() async throws {
+        let server = try ServerProcess()
+        try assertProblem(try await server.get("/v1/clusters"), 400, mentions: ["altitude", "zoom"])
+        try assertProblem(try await server.get("/v1/clusters?zoom=3&altitude=100km"), 400, mentions: ["not both"])
+        try assertProblem(try await server.get("/v1/clusters?zoom=3&bbox=1,2,3"), 400, mentions: ["bbox", "1,2,3"])
+        try assertProblem(try await server.get("/v1/clusters?altitude=1000km&tileSize=300"), 400, mentions: ["300"])
+        try assertProblem(try await server.get("/v1/clusters?zoom=3&dataset=fleet"), 404, mentions: ["fleet"])
+        try assertProblem(try await server.get("/v1/clusters/9007199254740993/children"), 400, mentions: ["2^53"])
+        try assertProblem(try await server.get("/v1/clusters/2559747/leaves"), 404, mentions: ["2559747"])
+        try assertProblem(try await server.get("/v1/clusters/5/leaves?limit=0"), 400, mentions: ["limit", "0"])
+    }
+}
