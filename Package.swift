@@ -29,6 +29,8 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]
         ),
+        // zlib (Debian's zlib1g-dev), for the server's gzip-compressed static answers.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Great-circle distance and bearing on the mean-radius sphere, and the WGS 84 geodesic
         // (Karney 2013). Pure Swift, no I/O.
         .target(name: "GeoNewsGeodesy"),
@@ -83,7 +85,7 @@ let package = Package(
         .target(
             name: "GeoNewsServer",
             dependencies: [
-                "GeoNews", "GeoNewsJSON", "GeoNewsStore",
+                "GeoNews", "GeoNewsJSON", "GeoNewsStore", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

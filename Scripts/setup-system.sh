@@ -4,7 +4,7 @@
 # libxml2 (Foundation's networking and XML parser, needed to link the Swift runtime
 # statically for a fast cold start), SQLite's headers (libsqlite3-dev, for the state database of
 # `geonews serve`) and python3 for the data scripts; for the web map, Leaflet (libjs-leaflet,
-# served under /vendor/), and for its browser tests headless Chromium with its WebDriver, a
+# served under /vendor/) and zlib's headers (zlib1g-dev, the base layer is served gzipped), and for its browser tests headless Chromium with its WebDriver, a
 # colour emoji font (the markers' flags) and python3-venv (selenium from PyPI).
 # Safe to run again: it installs only what is missing. Needs root (or sudo) the first time.
 set -euo pipefail
@@ -15,6 +15,7 @@ pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 [ -f /usr/share/javascript/leaflet/leaflet.js ] || missing+=(libjs-leaflet)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)

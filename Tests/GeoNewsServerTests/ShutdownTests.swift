@@ -60,7 +60,10 @@ final class LoopbackConnection {
     }
 
     /// Everything the server sends until it closes the connection (or 10 s pass).
-    func receiveAll() -> String {
+    func receiveAll() -> String { String(decoding: receiveAllBytes(), as: UTF8.self) }
+
+    /// Everything the server sends until it closes the connection (or 10 s pass), as bytes.
+    func receiveAllBytes() -> Data {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received = Data()
@@ -70,7 +73,7 @@ final class LoopbackConnection {
             if n <= 0 { break }
             received.append(contentsOf: buffer[0..<n])
         }
-        return String(decoding: received, as: UTF8.self)
+        return received
     }
 
     deinit { close(socket) }

@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+final class BasemapTests: XCTestCase {
+    func testBasemapIsGzippedForClientsThatAcceptItWithAStrongETagAnd304() async throws {
+        let server = try ServerProcess()
+        let file = try Data(contentsOf: ServerProcess.packageRoot.appendingPathComponent("Data/basemap.geojson"))
+        // URLSession sends Accept-Encoding: gzip and inflates the body itself.
+        let zipped = try await server.get("/basemap.geojson", headers: ["Accept-Encoding": "gzip"])
+        XCTAssertEqual(zipped.status, 200, zipped.text)
+        XCTAssertEqual(zipped.header("Content-Type"), "application/geo+json")
+        XCTAssertEqual(zipped.header("Content-Encoding"), "gzip")
+        XCTAssertEqual(zipped.body, file)
+        let tag = try XCTUnwrap(zipped.header("ETag"))
+        XCTAssertTrue(tag.hasPrefix("\"") && tag.hasSuffix("-gzip\""), tag)
+        XCTAssertEqual(try (zipped.object()["type"] as? String), "FeatureCollection")
+
+        let plain = try await server.get("/basemap.geojson", headers: ["Accept-Encoding": "identity"])
+        XCTAssertEqual(plain.status, 200)
+        XCTAssertNil(plain.header("Content-Encoding"))
+        XCTAssertEqual(plain.body, file)
+        let plainTag = try XCTUnwrap(plain.header("ETag"))
+        XCTAssertNotEqual(plainTag, tag)
+
+        let again = try await server.get("/basemap.geojson", headers: ["Accept-Encoding": "gzip", "If-None-Match": tag])
+        XCTAssertEqual(again.status, 304)
+        XCTAssertTrue(again.body.isEmpty)
+        let stale = try await server.get("/basemap.geojson", headers: ["Accept-Encoding": "gzip", "If-None-Match": "\"0\""])
+        XCTAssertEqual(stale.status, 200)
+    }
+
+    func testGzipOnTheWireIsSmallerThanTheFile() async throws {
+        let server = try ServerProcess()
+        let file = try Data(contentsOf: ServerProcess.packageRoot.appendingPathComponent("Data/basemap.geojson"))
+        // A raw socket read, so that nothing inflates the body before it is measured.
+        let connection = try LoopbackConnection(port: server.port)
+        try connection.send(Data("GET /basemap.geojson HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8))
+        let answer = connection.receiveAllBytes()
+        let split = try XCTUnwrap(answer.range(of: Data("\r\n\r\n".utf8)))
+        let head = String(decoding: answer[..<split.lowerBound], as: UTF8.self)
+        let body = answer[split.upperBound...]
+        XCTAssertTrue(head.hasPrefix("HTTP/1.1 200"), head)
+        XCTAssertTrue(head.lowercased().contains("content-encoding: gzip"), head)
+        XCTAssertEqual(Array(body.prefix(2)), [0x1F, 0x8B])
+        XCTAssertLessThan(body.count, file.count / 2)
+    }
+}
