@@ -44,9 +44,31 @@ public struct BatchResolver: Sendable {
     public func run(
         inputs: [BatchInput], output: BatchOutput, progress: ((BatchProgress) -> Void)? = nil
     ) throws(BatchResolveError) -> BatchSummary {
-        let sink = try ByteSink(output)
         // Open every input first, so a missing file fails before any output is written.
         let sources = try (inputs.isEmpty ? [BatchInput.standardInput] : inputs).map { (i) throws(BatchResolveError) in try ByteSource(i) }
+        return try run(sources: sources, output: output, progress: progress)
+    }
+
+    /// Reads an input that arrives in chunks, such as an HTTP request body, without holding
+    /// it whole: `nextChunk` is called on the pipeline's reader thread whenever the bytes
+    /// handed out so far are used up, may block until more arrive, and returns `nil` at the
+    /// end. `name` is used in messages (and, with no ``BatchResolveOptions/inputFormat``, for
+    /// choosing the format by extension).
+    ///
+    /// - Throws: as ``run(inputs:output:progress:)``; an error thrown by `nextChunk` becomes
+    ///   ``BatchResolveError/readFailed(path:reason:)``.
+    @discardableResult
+    public func run(
+        name: String, nextChunk: @escaping () throws -> [UInt8]?, output: BatchOutput,
+        progress: ((BatchProgress) -> Void)? = nil
+    ) throws(BatchResolveError) -> BatchSummary {
+        try run(sources: [ByteSource(name: name, nextChunk: nextChunk)], output: output, progress: progress)
+    }
+
+    private func run(
+        sources: [ByteSource], output: BatchOutput, progress: ((BatchProgress) -> Void)?
+    ) throws(BatchResolveError) -> BatchSummary {
+        let sink = try ByteSink(output)
         let totalBytes = sources.allSatisfy { $0.size != nil } ? sources.reduce(0) { $0 + ($1.size ?? 0) } : nil
         var run = RunState(sink: sink, started: ContinuousClock.now, totalBytes: totalBytes, progress: progress)
         var outputFormat = options.outputFormat

@@ -12,6 +12,10 @@ public enum BatchOutput: Sendable {
     case file(String)
     /// Bytes collected in memory (tests, embedding).
     case memory(CollectedBytes)
+    /// Each block of output handed to a function as it is produced (an HTTP response being
+    /// streamed), on the thread that called the run. An error it throws ends the run with
+    /// ``BatchResolveError/writeFailed(path:reason:)``.
+    case writer(@Sendable ([UInt8]) throws -> Void)
 }
 
 /// Output gathered in memory by ``BatchOutput/memory(_:)``.
@@ -34,6 +38,7 @@ final class ByteSink {
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let memory: CollectedBytes?
+    private var writer: (@Sendable ([UInt8]) throws -> Void)?
     private var isClosed = false
 
     init(_ output: BatchOutput) throws(BatchResolveError) {
@@ -55,6 +60,12 @@ final class ByteSink {
             fd = -1
             ownsDescriptor = false
             memory = collected
+        case .writer(let write):
+            name = "the response"
+            fd = -1
+            ownsDescriptor = false
+            memory = nil
+            writer = write
         }
     }
 
@@ -62,6 +73,9 @@ final class ByteSink {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(BatchResolveError) {
         if let memory { return memory.append(bytes) }
+        if let writer {
+            do { return try writer(Array(bytes)) } catch { throw .writeFailed(path: name, reason: "\(error)") }
+        }
         var offset = 0
         while offset < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)

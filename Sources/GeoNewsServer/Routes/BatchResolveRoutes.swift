@@ -1,0 +1,108 @@
+import Foundation
+import GeoNews
+import Hummingbird
+
+/// `POST /v1/resolve`: a CSV, NDJSON or GeoJSON body, chosen by Content-Type, streamed through
+/// the library's batch resolver and streamed back as `geonews resolve` writes it (rows in = rows
+/// out, error rows included). Neither body is held whole: each passes through a
+/// ``ChunkQueue`` between the async body and the pipeline's threads.
+struct BatchResolveRoutes {
+    let state: ServerState
+
+    /// The accepted media types and the record format each names.
+    static let mediaTypes: [(String, RecordFormat)] = [
+        ("text/csv", .csv), ("application/x-ndjson", .ndjson),
+        ("application/geo+json", .geojson), ("application/json", .geojson),
+    ]
+
+    func add(to routes: inout RouteBuilder) {
+        routes.post("/v1/resolve") { request, _ in
+            let options = try Self.options(for: request)
+            let batch = BatchResolver(resolver: state.resolver, options: options)
+            let upload = ChunkQueue(), download = ChunkQueue()
+            let limit = state.configuration.maximumBodyBytes
+            let feeder = Task { await upload.fill(from: request.body, limit: limit) }
+            Thread.detachNewThread {
+                do {
+                    try batch.run(name: "the request body", nextChunk: { try upload.take() }, output: .writer { bytes in
+                        guard bytes.isEmpty || download.put(bytes) else { throw CancellationError() }
+                    })
+                    download.finish()
+                } catch {
+                    upload.cancel()
+                    download.finish(throwing: error)
+                }
+            }
+            // Waiting for the first rows lets a refusal (no latitude column, 413) still be a
+            // problem rather than a cut-off 200.
+            let first: [UInt8]?
+            do {
+                first = try await download.take()
+            } catch {
+                upload.cancel()
+                await feeder.value
+                throw Self.problem(error, upload: upload)
+            }
+            let outputFormat = options.outputFormat ?? options.inputFormat ?? .csv
+            return Response(status: .ok, headers: [.contentType: Self.mediaType(of: outputFormat)], body: ResponseBody { writer in
+                defer { download.cancel(); upload.cancel() }
+                if let first { try await writer.write(ByteBuffer(bytes: first)) }
+                while let next = try await download.take() { try await writer.write(ByteBuffer(bytes: next)) }
+                await feeder.value
+                try await writer.finish(nil)
+            })
+        }
+    }
+
+    /// The CLI's options from the Content-Type, the query (`latCol`, `lonCol`, `timeCol`,
+    /// `traceCol`, `noHeader`, `outputFormat`) and, for the output, `Accept`.
+    static func options(for request: Request) throws -> BatchResolveOptions {
+        let given = request.headers[.contentType] ?? ""
+        let mediaType = given.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard let input = mediaTypes.first(where: { $0.0 == mediaType })?.1 else {
+            let accepted = mediaTypes.map(\.0)
+            throw Problem(.unsupportedMediaType,
+                          detail: "Content-Type '\(given)' is not accepted on /v1/resolve; send \(accepted.joined(separator: ", "))",
+                          headers: [.accept: accepted.joined(separator: ", ")])
+        }
+        var options = BatchResolveOptions()
+        options.inputFormat = input
+        options.latitudeColumn = request.query("latCol").map(ColumnSelector.init)
+        options.longitudeColumn = request.query("lonCol").map(ColumnSelector.init)
+        options.timeColumn = request.query("timeCol").map(ColumnSelector.init)
+        options.traceColumn = request.query("traceCol").map(ColumnSelector.init)
+        switch request.query("noHeader") {
+        case nil, "false", "0": options.hasHeader = true
+        case "true", "1", "": options.hasHeader = false
+        case let other?: throw Problem.badValue("noHeader", "'\(other)' is not true or false")
+        }
+        if let text = request.query("outputFormat") {
+            guard let format = RecordFormat(rawValue: text.lowercased()), format != .gpx else {
+                throw Problem.badValue("outputFormat", "'\(text)' is not one of csv, ndjson, geojson")
+            }
+            options.outputFormat = format
+        } else if let accept = request.headers[.accept]?.lowercased() {
+            options.outputFormat = mediaTypes.first { accept.contains($0.0) && $0.0 != "application/json" }?.1
+        }
+        return options
+    }
+
+    static func mediaType(of format: RecordFormat) -> String {
+        switch format {
+        case .csv: return "text/csv; charset=utf-8"
+        case .ndjson: return "application/x-ndjson"
+        case .geojson, .gpx: return "application/geo+json"
+        }
+    }
+
+    /// The problem for a run that stopped before its first rows: the body's own failure
+    /// (413) when there was one, else 400 with the library's reason.
+    static func problem(_ error: any Error, upload: ChunkQueue) -> Problem {
+        if let problem = upload.failure as? Problem { return problem }
+        guard case .usage(let reason)? = error as? BatchResolveError else {
+            return Problem(.badRequest, title: "Unusable input", detail: "the body cannot be resolved: \(error)")
+        }
+        return Problem(.badRequest, title: "Unusable input",
+                       detail: "the body cannot be resolved: \(reason) (the query parameters latCol, lonCol and noHeader choose the columns)")
+    }
+}

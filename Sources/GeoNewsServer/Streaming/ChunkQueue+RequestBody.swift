@@ -1,0 +1,22 @@
+import Hummingbird
+
+extension ChunkQueue {
+    /// Feeds `body` into the queue chunk by chunk and finishes it; past `limit` bytes it
+    /// finishes with a 413 problem instead, and it stops early when the consumer cancels.
+    func fill(from body: RequestBody, limit: Int) async {
+        var received = 0
+        do {
+            for try await buffer in body {
+                received += buffer.readableBytes
+                guard received <= limit else {
+                    return finish(throwing: Problem(.contentTooLarge,
+                        detail: "the request body is larger than the limit of \(limit) bytes (--max-body-bytes)"))
+                }
+                guard await put(Array(buffer.readableBytesView)) else { return }
+            }
+            finish()
+        } catch {
+            finish(throwing: Problem(.badRequest, title: "Unreadable body", detail: "the request body could not be read: \(error)"))
+        }
+    }
+}

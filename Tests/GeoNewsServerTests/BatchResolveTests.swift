@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+
+final class BatchResolveTests: XCTestCase {
+    /// 3,000 fixes across Europe with a bad row every 97th: text, out of range, empty.
+    static func fixes() -> [(lat: String, lon: String)] {
+        (0..<3000).map { i in
+            switch i % 97 {
+            case 13: return ("abc", "2.35")
+            case 41: return ("91.5", "2.35")
+            case 70: return ("", "")
+            default: return (String(format: "%.5f", 36 + Double(i % 211) * 0.1), String(format: "%.5f", -9 + Double(i % 307) * 0.1))
+            }
+        }
+    }
+
+    static let csv = "lat,lon,name\n" + fixes().enumerated().map { "\($0.element.lat),\($0.element.lon),p\($0.offset)" }.joined(separator: "\n") + "\n"
+    static let ndjson = fixes().enumerated().map { i, f in
+        let lat = f.lat.isEmpty ? "null" : Double(f.lat) == nil ? "\"" + f.lat + "\"" : f.lat
+        let lon = f.lon.isEmpty ? "null" : f.lon
+        return "{\"lat\":" + lat + ",\"lon\":" + lon + ",\"n\":\(i)}"
+    }.joined(separator: "\n") + "\n"
+    static let geojson = #"{"type":"FeatureCollection","features":["# + fixes().enumerated().map { i, f in
+        let lat = Double(f.lat).map { "\($0)" } ?? "\"\(f.lat)\""
+        let lon = Double(f.lon).map { "\($0)" } ?? "\"\(f.lon)\""
+        return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"n":\#(i)}}"#
+    }.joined(separator: ",\n") + "]}\n"
+
+    /// What `geonews resolve --format FORMAT` prints for `text`.
+    func cli(_ text: String, format: String, extra: [String] = []) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString).\(format)")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let cli = Process()
+        cli.executableURL = ServerProcess.executable.deletingLastPathComponent().appendingPathComponent("geonews")
+        cli.arguments = ["resolve", "--format", format, "--no-progress"] + extra + [file.path]
+        cli.environment = ["GEONEWS_DATA": ServerProcess.packageRoot.appendingPathComponent("Data").path]
+        let output = Pipe()
+        cli.standardOutput = output
+        try cli.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        cli.waitUntilExit()
+        XCTAssertEqual(cli.terminationStatus, 0)
+        return String(decoding: printed, as: UTF8.self)
+    }
+
+    func testEachFormatStreamsBackTheCLIsRowsByteForByte() async throws {
+        let server = try ServerProcess()
+        for (text, type, format) in [(Self.csv, "text/csv", "csv"), (Self.ndjson, "application/x-ndjson", "ndjson"),
+                                     (Self.geojson, "application/geo+json", "geojson")] {
+            let call = try await server.send("POST", "/v1/resolve", body: Data(text.utf8), contentType: type)
+            XCTAssertEqual(call.status, 200, call.text)
+            XCTAssertTrue(call.header("Content-Type")?.hasPrefix(type) ?? false, "\(call.header("Content-Type") ?? "")")
+            let expected = try cli(text, format: format)
+            XCTAssertEqual(call.text, expected, format)
+            // Rows in = rows out, the bad ones as error rows.
+            let rows: Int
+            switch format {
+            case "csv": rows = call.text.split(separator: "\n").count - 1
+            case "ndjson": rows = call.text.split(separator: "\n").count
+            default: rows = (try call.object()["features"] as? [Any])?.count ?? 0
+            }
+            XCTAssertEqual(rows, 3000, format)
+            if format == "ndjson" {
+                let errors = try call.text.split(separator: "\n").filter { line in
+                    let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                    return (row["error"] as? String).map { !$0.isEmpty } ?? false
+                }
+                XCTAssertEqual(errors.count, 93)  // i % 97 in {13, 41, 70} for i < 3000
+            }
+        }
+    }
+
+    func testQueryOptionsMatchTheCLIsFlags() async throws {
+        let server = try ServerProcess()
+        let headerless = Self.fixes().prefix(500).map { "\($0.lon);x,\($0.lat)" }.joined(separator: "\n") + "\n"
+        let call = try await server.send("POST", "/v1/resolve?noHeader=true&latCol=2&lonCol=1&outputFormat=ndjson",
+                                         body: Data(headerless.utf8), contentType: "text/csv; charset=utf-8")
+        XCTAssertEqual(call.status, 200, call.text)
+        XCTAssertEqual(call.header("Content-Type"), "application/x-ndjson")
+        XCTAssertEqual(call.text, try cli(headerless, format: "csv", extra: ["--no-header", "--lat-col", "2", "--lon-col", "1", "--output-format", "ndjson"]))
+        XCTAssertEqual(call.text.split(separator: "\n").count, 500)
+    }
+
+    func testTheWebMapsAcceptHeaderChoosesNDJSON() async throws {
+        let server = try ServerProcess()
+        let url = URL(string: "/v1/resolve", relativeTo: server.baseURL)!
+        let call = try await HTTPCall.send("POST", url, body: Data("lat,lon\n48.85,2.35\n".utf8), contentType: "text/csv",
+                                           headers: ["Accept": "application/x-ndjson"])
+        XCTAssertEqual(call.status, 200, call.text)
+        let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: call.body) as? [String: Any])
+        XCTAssertEqual(row["country_iso2"] as? String, "FR")
+    }
+
+    func testRefusalsAreProblems() async throws {
+        let server = try ServerProcess(arguments: ["--max-body-bytes", "10000"])
+        try assertProblem(try await server.send("POST", "/v1/resolve", body: Data(Self.csv.utf8), contentType: "text/csv"),
+                          413, mentions: ["10000", "--max-body-bytes"])
+        try assertProblem(try await server.send("POST", "/v1/resolve", body: Data("<gpx/>".utf8), contentType: "application/gpx+xml"),
+                          415, mentions: ["application/gpx+xml", "text/csv"])
+        try assertProblem(try await server.send("POST", "/v1/resolve", body: Data("a,b\n1,2\n".utf8), contentType: "text/csv"),
+                          400, mentions: ["latCol"])
+        try assertProblem(try await server.send("POST", "/v1/resolve?outputFormat=gpx", body: Data("lat,lon\n1,2\n".utf8), contentType: "text/csv"),
+                          400, mentions: ["outputFormat", "gpx"])
+    }
+}
