@@ -1,6 +1,8 @@
+import Foundation
 import GeoNews
+import GeoNewsStore
 
-/// A set of points with its cluster index: the 54 news markers, or (later) an upload.
+/// A set of points with its cluster index: the 54 news markers, or an upload.
 struct ClusterDataset: Sendable {
     /// The name clients pass as `dataset=`.
     let name: String
@@ -13,6 +15,14 @@ struct ClusterDataset: Sendable {
     static func markers(_ catalogue: Catalogue) throws -> ClusterDataset {
         let points = PointFile.newsMarkers(of: catalogue)
         return ClusterDataset(name: "markers", version: String(catalogue.source.sha256.prefix(16)), points: points,
+                              index: try ClusterIndex(points: points.coordinates))
+    }
+
+    /// An uploaded point file, read with the library's point-file reader and indexed.
+    static func uploaded(_ record: DatasetRecord, file: URL) throws -> ClusterDataset {
+        let format: PointFile.Format = file.pathExtension == "csv" ? .csv : .geoJSON
+        let points = try PointFile.read(.file(file.path), format: format)
+        return ClusterDataset(name: record.id, version: record.version, points: points,
                               index: try ClusterIndex(points: points.coordinates))
     }
 

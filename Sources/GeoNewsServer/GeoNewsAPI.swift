@@ -57,6 +57,12 @@ public enum GeoNewsAPI {
         } catch {
             throw .data("the news markers cannot be clustered: \(error)")
         }
+        let datasets: DatasetRegistry
+        do {
+            datasets = try DatasetRegistry(markers: markers, store: store, stateDirectory: configuration.stateDirectory)
+        } catch {
+            throw .state("the uploaded datasets cannot be loaded: \(error)")
+        }
         let headlines = Result { () throws(HeadlineSetupError) -> HeadlineService in
             do {
                 let setup = try HeadlineConfiguration.fromEnvironment(editionTable: URL(fileURLWithPath: data.file("google-news-editions.json")))
@@ -66,7 +72,8 @@ public enum GeoNewsAPI {
             }
         }
         return ServerState(resolver: resolver, store: store, configuration: configuration,
-                           datasets: [markers.name: markers], headlines: headlines)
+                           datasets: datasets, headlines: headlines,
+                           basemap: BasemapRoutes(data: data))
     }
 
     /// Every route, under the middleware every request passes: problem JSON, metrics, the
@@ -94,9 +101,12 @@ public enum GeoNewsAPI {
         FavouriteRoutes(state: state).add(to: &routes)
         SettingsRoutes(state: state).add(to: &routes)
         ResolveRoutes(state: state).add(to: &routes)
+        BatchResolveRoutes(state: state).add(to: &routes)
         ClusterRoutes(state: state).add(to: &routes)
+        DatasetRoutes(state: state).add(to: &routes)
         HeadlineRoutes(state: state).add(to: &routes)
         try OpenAPIRoutes().add(to: &routes)
+        state.basemap.add(to: &routes)
         routes.finish()
         return router
     }

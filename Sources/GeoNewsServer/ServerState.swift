@@ -7,10 +7,12 @@ struct ServerState: Sendable {
     let resolver: CountryResolver
     let store: Store
     let configuration: ServerConfiguration
-    /// The cluster datasets by name; `markers` always.
-    let datasets: [String: ClusterDataset]
+    /// The cluster datasets by id: `markers` always, and the uploads.
+    let datasets: DatasetRegistry
     /// The provider chain, or why it could not be configured (then headline routes answer 503).
     let headlines: Result<HeadlineService, HeadlineSetupError>
+    /// The web map's base layer, compressed once.
+    let basemap: BasemapRoutes
 
     var catalogue: Catalogue { resolver.catalogue }
 }

@@ -33,6 +33,18 @@ enum StoreSchema {
                 t.column("namesLanguage", .text)
             }
         }
+        migrator.registerMigration("v2: datasets") { db in
+            // An uploaded point set; its points are a file in the state directory.
+            try db.create(table: "dataset") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("points", .integer).notNull()
+                t.column("version", .text).notNull()
+                // The file's name inside the state directory's datasets folder.
+                t.column("file", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

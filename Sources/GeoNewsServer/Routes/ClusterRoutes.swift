@@ -59,7 +59,7 @@ struct ClusterRoutes {
 
     private func dataset(_ request: Request) throws -> ClusterDataset {
         let name = request.query("dataset") ?? "markers"
-        guard let dataset = state.datasets[name] else { throw Problem.notFound("dataset", name) }
+        guard let dataset = state.datasets.dataset(name) else { throw Problem.notFound("dataset", name) }
         return dataset
     }
 

@@ -1,0 +1,52 @@
+import Foundation
+import GeoNews
+import GeoNewsStore
+
+/// The cluster datasets: the news markers, and the uploads that persist in the state
+/// directory (points in `datasets/`, metadata in the store). Uploads come and go while the
+/// server runs, so the table is guarded by a lock; each dataset itself is immutable.
+final class DatasetRegistry: @unchecked Sendable {  // `table` is guarded by `lock`
+    private let lock = NSLock()
+    private var table: [String: (dataset: ClusterDataset, name: String)]
+    /// Where uploaded point files live.
+    let folder: URL
+
+    /// The markers and every stored upload, with their indexes rebuilt.
+    init(markers: ClusterDataset, store: Store, stateDirectory: URL) throws {
+        folder = stateDirectory.appendingPathComponent("datasets")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        table = [markers.name: (markers, markers.name)]
+        for record in try store.datasets() {
+            let dataset = try ClusterDataset.uploaded(record, file: folder.appendingPathComponent(record.file))
+            table[record.id] = (dataset, record.name)
+        }
+    }
+
+    func dataset(_ id: String) -> ClusterDataset? {
+        lock.withLock { table[id]?.dataset }
+    }
+
+    /// Every dataset's summary, the markers first, then by id.
+    func summaries() -> [DatasetSummary] {
+        lock.withLock {
+            table.map { DatasetSummary(id: $0.key, name: $0.value.name, points: $0.value.dataset.points.coordinates.count,
+                                       version: $0.value.dataset.version) }
+        }.sorted { ($0.id == "markers" ? 0 : 1, $0.id) < ($1.id == "markers" ? 0 : 1, $1.id) }
+    }
+
+    func add(_ dataset: ClusterDataset, name: String) {
+        lock.withLock { table[dataset.name] = (dataset, name) }
+    }
+
+    func remove(_ id: String) {
+        _ = lock.withLock { table.removeValue(forKey: id) }
+    }
+}
+
+/// What `GET /v1/datasets` lists and `POST /v1/datasets` answers.
+struct DatasetSummary: Encodable, Sendable {
+    let id: String
+    let name: String
+    let points: Int
+    let version: String
+}
