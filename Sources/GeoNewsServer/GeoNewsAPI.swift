@@ -89,10 +89,10 @@ public enum GeoNewsAPI {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: BodyLimitMiddleware(maximumBytes: state.configuration.maximumBodyBytes))
         if let folder = state.configuration.vendorDirectory {
-            router.add(middleware: FileMiddleware(folder, urlBasePath: "/vendor", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])]), logger: logger))
+            router.add(middleware: CompressedFolderMiddleware(folder: folder, urlBasePath: "/vendor", cacheControl: "public, max-age=3600"))
         }
         if let folder = state.configuration.pageDirectory {
-            router.add(middleware: FileMiddleware(folder, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: logger))
+            router.add(middleware: CompressedFolderMiddleware(folder: folder, cacheControl: "no-cache"))
         }
         var routes = RouteBuilder(router: router)
         HealthRoutes(state: state, metrics: metrics).add(to: &routes)

@@ -44,4 +44,21 @@ final class BasemapTests: XCTestCase {
         XCTAssertEqual(Array(body.prefix(2)), [0x1F, 0x8B])
         XCTAssertLessThan(body.count, file.count / 2)
     }
+
+    func testThePageAndLeafletGoOutGzippedWithStrongETags() async throws {
+        let server = try ServerProcess()
+        let leaflet = "/usr/share/javascript/leaflet/leaflet.js"
+        for (path, file) in [("/", "WebMap/index.html"), ("/js/api.js", "WebMap/js/api.js"), ("/vendor/leaflet.js", leaflet)] {
+            let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : ServerProcess.packageRoot.appendingPathComponent(file)
+            let expected = try XCTUnwrap(FileManager.default.contents(atPath: url.path), url.path)
+            let call = try await server.get(path, headers: ["Accept-Encoding": "gzip"])
+            XCTAssertEqual(call.status, 200, path)
+            XCTAssertEqual(call.body, expected, path)
+            XCTAssertEqual(call.header("Content-Encoding"), "gzip", path)
+            let tag = try XCTUnwrap(call.header("ETag"), path)
+            XCTAssertFalse(tag.hasPrefix("W/"), path)
+            let again = try await server.get(path, headers: ["Accept-Encoding": "gzip", "If-None-Match": tag])
+            XCTAssertEqual(again.status, 304, path)
+        }
+    }
 }

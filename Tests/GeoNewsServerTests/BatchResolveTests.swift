@@ -31,17 +31,7 @@ final class BatchResolveTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString).\(format)")
         try Data(text.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let cli = Process()
-        cli.executableURL = ServerProcess.executable.deletingLastPathComponent().appendingPathComponent("geonews")
-        cli.arguments = ["resolve", "--format", format, "--no-progress"] + extra + [file.path]
-        cli.environment = ["GEONEWS_DATA": ServerProcess.packageRoot.appendingPathComponent("Data").path]
-        let output = Pipe()
-        cli.standardOutput = output
-        try cli.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        cli.waitUntilExit()
-        XCTAssertEqual(cli.terminationStatus, 0)
-        return String(decoding: printed, as: UTF8.self)
+        return try ServerProcess.runCLI(["resolve", "--format", format, "--no-progress"] + extra + [file.path])
     }
 
     func testEachFormatStreamsBackTheCLIsRowsByteForByte() async throws {

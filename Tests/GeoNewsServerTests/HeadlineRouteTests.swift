@@ -32,6 +32,31 @@ final class HeadlineRouteTests: XCTestCase {
         XCTAssertEqual(google.requests.first?.query["gl"], "FR")
     }
 
+    func testAHundredSimultaneousRequestsMakeOneProviderRequest() async throws {
+        // The slow answer keeps the first fetch in flight while the others arrive; whether they
+        // join it (single flight) or find it cached, the provider must see one request.
+        let google = try LoopbackHTTPServer { request, _ in
+            guard request.path.hasPrefix("/rss") else { return .notFound }
+            var answer = Self.rss("google-news-fr.xml")
+            answer.delay = 0.5
+            return answer
+        }
+        let server = try ServerProcess(environment: ["GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString])
+        let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    let call = try await server.get("/v1/headlines?country=fr")
+                    return (call.status, (try? call.object()["articles"] as? [Any])?.count ?? 0)
+                }
+            }
+            return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses.count, 100)
+        XCTAssertTrue(statuses.allSatisfy { $0.0 == 200 && $0.1 > 0 }, "\(statuses.filter { $0.0 != 200 })")
+        XCTAssertEqual(google.count(path: "/rss"), 1)
+        XCTAssertEqual(google.requests.count, 1, google.requests.map(\.target).joined(separator: "\n"))
+    }
+
     func testResolveWithHeadlinesEmbedsThemLikeTheCLI() async throws {
         let google = try googleNews()
         let server = try ServerProcess(environment: ["GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString])

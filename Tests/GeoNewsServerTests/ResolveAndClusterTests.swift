@@ -13,17 +13,8 @@ final class ResolveAndClusterTests: XCTestCase {
         XCTAssertEqual(suggestion["reason"] as? String, "nearest-marker")
         XCTAssertNil(report["headlines"])
         // Byte for byte the CLI's object.
-        let cli = Process()
-        cli.executableURL = ServerProcess.executable.deletingLastPathComponent().appendingPathComponent("geonews")
-        guard FileManager.default.isExecutableFile(atPath: cli.executableURL!.path) else { return }
-        cli.arguments = ["--lat", "49.6116", "--lon", "6.1319", "--json", "--no-headlines"]
-        cli.environment = ["GEONEWS_DATA": ServerProcess.packageRoot.appendingPathComponent("Data").path]
-        let output = Pipe()
-        cli.standardOutput = output
-        try cli.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        cli.waitUntilExit()
-        XCTAssertEqual(call.text, String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .newlines))
+        let printed = try ServerProcess.runCLI(["--lat", "49.6116", "--lon", "6.1319", "--json", "--no-headlines"])
+        XCTAssertEqual(call.text, printed.trimmingCharacters(in: .newlines))
     }
 
     func testResolveNamesTheBadParameter() async throws {

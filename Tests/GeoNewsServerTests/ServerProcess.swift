@@ -70,6 +70,22 @@ final class ServerProcess: @unchecked Sendable {  // set up in init, then only r
 
     var port: Int { baseURL.port! }
 
+    /// What `geonews ARGUMENTS` (built beside the server) prints on standard output; it must
+    /// exit 0.
+    static func runCLI(_ arguments: [String]) throws -> String {
+        let cli = Process()
+        cli.executableURL = executable.deletingLastPathComponent().appendingPathComponent("geonews")
+        cli.arguments = arguments
+        cli.environment = ["GEONEWS_DATA": packageRoot.appendingPathComponent("Data").path]
+        let output = Pipe()
+        cli.standardOutput = output
+        try cli.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        cli.waitUntilExit()
+        XCTAssertEqual(cli.terminationStatus, 0, "geonews \(arguments.joined(separator: " "))")
+        return String(decoding: printed, as: UTF8.self)
+    }
+
     /// Sends `signal` and waits for the process to end; returns its exit status.
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {

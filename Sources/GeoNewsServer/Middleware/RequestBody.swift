@@ -14,13 +14,21 @@ extension Request {
     /// Refuses with 415 unless the body's media type is one of `accepted` (parameters such
     /// as `charset` ignored).
     func requireContentType(_ accepted: [String]) throws {
+        _ = try bodyFormat(accepted.map { ($0, ()) })
+    }
+
+    /// The value `formats` pairs with the body's media type (parameters such as `charset`
+    /// ignored), or 415 naming the type given and the types accepted.
+    func bodyFormat<Format>(_ formats: [(mediaType: String, format: Format)]) throws -> Format {
         let given = headers[.contentType] ?? ""
         let mediaType = given.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard accepted.contains(mediaType) else {
+        guard let format = formats.first(where: { $0.mediaType == mediaType })?.format else {
+            let accepted = formats.map(\.mediaType)
             throw Problem(.unsupportedMediaType,
                           detail: "Content-Type '\(given)' is not accepted on \(uri.path); send \(accepted.joined(separator: " or "))",
                           headers: [.accept: accepted.joined(separator: ", ")])
         }
+        return format
     }
 
     /// The body as JSON of type `T`, with 415 for another Content-Type and 400 naming the

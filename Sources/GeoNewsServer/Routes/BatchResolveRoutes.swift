@@ -10,7 +10,7 @@ struct BatchResolveRoutes {
     let state: ServerState
 
     /// The accepted media types and the record format each names.
-    static let mediaTypes: [(String, RecordFormat)] = [
+    static let mediaTypes: [(mediaType: String, format: RecordFormat)] = [
         ("text/csv", .csv), ("application/x-ndjson", .ndjson),
         ("application/geo+json", .geojson), ("application/json", .geojson),
     ]
@@ -57,14 +57,7 @@ struct BatchResolveRoutes {
     /// The CLI's options from the Content-Type, the query (`latCol`, `lonCol`, `timeCol`,
     /// `traceCol`, `noHeader`, `outputFormat`) and, for the output, `Accept`.
     static func options(for request: Request) throws -> BatchResolveOptions {
-        let given = request.headers[.contentType] ?? ""
-        let mediaType = given.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard let input = mediaTypes.first(where: { $0.0 == mediaType })?.1 else {
-            let accepted = mediaTypes.map(\.0)
-            throw Problem(.unsupportedMediaType,
-                          detail: "Content-Type '\(given)' is not accepted on /v1/resolve; send \(accepted.joined(separator: ", "))",
-                          headers: [.accept: accepted.joined(separator: ", ")])
-        }
+        let input = try request.bodyFormat(mediaTypes)
         var options = BatchResolveOptions()
         options.inputFormat = input
         options.latitudeColumn = request.query("latCol").map(ColumnSelector.init)
@@ -82,7 +75,7 @@ struct BatchResolveRoutes {
             }
             options.outputFormat = format
         } else if let accept = request.headers[.accept]?.lowercased() {
-            options.outputFormat = mediaTypes.first { accept.contains($0.0) && $0.0 != "application/json" }?.1
+            options.outputFormat = mediaTypes.first { accept.contains($0.mediaType) && $0.mediaType != "application/json" }?.format
         }
         return options
     }

@@ -11,7 +11,7 @@ import Hummingbird
 struct DatasetRoutes {
     let state: ServerState
 
-    static let mediaTypes: [(String, PointFile.Format)] = [
+    static let mediaTypes: [(mediaType: String, format: PointFile.Format)] = [
         ("text/csv", .csv), ("application/geo+json", .geoJSON), ("application/json", .geoJSON),
     ]
 
@@ -20,7 +20,7 @@ struct DatasetRoutes {
             try JSONResponse.encode(state.datasets.summaries(), headers: [.cacheControl: "no-store"])
         }
         routes.post("/v1/datasets") { request, _ in
-            let format = try Self.format(of: request)
+            let format = try request.bodyFormat(Self.mediaTypes)
             let id = Self.newID()
             let name = request.query("name") ?? id
             let file = "\(id).\(format == .csv ? "csv" : "geojson")"
@@ -50,17 +50,6 @@ struct DatasetRoutes {
             try? FileManager.default.removeItem(at: state.datasets.folder.appendingPathComponent("\(id).geojson"))
             return Response(status: .noContent)
         }
-    }
-
-    static func format(of request: Request) throws -> PointFile.Format {
-        let given = request.headers[.contentType] ?? ""
-        let mediaType = given.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard let format = mediaTypes.first(where: { $0.0 == mediaType })?.1 else {
-            let accepted = mediaTypes.map(\.0).joined(separator: ", ")
-            throw Problem(.unsupportedMediaType, detail: "Content-Type '\(given)' is not accepted on /v1/datasets; send \(accepted)",
-                          headers: [.accept: accepted])
-        }
-        return format
     }
 
     /// 16 random hexadecimal digits.
