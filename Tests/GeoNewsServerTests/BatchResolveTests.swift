@@ -93,4 +93,20 @@ final class BatchResolveTests: XCTestCase {
         try assertProblem(try await server.send("POST", "/v1/resolve?outputFormat=gpx", body: Data("lat,lon\n1,2\n".utf8), contentType: "text/csv"),
                           400, mentions: ["outputFormat", "gpx"])
     }
+
+    func testABodyWithoutALengthIsHeldToTheLimitAsItStreams() throws {
+        let server = try ServerProcess(arguments: ["--max-body-bytes", "10000"])
+        let connection = try LoopbackConnection(port: server.port)
+        var request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        for piece in stride(from: 0, to: 30_000, by: 3_000) {
+            let part = String(Self.csv.utf8.dropFirst(piece).prefix(3_000))!
+            request += String(part.utf8.count, radix: 16) + "\r\n" + part + "\r\n"
+        }
+        request += "0\r\n\r\n"
+        try connection.send(Data(request.utf8))
+        let answer = connection.receiveAll()
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 413"), String(answer.prefix(200)))
+        XCTAssertTrue(answer.contains("application/problem+json"), String(answer.prefix(400)))
+        XCTAssertTrue(answer.contains("10000 bytes (--max-body-bytes)"), String(answer.prefix(600)))
+    }
 }
