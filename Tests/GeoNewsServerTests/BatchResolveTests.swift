@@ -109,4 +109,24 @@ final class BatchResolveTests: XCTestCase {
         XCTAssertTrue(answer.contains("application/problem+json"), String(answer.prefix(400)))
         XCTAssertTrue(answer.contains("10000 bytes (--max-body-bytes)"), String(answer.prefix(600)))
     }
+
+    func testSummaryTrueAnswersTheCLIsSummaryJSON() async throws {
+        let server = try ServerProcess()
+        let call = try await server.send("POST", "/v1/resolve?summary=true", body: Data(Self.csv.utf8), contentType: "text/csv")
+        XCTAssertEqual(call.status, 200, call.text)
+        let summary = try call.object()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try cli(Self.csv, format: "csv", extra: ["--summary-json", file.path])
+        let printed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        XCTAssertEqual(summary["records_read"] as? Int, 3000)
+        XCTAssertEqual(summary["records_in_error"] as? Int, 93)
+        for key in ["records_read", "records_resolved", "records_in_error", "at_sea"] {
+            XCTAssertEqual(summary[key] as? Int, printed[key] as? Int, key)
+        }
+        XCTAssertEqual(summary["countries"] as? [String: Int], printed["countries"] as? [String: Int])
+        XCTAssertEqual((summary["traces"] as? [Any])?.count, (printed["traces"] as? [Any])?.count)
+        try assertProblem(try await server.send("POST", "/v1/resolve?summary=maybe", body: Data("lat,lon\n1,2\n".utf8), contentType: "text/csv"),
+                          400, mentions: ["summary", "maybe"])
+    }
 }

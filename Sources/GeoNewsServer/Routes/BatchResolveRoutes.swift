@@ -17,11 +17,14 @@ struct BatchResolveRoutes {
 
     func add(to routes: inout RouteBuilder) {
         routes.post("/v1/resolve") { request, _ in
-            let options = try Self.options(for: request)
+            var options = try Self.options(for: request)
+            let summaryOnly = try Self.summaryOnly(request)
+            options.followsTraces = summaryOnly
             let batch = BatchResolver(resolver: state.resolver, options: options)
             let upload = ChunkQueue(), download = ChunkQueue()
             let limit = state.configuration.maximumBodyBytes
             let feeder = Task { await upload.fill(from: request.body, limit: limit) }
+            if summaryOnly { return try await Self.summary(of: batch, upload: upload, feeder: feeder) }
             Thread.detachNewThread {
                 do {
                     try batch.run(name: "the request body", nextChunk: { try upload.take() }, output: .writer { bytes in
@@ -51,6 +54,36 @@ struct BatchResolveRoutes {
                 await feeder.value
                 try await writer.finish(nil)
             })
+        }
+    }
+
+    /// Whether `summary=true` asks for the run's summary instead of its rows.
+    static func summaryOnly(_ request: Request) throws -> Bool {
+        switch request.query("summary") {
+        case nil, "false", "0": return false
+        case "true", "1": return true
+        case let other?: throw Problem.badValue("summary", "'\(other)' is not true or false")
+        }
+    }
+
+    /// `summary=true`: the rows are resolved and dropped, and the answer is the summary JSON
+    /// of `geonews resolve --summary-json` (counts, countries, each trace's segments and
+    /// crossings).
+    static func summary(of batch: BatchResolver, upload: ChunkQueue, feeder: Task<Void, Never>) async throws -> Response {
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<BatchSummary, BatchResolveError>, Never>) in
+            Thread.detachNewThread {
+                do throws(BatchResolveError) {
+                    continuation.resume(returning: .success(try batch.run(name: "the request body", nextChunk: { try upload.take() }, output: .writer { _ in })))
+                } catch {
+                    upload.cancel()
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        await feeder.value
+        switch outcome {
+        case .success(let summary): return JSONResponse.make(summary.json(), headers: [.cacheControl: "no-store"])
+        case .failure(let error): throw problem(error, upload: upload)
         }
     }
 
