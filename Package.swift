@@ -78,7 +78,9 @@ let package = Package(
         // -sanitize=fuzzer,address -DGEONEWS_FUZZ); an ordinary build replays a corpus.
         .executableTarget(
             name: "GeoNewsFuzz",
-            dependencies: ["GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "CLibFuzzer"],
+            dependencies: [
+                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsHeadlines", "CLibFuzzer",
+            ],
             path: "Tests/Fuzz/GeoNewsFuzz"
         ),
         // The declaration of libFuzzer's driver (the toolchain's libclang_rt.fuzzer).
