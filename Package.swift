@@ -12,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Property-based tests (Swift Testing) of the batch readers.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // GEOS's reentrant C API over Debian's libgeos-dev (pkg-config `geos`).
@@ -91,7 +93,10 @@ let package = Package(
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "GeoNewsTracesTests", dependencies: ["GeoNewsTraces"]),
+        .testTarget(
+            name: "GeoNewsTracesTests",
+            dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
     ]
 )
