@@ -20,8 +20,13 @@ struct RSSItem: Sendable, Equatable {
 /// the event-driven parser keeps only the current item's text.
 enum RSSFeed {
     /// The channel's items in document order. Throws `HeadlineError.malformedResponse` naming the
-    /// line and column of the first XML error, or when the root element is not `<rss>`.
+    /// line and column of the first XML error, when the body is not UTF-8 (the offset of the
+    /// first bad byte), or when the root element is not `<rss>`.
     static func items(from data: Data, provider: NewsProvider) throws -> [RSSItem] {
+        // FoundationXML traps on names that are not UTF-8, and Google News sends only UTF-8.
+        if let bad = firstInvalidUTF8Offset(data) {
+            throw HeadlineError.malformedResponse(provider, detail: "the body is not UTF-8 text (byte \(bad))")
+        }
         let parser = XMLParser(data: data)
         let reader = ItemReader()
         parser.delegate = reader
@@ -40,6 +45,23 @@ enum RSSFeed {
             throw HeadlineError.malformedResponse(provider, detail: "expected an <rss> document, found <\(reader.root ?? "")>")
         }
         return reader.items
+    }
+
+    /// The offset (from 0) of the first byte that does not continue valid UTF-8, `nil` for valid text.
+    private static func firstInvalidUTF8Offset(_ data: Data) -> Int? {
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                return nil
+            case .error:
+                return offset
+            }
+        }
     }
 
     /// Words for the libxml2 error codes a broken feed produces; "(null)" is all Foundation gives.
