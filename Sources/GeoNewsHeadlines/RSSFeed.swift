@@ -27,6 +27,10 @@ enum RSSFeed {
         if let bad = firstInvalidUTF8Offset(data) {
             throw HeadlineError.malformedResponse(provider, detail: "the body is not UTF-8 text (byte \(bad))")
         }
+        // FoundationXML reads a NULL pointer for a processing instruction without data (`<?x?>`).
+        if let bad = firstEmptyProcessingInstruction(data) {
+            throw HeadlineError.malformedResponse(provider, detail: "a processing instruction without data (byte \(bad))")
+        }
         let parser = XMLParser(data: data)
         let reader = ItemReader()
         parser.delegate = reader
@@ -62,6 +66,21 @@ enum RSSFeed {
                 return offset
             }
         }
+    }
+
+    /// The offset of the first `<?name?>` whose data is empty or only white space, `nil` if none.
+    private static func firstEmptyProcessingInstruction(_ data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var index = 0
+        while index + 1 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { continue }
+            var cursor = index + 2
+            while cursor < bytes.count, !" \t\r\n?".utf8.contains(bytes[cursor]) { cursor += 1 }
+            while cursor < bytes.count, " \t\r\n".utf8.contains(bytes[cursor]) { cursor += 1 }
+            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "?") { return index }
+        }
+        return nil
     }
 
     /// Words for the libxml2 error codes a broken feed produces; "(null)" is all Foundation gives.
