@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Property-based tests (Swift Testing) of the batch readers.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // GEOS's reentrant C API over Debian's libgeos-dev (pkg-config `geos`).
@@ -115,7 +117,9 @@ let package = Package(
         // -sanitize=fuzzer,address -DGEONEWS_FUZZ); an ordinary build replays a corpus.
         .executableTarget(
             name: "GeoNewsFuzz",
-            dependencies: ["GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "CLibFuzzer"],
+            dependencies: [
+                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsHeadlines", "CLibFuzzer",
+            ],
             path: "Tests/Fuzz/GeoNewsFuzz"
         ),
         // The declaration of libFuzzer's driver (the toolchain's libclang_rt.fuzzer).
@@ -128,7 +132,10 @@ let package = Package(
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
         .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),
         .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines", "GeoNewsLoopback"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "GeoNewsTracesTests", dependencies: ["GeoNewsTraces"]),
+        .testTarget(
+            name: "GeoNewsTracesTests",
+            dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
         .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsLoopback"]),
     ]

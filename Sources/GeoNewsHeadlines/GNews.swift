@@ -89,24 +89,28 @@ public struct GNews: HeadlineSource {
 
     private func articles(path: String, query: [URLQueryItem]) async throws -> Fetched<[Article]> {
         let request = ProviderRequest(provider: provider, baseURL: baseURL, path: path, query: query, apiKey: key)
-        return try await fetcher.fetch(request) { [key] response in
-            guard response.isSuccess else {
-                let message = (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.text
-                if response.status == 403 {
-                    throw HeadlineError.httpStatus(.gnews, status: 403, message: key.redacting(
-                        (message ?? "forbidden") + " (daily quota reached; it resets at 00:00 UTC)"))
-                }
-                throw response.failure(.gnews, key: key, message: message)
+        return try await fetcher.fetch(request) { [key] response in try Self.articles(from: response, key: key) }
+    }
+
+    /// The articles of an answer: those without a title or an absolute URL are left out; an
+    /// error answer becomes a `HeadlineError` with the key redacted from its message.
+    static func articles(from response: HTTPResponse, key: APIKey) throws -> [Article] {
+        guard response.isSuccess else {
+            let message = (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.text
+            if response.status == 403 {
+                throw HeadlineError.httpStatus(.gnews, status: 403, message: key.redacting(
+                    (message ?? "forbidden") + " (daily quota reached; it resets at 00:00 UTC)"))
             }
-            return try JSONBody.decode(Body.self, from: response.body, provider: .gnews).articles.compactMap { wire in
-                guard let title = wire.title, !title.isEmpty, let link = wire.url, let url = URL(string: link),
-                      url.scheme != nil else { return nil }
-                return Article(
-                    title: title, sourceName: wire.source?.name, description: wire.description, url: url,
-                    imageURL: wire.image.flatMap { URL(string: $0) },
-                    publishedAt: wire.publishedAt.flatMap(Timestamp.iso8601), provider: .gnews,
-                    sourceURL: wire.source?.url.flatMap { URL(string: $0) })
-            }
+            throw response.failure(.gnews, key: key, message: message)
+        }
+        return try JSONBody.decode(Body.self, from: response.body, provider: .gnews).articles.compactMap { wire in
+            guard let title = wire.title, !title.isEmpty, let link = wire.url, let url = URL(string: link),
+                  url.scheme != nil else { return nil }
+            return Article(
+                title: title, sourceName: wire.source?.name, description: wire.description, url: url,
+                imageURL: wire.image.flatMap { URL(string: $0) },
+                publishedAt: wire.publishedAt.flatMap(Timestamp.iso8601), provider: .gnews,
+                sourceURL: wire.source?.url.flatMap { URL(string: $0) })
         }
     }
 }

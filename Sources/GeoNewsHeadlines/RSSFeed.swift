@@ -20,8 +20,17 @@ struct RSSItem: Sendable, Equatable {
 /// the event-driven parser keeps only the current item's text.
 enum RSSFeed {
     /// The channel's items in document order. Throws `HeadlineError.malformedResponse` naming the
-    /// line and column of the first XML error, or when the root element is not `<rss>`.
+    /// line and column of the first XML error, when the body is not UTF-8 (the offset of the
+    /// first bad byte), or when the root element is not `<rss>`.
     static func items(from data: Data, provider: NewsProvider) throws -> [RSSItem] {
+        // FoundationXML traps on names that are not UTF-8, and Google News sends only UTF-8.
+        if let bad = firstInvalidUTF8Offset(data) {
+            throw HeadlineError.malformedResponse(provider, detail: "the body is not UTF-8 text (byte \(bad))")
+        }
+        // FoundationXML reads a NULL pointer for a processing instruction without data (`<?x?>`).
+        if let bad = firstEmptyProcessingInstruction(data) {
+            throw HeadlineError.malformedResponse(provider, detail: "a processing instruction without data (byte \(bad))")
+        }
         let parser = XMLParser(data: data)
         let reader = ItemReader()
         parser.delegate = reader
@@ -40,6 +49,38 @@ enum RSSFeed {
             throw HeadlineError.malformedResponse(provider, detail: "expected an <rss> document, found <\(reader.root ?? "")>")
         }
         return reader.items
+    }
+
+    /// The offset (from 0) of the first byte that does not continue valid UTF-8, `nil` for valid text.
+    private static func firstInvalidUTF8Offset(_ data: Data) -> Int? {
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                return nil
+            case .error:
+                return offset
+            }
+        }
+    }
+
+    /// The offset of the first `<?name?>` whose data is empty or only white space, `nil` if none.
+    private static func firstEmptyProcessingInstruction(_ data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var index = 0
+        while index + 1 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else { continue }
+            var cursor = index + 2
+            while cursor < bytes.count, !" \t\r\n?".utf8.contains(bytes[cursor]) { cursor += 1 }
+            while cursor < bytes.count, " \t\r\n".utf8.contains(bytes[cursor]) { cursor += 1 }
+            if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "?") { return index }
+        }
+        return nil
     }
 
     /// Words for the libxml2 error codes a broken feed produces; "(null)" is all Foundation gives.

@@ -49,6 +49,23 @@ final class RSSFeedTests: XCTestCase {
         }
     }
 
+    /// Found by the rss fuzz target: FoundationXML traps on an element name that is not UTF-8.
+    func testAnElementNameThatIsNotUTF8IsATypedErrorNotATrap() {
+        let body = Data("<rss version=\"2.0\"><channel><ti".utf8) + Data([0xFF, 0x7F]) + Data("tle>x</title></channel></rss>".utf8)
+        XCTAssertThrowsError(try RSSFeed.items(from: body, provider: .googleNews)) { error in
+            XCTAssertEqual(error as? HeadlineError, .malformedResponse(.googleNews, detail: "the body is not UTF-8 text (byte 31)"))
+        }
+    }
+
+    /// Found by the rss fuzz target: FoundationXML reads a NULL pointer for `<?x?>`.
+    func testAProcessingInstructionWithoutDataIsATypedErrorNotACrash() {
+        let body = Data(#"<?xml version="1.0"?><rss version="2.0"><?x?><channel></channel></rss>"#.utf8)
+        XCTAssertThrowsError(try RSSFeed.items(from: body, provider: .googleNews)) { error in
+            XCTAssertEqual(error as? HeadlineError,
+                           .malformedResponse(.googleNews, detail: "a processing instruction without data (byte 40)"))
+        }
+    }
+
     func testItemWithoutLinkIsSkipped() {
         XCTAssertNil(GoogleNewsRSS.article(from: RSSItem(title: "Headline - Source", link: "")))
     }

@@ -6,7 +6,7 @@ import GeoNewsTraces
 /// The parsers under fuzzing, one property check each. Every check fails by ``violated(_:)``,
 /// which aborts, so libFuzzer keeps the input as a crash.
 enum FuzzTarget: String, CaseIterable {
-    case csv, ndjson, geojson, gpx, points, query
+    case csv, ndjson, geojson, gpx, points, query, rss, newsapi, gnews, gdelt
 
     /// Runs the property check of this target on one input.
     func check(_ input: [UInt8]) {
@@ -17,6 +17,10 @@ enum FuzzTarget: String, CaseIterable {
         case .gpx: BatchProperties.checkGPX(input)
         case .points: PointFileProperties.check(input)
         case .query: QueryTextProperties.check(input)
+        case .rss: HeadlineResponseProperties.checkRSS(input)
+        case .newsapi: HeadlineResponseProperties.checkNewsAPI(input)
+        case .gnews: HeadlineResponseProperties.checkGNews(input)
+        case .gdelt: HeadlineResponseProperties.checkGDELT(input)
         }
     }
 
@@ -25,7 +29,7 @@ enum FuzzTarget: String, CaseIterable {
     func prepare() {
         switch self {
         case .csv, .ndjson, .geojson, .gpx: _ = BatchProperties.resolver
-        case .points, .query: break
+        case .points, .query, .rss, .newsapi, .gnews, .gdelt: break
         }
     }
 
