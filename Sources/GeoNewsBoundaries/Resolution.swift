@@ -55,12 +55,24 @@ public struct Resolution: Hashable, Sendable {
     /// when no border lies within the search distance of the resolver that produced it.
     public let nearest: NearestCountry?
     public let suggestion: Suggestion
+    /// The IANA time zone that holds the position, the open ocean's `Etc/GMT±N` included;
+    /// `nil` only from a resolver without time-zone data.
+    public let timeZone: String?
+    /// Inside a country: great-circle kilometres to the nearest edge of its area (a land border
+    /// or the limit of its territorial sea), for judging an answer near a border. `nil` at sea
+    /// and from a resolver without area data.
+    public let borderDistanceKm: Double?
 
-    public init(position: Coordinate, country: Country?, nearest: NearestCountry?, suggestion: Suggestion) {
+    public init(
+        position: Coordinate, country: Country?, nearest: NearestCountry?, suggestion: Suggestion,
+        timeZone: String? = nil, borderDistanceKm: Double? = nil
+    ) {
         self.position = position
         self.country = country
         self.nearest = nearest
         self.suggestion = suggestion
+        self.timeZone = timeZone
+        self.borderDistanceKm = borderDistanceKm
     }
 }
 
