@@ -8,6 +8,9 @@ export function setUpSearch({ input, list, language, onChoose, onError }) {
   let results = [];
   let active = -1;
   let generation = 0;
+  // Enter pressed while the answer for the latest text is on its way: choose when it comes,
+  // so that typing fast and pressing Enter never picks a result for an earlier prefix.
+  let chooseWhenAnswered = false;
 
   const close = () => {
     list.hidden = true;
@@ -31,6 +34,7 @@ export function setUpSearch({ input, list, language, onChoose, onError }) {
   input.addEventListener('input', async () => {
     const text = input.value.trim();
     const mine = ++generation;
+    list.dataset.query = '';
     if (!text) { close(); return; }
     try {
       const found = await api.countries(text, language());
@@ -42,12 +46,17 @@ export function setUpSearch({ input, list, language, onChoose, onError }) {
         || '<li class="muted" role="option" aria-disabled="true">No country matches</li>';
       list.hidden = false;
       input.setAttribute('aria-expanded', 'true');
+      list.dataset.query = text;
       highlight(results.length ? 0 : -1);
+      if (chooseWhenAnswered) { chooseWhenAnswered = false; choose(active); }
     } catch (e) {
+      chooseWhenAnswered = false;
       onError(e);
     }
   });
   input.addEventListener('keydown', (e) => {
+    const answered = list.dataset.query === input.value.trim();
+    if (e.key === 'Enter' && input.value.trim() && !answered) { chooseWhenAnswered = true; e.preventDefault(); return; }
     if (list.hidden) return;
     if (e.key === 'ArrowDown') { highlight(Math.min(active + 1, results.length - 1)); e.preventDefault(); }
     else if (e.key === 'ArrowUp') { highlight(Math.max(active - 1, 0)); e.preventDefault(); }
