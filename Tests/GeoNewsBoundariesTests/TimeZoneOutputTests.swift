@@ -1,5 +1,5 @@
 import Foundation
-import GeoNewsBoundaries
+@testable import GeoNewsBoundaries
 import GeoNewsGeodesy
 import XCTest
 
@@ -104,5 +104,33 @@ final class TimeZoneOutputTests: XCTestCase {
         XCTAssertEqual(UTCOffset(seconds: -9000).description, "-02:30")
         XCTAssertEqual(UTCOffset(seconds: -1521).description, "-00:25:21", "Irish mean time, before 1916")
         XCTAssertEqual(UTCOffset(seconds: -36_000).clockTime(at: 3600), "15:00", "the day before the epoch")
+    }
+}
+
+/// The quick read of the zone ids that a cold start uses gives exactly the catalogue's.
+final class TimeZoneRulesLoadTests: XCTestCase {
+    func testTheQuickReadOfZoneIdsAgreesWithTheFullDecoding() throws {
+        let catalogue = try TimeZoneCatalogue.load(from: TestData.directory)
+        let quick = TimeZoneRules.zoneIDs(try MappedFile(path: TestData.directory.file(TimeZoneCatalogue.fileName)))
+        XCTAssertEqual(quick, catalogue.zones.map(\.id))
+        XCTAssertEqual(quick?.count, 444)
+    }
+
+    func testAnUnexpectedLayoutIsLeftToTheFullDecoding() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-zones-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(#"{"zones": [{"id": "Europe/Paris\u0021"}]}"#.utf8).write(to: url)
+        XCTAssertNil(TimeZoneRules.zoneIDs(try MappedFile(path: url.path)), "an escape is not an IANA character")
+        try Data(#"{"zones":[{"id":"Europe/Paris"}]}"#.utf8).write(to: url)
+        XCTAssertNil(TimeZoneRules.zoneIDs(try MappedFile(path: url.path)), "other spacing: not our writer's layout")
+    }
+
+    func testRulesLoadFromTheDataDirectoryAndKnowEveryZone() throws {
+        let rules = try TimeZoneRules.load(from: TestData.directory)
+        let catalogue = try TimeZoneCatalogue.load(from: TestData.directory)
+        for zone in catalogue.zones {
+            XCTAssertNotNil(rules.offset(ofZone: zone.id, at: 1_800_000_000), zone.id)
+        }
+        XCTAssertNil(rules.offset(ofZone: "Europe/Atlantis", at: 1_800_000_000))
     }
 }
