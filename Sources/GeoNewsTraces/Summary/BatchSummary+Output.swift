@@ -18,7 +18,7 @@ extension BatchSummary {
                 var span = ""
                 if let first = s.firstTime {
                     span = "\(Self.utc(first)) … \(Self.utc(s.lastTime ?? first))"
-                    if let local = Self.local(s.firstLocalTime, s.firstTimeZone, s.lastLocalTime ?? s.firstLocalTime, s.lastTimeZone) {
+                    if let local = Self.local(s.firstLocalTime, s.firstTimeZone, s.lastLocalTime, s.lastTimeZone) {
                         span += " (local \(local))"
                     }
                     span += ", "
