@@ -48,8 +48,8 @@ def countries_csv(lines):
     result = {}
     for line in lines:
         f = line.split(",")
-        # lat,lon,id,country_iso2,suggested_iso2,suggestion_reason,distance_km,error
-        result[int(f[2])] = (f[3], f[4], f[7] != "")
+        # lat,lon,id,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error
+        result[int(f[2])] = (f[3], f[4], f[8] != "")
     return result
 
 

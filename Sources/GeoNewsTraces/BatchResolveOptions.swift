@@ -1,3 +1,4 @@
+import GeoNewsBoundaries
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,6 +57,13 @@ public struct BatchResolveOptions: Sendable {
     /// Whether to follow traces for segments and border crossings (costs a great-circle
     /// distance per fix).
     public var followsTraces = false
+    /// Whether every row gains a `border_distance_km` column (before `error`): kilometres from
+    /// the position to the nearest edge of its country's area, empty or `null` at sea. Off by
+    /// default, so rows keep the columns they had; `geonews resolve --border-distance` sets it.
+    public var includesBorderDistance = false
+    /// The rules that give the trace summary its local times; `nil` uses
+    /// ``TimeZoneRules/located``, loaded only when a followed fix has a time zone.
+    public var zoneRules: TimeZoneRules?
 
     public init() {}
 

@@ -86,7 +86,7 @@ public struct BatchResolver: Sendable {
         }
         if outputFormat == .geojson { try sink.write("\n]}\n") }
         try sink.finish()
-        return run.finish()
+        return run.finish(zoneRules: options.zoneRules ?? TimeZoneRules.located)
     }
 
     private func inputFormat(of source: ByteSource) throws(BatchResolveError) -> RecordFormat {
@@ -98,6 +98,7 @@ public struct BatchResolver: Sendable {
 
     private func resolve(_ source: ByteSource, format: RecordFormat, output: RecordFormat, _ run: inout RunState) throws(BatchResolveError) {
         let follows = options.followsTraces
+        let columns = ResolvedColumns(includesBorderDistance: options.includesBorderDistance)
         switch format {
         case .csv:
             let reader = DelimitedChunkReader(source: source, quoteAware: true, chunkBytes: options.chunkBytes, maxRecordBytes: options.maxRecordBytes)
@@ -109,22 +110,22 @@ public struct BatchResolver: Sendable {
                 header = split.names
                 first = split.rest
             }
-            let processor = CSVChunkProcessor(layout: try CSVLayout(header: header, options: options), resolver: resolver, output: output, followsTraces: follows)
+            let processor = CSVChunkProcessor(layout: try CSVLayout(header: header, options: options), resolver: resolver, output: output, followsTraces: follows, columns: columns)
             try run.writeHeader(processor.header())
             try pipeline(reader: ThreadConfined(reader), first: first, next: { (r) throws(BatchResolveError) in try r.next() }, process: processor.process, &run)
         case .ndjson:
             let reader = DelimitedChunkReader(source: source, quoteAware: false, chunkBytes: options.chunkBytes, maxRecordBytes: options.maxRecordBytes)
-            let processor = NDJSONChunkProcessor(keys: try JSONRecordKeys(options: options), resolver: resolver, output: output, followsTraces: follows)
+            let processor = NDJSONChunkProcessor(keys: try JSONRecordKeys(options: options), resolver: resolver, output: output, followsTraces: follows, columns: columns)
             try run.writeHeader(processor.header())
             try pipeline(reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() }, process: processor.process, &run)
         case .geojson:
             let reader = GeoJSONFeatureReader(source: source, chunkBytes: options.chunkBytes)
-            let processor = GeoJSONChunkProcessor(resolver: resolver, output: output, followsTraces: follows, keys: try JSONRecordKeys(options: options))
+            let processor = GeoJSONChunkProcessor(resolver: resolver, output: output, followsTraces: follows, keys: try JSONRecordKeys(options: options), columns: columns)
             try run.writeHeader(processor.header())
             try pipeline(reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() }, process: processor.process, &run)
         case .gpx:
             let reader = GPXPointReader(source: source, chunkBytes: options.chunkBytes)
-            let processor = GPXChunkProcessor(resolver: resolver, output: output, followsTraces: follows)
+            let processor = GPXChunkProcessor(resolver: resolver, output: output, followsTraces: follows, columns: columns)
             try run.writeHeader(processor.header())
             try pipeline(reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() }, process: processor.process, &run)
         }
@@ -208,11 +209,12 @@ private struct RunState {
         return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
-    func finish() -> BatchSummary {
+    /// The summary; `zoneRules` is asked for only when a trace has a fix with a zone.
+    func finish(zoneRules: @autoclosure () -> TimeZoneRules?) -> BatchSummary {
         var s = summary
         s.seconds = elapsed
         s.pointsPerSecond = s.seconds > 0 ? Double(s.recordsRead) / s.seconds : 0
-        s.traces = journeys.summaries()
+        s.traces = journeys.summaries(zoneRules: zoneRules())
         return s
     }
 }

@@ -8,9 +8,11 @@ final class ResolutionReportTests: XCTestCase {
     func testParisIsTheDocumentedObjectByteForByte() throws {
         let r = try TestData.resolver().resolve(Coordinate(latitude: 48.8566, longitude: 2.3522))
         XCTAssertEqual(try ResolutionReport(r, language: nil).jsonString(), """
-            {"country":{"continent":"Europe","id":"FRA","iso2":"FR","iso3":"FRA","name":"France","sovereign":"France"},\
+            {"borderDistanceKm":null,\
+            "country":{"continent":"Europe","id":"FRA","iso2":"FR","iso3":"FRA","name":"France","sovereign":"France"},\
             "nearest":null,"position":{"lat":48.8566,"lon":2.3522},\
-            "suggestion":{"distanceKm":0,"explanation":"the position is inside it","iso2":"FR","name":"France","reason":"inside"}}
+            "suggestion":{"distanceKm":0,"explanation":"the position is inside it","iso2":"FR","name":"France","reason":"inside"},\
+            "timeZone":null,"utcOffset":null,"utcOffsetSeconds":null}
             """)
     }
 

@@ -53,6 +53,9 @@ final class LocateCommandTests: XCTestCase {
         XCTAssertEqual(suggestion["reason"] as? String, "inside")
         XCTAssertEqual(suggestion["distanceKm"] as? Double, 0)
         XCTAssertNil(json["headlines"], "--no-headlines leaves them out")
+        for key in ["timeZone", "utcOffset", "utcOffsetSeconds", "borderDistanceKm"] {
+            XCTAssertTrue(json.keys.contains(key), "\(key) is written, null when unknown")
+        }
     }
 
     func testAtSeaCountryIsNullAndTheSuggestionExplainsItself() throws {

@@ -12,6 +12,9 @@ final class ResolveAndClusterTests: XCTestCase {
         XCTAssertEqual(suggestion["iso2"] as? String, "BE")
         XCTAssertEqual(suggestion["reason"] as? String, "nearest-marker")
         XCTAssertNil(report["headlines"])
+        for key in ["timeZone", "utcOffset", "utcOffsetSeconds", "borderDistanceKm"] {
+            XCTAssertTrue(report.keys.contains(key), "\(key) is written, null when unknown")
+        }
         // Byte for byte the CLI's object.
         let printed = try ServerProcess.runCLI(["--lat", "49.6116", "--lon", "6.1319", "--json", "--no-headlines"])
         XCTAssertEqual(call.text, printed.trimmingCharacters(in: .newlines))

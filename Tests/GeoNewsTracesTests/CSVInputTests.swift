@@ -5,11 +5,11 @@ final class CSVInputTests: XCTestCase {
     func testEveryRowGainsTheResolvedColumnsUnderTheHeader() throws {
         let (text, summary) = try resolveBatch("name,lat,lon\nа,5,5\nb,5,15\nc,-5,5\nd,50,50\n")
         XCTAssertEqual(lines(text), [
-            "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,error",
-            "а,5,5,AA,AA,inside,0.000,",
-            "b,5,15,BB,BB,inside,0.000,",
-            "c,-5,5,CC,CC,inside,0.000,",
-            "d,50,50,,XX,nearest-marker,1000.000,",
+            "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
+            "а,5,5,AA,AA,inside,0.000,,",
+            "b,5,15,BB,BB,inside,0.000,,",
+            "c,-5,5,CC,CC,inside,0.000,,",
+            "d,50,50,,XX,nearest-marker,1000.000,,",
         ])
         XCTAssertEqual(summary.recordsRead, 4)
         XCTAssertEqual(summary.countries, ["AA": 1, "BB": 1, "CC": 1])
@@ -21,16 +21,16 @@ final class CSVInputTests: XCTestCase {
         let (text, summary) = try resolveBatch(input)
         XCTAssertEqual(summary.recordsRead, 2)
         XCTAssertEqual(summary.recordsInError, 0)
-        XCTAssertEqual(text, "label,latitude,Longitude,country_iso2,suggested_iso2,suggestion_reason,distance_km,error\n"
-            + "\"Paris, \"\"the\"\" city\",5,5,AA,AA,inside,0.000,\n\"two\nlines\",5,15,BB,BB,inside,0.000,\n")
+        XCTAssertEqual(text, "label,latitude,Longitude,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error\n"
+            + "\"Paris, \"\"the\"\" city\",5,5,AA,AA,inside,0.000,,\n\"two\nlines\",5,15,BB,BB,inside,0.000,,\n")
     }
 
     func testCRLFAndByteOrderMarkAreUnderstood() throws {
         let (text, summary) = try resolveBatch("\u{FEFF}LAT,LNG\r\n5,5\r\n5,15\r\n")
         XCTAssertEqual(summary.recordsResolved, 2)
         XCTAssertEqual(lines(text), [
-            "LAT,LNG,country_iso2,suggested_iso2,suggestion_reason,distance_km,error",
-            "5,5,AA,AA,inside,0.000,", "5,15,BB,BB,inside,0.000,",
+            "LAT,LNG,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
+            "5,5,AA,AA,inside,0.000,,", "5,15,BB,BB,inside,0.000,,",
         ])
     }
 
@@ -42,7 +42,7 @@ final class CSVInputTests: XCTestCase {
 
     func testHeaderOnlyWritesTheHeaderAndNoRows() throws {
         let (text, summary) = try resolveBatch("lat,lon\n")
-        XCTAssertEqual(text, "lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,error\n")
+        XCTAssertEqual(text, "lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error\n")
         XCTAssertEqual(summary.recordsRead, 0)
     }
 
@@ -52,7 +52,7 @@ final class CSVInputTests: XCTestCase {
             o.latitudeColumn = .position(2)
             o.longitudeColumn = .position(3)
         }
-        XCTAssertEqual(lines(text), ["x,5,15,BB,BB,inside,0.000,", "y,5,5,AA,AA,inside,0.000,"])
+        XCTAssertEqual(lines(text), ["x,5,15,BB,BB,inside,0.000,,", "y,5,5,AA,AA,inside,0.000,,"])
     }
 
     func testColumnsChosenByNameIgnoringCase() throws {
@@ -60,7 +60,7 @@ final class CSVInputTests: XCTestCase {
             o.latitudeColumn = .name("y")
             o.longitudeColumn = .name("x")
         }
-        XCTAssertEqual(lines(text).last, "5,15,BB,BB,inside,0.000,")
+        XCTAssertEqual(lines(text).last, "5,15,BB,BB,inside,0.000,,")
     }
 
     func testHeaderWithoutCoordinateColumnsIsAUsageError() {
@@ -103,10 +103,10 @@ final class CSVInputTests: XCTestCase {
         XCTAssertTrue(rows[7].contains("line 8: latitude \"\"nan\"\" is not a number"), rows[7])
         XCTAssertTrue(rows[8].contains("line 9: the record has 4 fields, the header has 3"), rows[8])
         XCTAssertTrue(rows[9].contains("line 10: broken quoting: text after the closing quote of field 2"), rows[9])
-        XCTAssertEqual(rows[10], "10,5e-1,5,AA,AA,inside,0.000,")
-        XCTAssertEqual(rows[11], "11,5,15,BB,BB,inside,0.000,")
+        XCTAssertEqual(rows[10], "10,5e-1,5,AA,AA,inside,0.000,,")
+        XCTAssertEqual(rows[11], "11,5,15,BB,BB,inside,0.000,,")
         XCTAssertTrue(rows[12].contains("line 13: broken quoting"), rows[12])
-        XCTAssertEqual(rows[13], "13,5,15,BB,BB,inside,0.000,", "the line after an unclosed quote is read again")
+        XCTAssertEqual(rows[13], "13,5,15,BB,BB,inside,0.000,,", "the line after an unclosed quote is read again")
     }
 
     func testOrderIsKeptAcrossManySmallChunksAndWorkers() throws {
@@ -131,7 +131,7 @@ final class CSVInputTests: XCTestCase {
 
     func testCSVCanBeWrittenAsNDJSONAndGeoJSON() throws {
         let nd = try resolveBatch("name,lat,lon\n\"a, b\",5,15\n") { $0.outputFormat = .ndjson }
-        XCTAssertEqual(nd.text, "{\"name\":\"a, b\",\"lat\":\"5\",\"lon\":\"15\",\"country_iso2\":\"BB\",\"suggested_iso2\":\"BB\",\"suggestion_reason\":\"inside\",\"distance_km\":0.000,\"error\":null}\n")
+        XCTAssertEqual(nd.text, "{\"name\":\"a, b\",\"lat\":\"5\",\"lon\":\"15\",\"country_iso2\":\"BB\",\"suggested_iso2\":\"BB\",\"suggestion_reason\":\"inside\",\"distance_km\":0.000,\"time_zone\":null,\"error\":null}\n")
         let geo = try resolveBatch("lat,lon\n5,15\nx,1\n") { $0.outputFormat = .geojson }
         let json = try JSONSerialization.jsonObject(with: Data(geo.text.utf8)) as? [String: Any]
         let features = json?["features"] as? [[String: Any]]

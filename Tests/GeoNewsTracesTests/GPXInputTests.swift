@@ -30,14 +30,14 @@ final class GPXInputTests: XCTestCase {
         let (text, summary) = try resolveBatch(gpx, name: "trip.gpx")
         let rows = lines(text)
         XCTAssertEqual(rows, [
-            "kind,trace_id,segment,lat,lon,ele,time,name,country_iso2,suggested_iso2,suggestion_reason,distance_km,error",
-            "wpt,waypoints,0,5.5,15.5,,,Camp & fire,BB,BB,inside,0.000,",
-            "trkpt,Morning,1,5,5,120.5,2024-05-01T08:00:00Z,,AA,AA,inside,0.000,",
-            "trkpt,Morning,1,5,15,121,2024-05-01T08:10:00Z,,BB,BB,inside,0.000,",
-            "trkpt,Morning,2,-5,15,,2024-05-01T09:00:00Z,,CC,CC,inside,0.000,",
-            "trkpt,Morning,2,x,15,,,,,,,,\"line 14: latitude \"\"x\"\" is not a number\"",
-            "trkpt,track 2,1,5,5,,,,AA,AA,inside,0.000,",
-            "rtept,Detour,0,5,15,,,,BB,BB,inside,0.000,",
+            "kind,trace_id,segment,lat,lon,ele,time,name,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
+            "wpt,waypoints,0,5.5,15.5,,,Camp & fire,BB,BB,inside,0.000,,",
+            "trkpt,Morning,1,5,5,120.5,2024-05-01T08:00:00Z,,AA,AA,inside,0.000,,",
+            "trkpt,Morning,1,5,15,121,2024-05-01T08:10:00Z,,BB,BB,inside,0.000,,",
+            "trkpt,Morning,2,-5,15,,2024-05-01T09:00:00Z,,CC,CC,inside,0.000,,",
+            "trkpt,Morning,2,x,15,,,,,,,,,\"line 14: latitude \"\"x\"\" is not a number\"",
+            "trkpt,track 2,1,5,5,,,,AA,AA,inside,0.000,,",
+            "rtept,Detour,0,5,15,,,,BB,BB,inside,0.000,,",
         ])
         XCTAssertEqual(summary.recordsRead, 7)
         let morning = try XCTUnwrap(summary.traces.first { $0.traceID == "Morning" })

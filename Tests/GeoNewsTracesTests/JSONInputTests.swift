@@ -19,8 +19,8 @@ final class JSONInputTests: XCTestCase {
         XCTAssertEqual(rows.count, 7, "the blank line is not a record; every other line is")
         XCTAssertEqual(summary.recordsRead, 7)
         XCTAssertEqual(summary.recordsResolved, 2)
-        XCTAssertEqual(rows[0], #"{"id":7,"lat":5,"lon":15,"meta":{"speed":[1,2]},"note":"a \"b\"","country_iso2":"BB","suggested_iso2":"BB","suggestion_reason":"inside","distance_km":0.000,"error":null}"#)
-        XCTAssertEqual(rows[1], #"{"latitude":"5.5","longitude":"5.5","country_iso2":"AA","suggested_iso2":"AA","suggestion_reason":"inside","distance_km":0.000,"error":null}"#)
+        XCTAssertEqual(rows[0], #"{"id":7,"lat":5,"lon":15,"meta":{"speed":[1,2]},"note":"a \"b\"","country_iso2":"BB","suggested_iso2":"BB","suggestion_reason":"inside","distance_km":0.000,"time_zone":null,"error":null}"#)
+        XCTAssertEqual(rows[1], #"{"latitude":"5.5","longitude":"5.5","country_iso2":"AA","suggested_iso2":"AA","suggestion_reason":"inside","distance_km":0.000,"time_zone":null,"error":null}"#)
         XCTAssertTrue(rows[2].contains(#""error":"line 4: longitude -200.0 is outside -180…180""#), rows[2])
         XCTAssertTrue(rows[3].hasPrefix(#"{"record":"{\"lat\":5,\"lon\":","#), rows[3])
         XCTAssertTrue(rows[3].contains("line 5: truncated JSON"), rows[3])
@@ -35,8 +35,8 @@ final class JSONInputTests: XCTestCase {
     func testNDJSONToCSVKeepsTheOriginalObject() throws {
         let (text, _) = try resolveBatch(#"{"lat":5,"lon":15,"trace_id":"v1","x":"a,b"}"# + "\n", name: "a.jsonl") { $0.outputFormat = .csv }
         XCTAssertEqual(lines(text), [
-            "lat,lon,time,trace_id,record,country_iso2,suggested_iso2,suggestion_reason,distance_km,error",
-            #"5,15,,v1,"{""lat"":5,""lon"":15,""trace_id"":""v1"",""x"":""a,b""}",BB,BB,inside,0.000,"#,
+            "lat,lon,time,trace_id,record,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
+            #"5,15,,v1,"{""lat"":5,""lon"":15,""trace_id"":""v1"",""x"":""a,b""}",BB,BB,inside,0.000,,"#,
         ])
     }
 
@@ -78,9 +78,9 @@ final class JSONInputTests: XCTestCase {
         let (text, summary) = try resolveBatch(collection, name: "a.geojson") { $0.outputFormat = .csv }
         let rows = lines(text)
         XCTAssertEqual(rows.count, 1 + summary.recordsRead)
-        XCTAssertEqual(rows[0], "feature,vertex,lat,lon,time,trace_id,properties,country_iso2,suggested_iso2,suggestion_reason,distance_km,error")
+        XCTAssertEqual(rows[0], "feature,vertex,lat,lon,time,trace_id,properties,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error")
         XCTAssertTrue(rows[2].hasPrefix("1,2,5,15,2024-05-01T10:10:00Z,road,"), rows[2])
-        XCTAssertTrue(rows[2].hasSuffix(",BB,BB,inside,0.000,"), rows[2])
+        XCTAssertTrue(rows[2].hasSuffix(",BB,BB,inside,0.000,,"), rows[2])
         XCTAssertTrue(rows[5].hasPrefix("2,1,5.5,15.5,,feature 2,"), rows[5])
     }
 

@@ -5,13 +5,20 @@ import GeoNewsJSON
 /// answer carries. The keys are the documented interface and stay.
 ///
 /// ```json
-/// {"country":{"continent":"Europe","id":"FRA","iso2":"FR","iso3":"FRA","name":"France","sovereign":"France"},
+/// {"borderDistanceKm":…,
+///  "country":{"continent":"Europe","id":"FRA","iso2":"FR","iso3":"FRA","name":"France","sovereign":"France"},
 ///  "nearest":null,"position":{"lat":48.8566,"lon":2.3522},
-///  "suggestion":{"distanceKm":0,"explanation":"the position is inside it","iso2":"FR","name":"France","reason":"inside"}}
+///  "suggestion":{"distanceKm":0,"explanation":"the position is inside it","iso2":"FR","name":"France","reason":"inside"},
+///  "timeZone":"Europe/Paris","utcOffset":"+01:00","utcOffsetSeconds":3600}
 /// ```
 ///
-/// `country` is `null` at sea and `nearest` is `null` on land (both are written, never left
-/// out); `headlines` is written only when set. Kilometres are rounded to the metre.
+/// `country` is the country whose land or territorial sea holds the position, `null` beyond
+/// every territorial sea; `nearest` is `null` inside a country (both are written, never left
+/// out). `timeZone` is the IANA zone, `Etc/GMT±N` on the open ocean; `utcOffset` (`±hh:mm`) and
+/// `utcOffsetSeconds` are its offset at the moment of the answer, daylight saving time
+/// included; `borderDistanceKm` is the distance to the nearest edge of the country's area.
+/// Each of these four is `null` when unknown. `headlines` is written only when set.
+/// Kilometres are rounded to the metre.
 public struct ResolutionReport: Encodable, Sendable {
     /// The position asked about, in degrees.
     public struct Position: Encodable, Sendable { public let lat: Double; public let lon: Double }
@@ -43,13 +50,29 @@ public struct ResolutionReport: Encodable, Sendable {
     public let country: Place?
     public let nearest: Nearest?
     public let suggestion: SuggestionReport
+    /// The IANA zone; `nil` from a resolver without time-zone data.
+    public let timeZone: String?
+    /// The zone's offset at the moment of the answer, `+05:30`; `nil` without a zone or rules.
+    public let utcOffset: String?
+    /// The same offset in seconds east of UTC.
+    public let utcOffsetSeconds: Int?
+    /// Kilometres to the nearest edge of the containing country's area; `nil` at sea.
+    public let borderDistanceKm: Double?
     /// The suggested country's headlines as the headline service gave them (its own JSON
     /// object, embedded unchanged); `nil` leaves the member out.
     public var headlines: JSONValue?
 
     /// The report of `resolution`, with country names in `language` (a Natural Earth code
     /// such as `fr` or `zht`; `nil` or an unknown code gives English).
-    public init(_ resolution: Resolution, language: String?, headlines: JSONValue? = nil) {
+    ///
+    /// - Parameters:
+    ///   - zoneRules: the rules giving the UTC offset; `nil` uses ``TimeZoneRules/located``,
+    ///     which is loaded only when the resolution has a zone.
+    ///   - date: the moment whose UTC offset is reported (now by default).
+    public init(
+        _ resolution: Resolution, language: String?, headlines: JSONValue? = nil,
+        zoneRules: TimeZoneRules? = nil, at date: Date = Date()
+    ) {
         let r = resolution
         position = Position(lat: r.position.latitude, lon: r.position.longitude)
         country = r.country.map {
@@ -59,6 +82,11 @@ public struct ResolutionReport: Encodable, Sendable {
         suggestion = SuggestionReport(iso2: r.suggestion.country.iso2, name: r.suggestion.country.name(in: language),
                                       reason: r.suggestion.reason.rawValue, distanceKm: Self.rounded(r.suggestion.distanceKm),
                                       explanation: r.explanation(language: language))
+        timeZone = r.timeZone
+        let offset = r.timeZone.flatMap { (zoneRules ?? TimeZoneRules.located)?.offset(ofZone: $0, at: date) }
+        utcOffset = offset?.description
+        utcOffsetSeconds = offset?.seconds
+        borderDistanceKm = r.borderDistanceKm.map(Self.rounded)
         self.headlines = headlines
     }
 
@@ -69,13 +97,19 @@ public struct ResolutionReport: Encodable, Sendable {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(position, forKey: .position)
         try c.encode(suggestion, forKey: .suggestion)
-        // `country` and `nearest` are written as null rather than left out; `headlines` only when set.
+        // Unknown values are written as null rather than left out; `headlines` only when set.
         try c.encode(country, forKey: .country)
         try c.encode(nearest, forKey: .nearest)
+        try c.encode(timeZone, forKey: .timeZone)
+        try c.encode(utcOffset, forKey: .utcOffset)
+        try c.encode(utcOffsetSeconds, forKey: .utcOffsetSeconds)
+        try c.encode(borderDistanceKm, forKey: .borderDistanceKm)
         if let headlines { try c.encode(headlines, forKey: .headlines) }
     }
 
-    private enum Keys: String, CodingKey { case position, country, nearest, suggestion, headlines }
+    private enum Keys: String, CodingKey { case position, country, nearest, suggestion, headlines
+        case timeZone, utcOffset, utcOffsetSeconds, borderDistanceKm
+    }
 
     /// The report as one line of JSON with sorted keys and unescaped slashes: the exact bytes
     /// `geonews --json` prints (without the final newline).

@@ -1,3 +1,5 @@
+import GeoNewsBoundaries
+
 /// Fix times as they appear in traces: ISO 8601 (`2024-05-01T12:30:00Z`, with fractions or a
 /// `±HH:MM` offset, a space for the `T`, or a bare date) or Unix epoch seconds (`1714566600`,
 /// `1714566600.25`). Times are kept as written for output; they are parsed only where the
@@ -68,8 +70,10 @@ enum Timestamp {
         }
     }
 
-    /// `seconds` since the epoch as ISO 8601 UTC, to the millisecond when not whole.
-    static func iso8601(_ seconds: Double) -> String {
+    /// `seconds` since the epoch as ISO 8601, to the millisecond when not whole: in UTC
+    /// (`…Z`), or as the local time at `offset` (`2024-05-01T10:30:00+02:00`).
+    static func iso8601(_ seconds: Double, offset: UTCOffset? = nil) -> String {
+        let seconds = seconds + Double(offset?.seconds ?? 0)
         let whole = seconds.rounded(.down)
         let days = Int((whole / 86_400).rounded(.down))
         let rest = Int(whole) - days * 86_400
@@ -81,7 +85,7 @@ enum Timestamp {
         var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rest / 3600, 2)):\(pad(rest / 60 % 60, 2)):\(pad(rest % 60, 2))"
         let millis = Int(((seconds - whole) * 1000).rounded())
         if millis > 0 && millis < 1000 { text += "." + pad(millis, 3) }
-        return text + "Z"
+        return text + (offset.map(\.description) ?? "Z")
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (Hinnant, "chrono-compatible

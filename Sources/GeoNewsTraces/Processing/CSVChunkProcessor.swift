@@ -10,9 +10,10 @@ struct CSVChunkProcessor: Sendable {
     let resolver: any CountryResolving
     let output: RecordFormat
     let followsTraces: Bool
+    let columns: ResolvedColumns
 
     private var flatWriter: FlatRecordWriter {
-        FlatRecordWriter(format: output, names: (0..<max(1, layout.names.count, layout.longitude + 1, layout.latitude + 1)).map(layout.name(ofField:)))
+        FlatRecordWriter(format: output, names: (0..<max(1, layout.names.count, layout.longitude + 1, layout.latitude + 1)).map(layout.name(ofField:)), columns: columns)
     }
 
     /// The output header line(s) for this layout, or nothing without a header.
@@ -53,7 +54,7 @@ struct CSVChunkProcessor: Sendable {
                         flat.write(values(fields, cursor), outcome: .success(r), to: out)
                     } else {
                         copyRecord(record, fieldCount: fields.count, b, out)
-                        ResolvedColumns.appendCSV(r, to: out)
+                        columns.appendCSV(r, to: out)
                         out.append(UInt8(ascii: "\n"))
                     }
                 }
@@ -115,7 +116,7 @@ struct CSVChunkProcessor: Sendable {
         } else {
             for _ in 1..<max(1, layout.names.count) { out.append(UInt8(ascii: ",")) }
         }
-        ResolvedColumns.appendCSVError(failure.message, to: out)
+        columns.appendCSVError(failure.message, to: out)
         out.append(UInt8(ascii: "\n"))
     }
 }

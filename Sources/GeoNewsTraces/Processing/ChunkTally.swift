@@ -14,6 +14,9 @@ struct TraceRun: Sendable {
     var last: Coordinate
     var firstTime: String?
     var lastTime: String?
+    /// The IANA zones of the first and last fix.
+    var firstZone: String?
+    var lastZone: String?
 }
 
 /// What a worker learnt from one chunk besides its output bytes.
@@ -70,7 +73,7 @@ struct ChunkTally: Sendable {
         } else {
             atSea += 1
         }
-        if followsTraces, inJourney { follow(r.position, country: key, trace: trace, time: time) }
+        if followsTraces, inJourney { follow(r.position, country: key, zone: r.timeZone, trace: trace, time: time) }
     }
 
     private mutating func flushCountry() {
@@ -79,12 +82,13 @@ struct ChunkTally: Sendable {
     }
 
     private mutating func follow(
-        _ p: Coordinate, country: String?, trace: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>?
+        _ p: Coordinate, country: String?, zone: String?, trace: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>?
     ) {
         if runOpen, run.country == country, runTrace.elementsEqual(trace) {
             run.fixes += 1
             run.distanceKm += GreatCircle.distance(from: run.last, to: p)
             run.last = p
+            run.lastZone = zone
             setLastTime(time)
             return
         }
@@ -94,7 +98,8 @@ struct ChunkTally: Sendable {
         runTrace.append(contentsOf: trace)
         let firstTime = time.map { String(decoding: $0, as: UTF8.self) }
         run = TraceRun(traceID: String(decoding: trace, as: UTF8.self), country: country, fixes: 1,
-                       distanceKm: 0, first: p, last: p, firstTime: firstTime, lastTime: nil)
+                       distanceKm: 0, first: p, last: p, firstTime: firstTime, lastTime: nil,
+                       firstZone: zone, lastZone: zone)
         setLastTime(time)
     }
 

@@ -17,10 +17,11 @@ enum FieldValue {
 struct FlatRecordWriter: Sendable {
     let format: RecordFormat
     let names: [String]
+    let columns: ResolvedColumns
 
     /// The CSV header line for these names and the resolved columns.
     func csvHeader() -> String {
-        (names + ResolvedColumns.names).joined(separator: ",") + "\n"
+        (names + columns.names).joined(separator: ",") + "\n"
     }
 
     /// Writes one row. `outcome` is the resolution or the error message.
@@ -35,8 +36,8 @@ struct FlatRecordWriter: Sendable {
                 }
             }
             switch outcome {
-            case .success(let r): ResolvedColumns.appendCSV(r, to: out)
-            case .failure(let f): ResolvedColumns.appendCSVError(f.message, to: out)
+            case .success(let r): columns.appendCSV(r, to: out)
+            case .failure(let f): columns.appendCSVError(f.message, to: out)
             }
             out.append(UInt8(ascii: "\n"))
         case .ndjson:
@@ -68,8 +69,8 @@ struct FlatRecordWriter: Sendable {
             out.append(UInt8(ascii: ","))
         }
         switch outcome {
-        case .success(let r): ResolvedColumns.appendJSON(r, to: out)
-        case .failure(let f): ResolvedColumns.appendJSONError(f.message, to: out)
+        case .success(let r): columns.appendJSON(r, to: out)
+        case .failure(let f): columns.appendJSONError(f.message, to: out)
         }
     }
 

@@ -13,12 +13,13 @@ struct GeoJSONChunkProcessor: Sendable {
     let output: RecordFormat
     let followsTraces: Bool
     let keys: JSONRecordKeys
+    let columns: ResolvedColumns
 
     static let flatNames = ["feature", "vertex", "lat", "lon", "time", "trace_id", "properties"]
     static let vertexTimeKeys = ["coordTimes", "coordinateTimes", "times"]
 
     func header() -> String {
-        output == .csv ? FlatRecordWriter(format: .csv, names: Self.flatNames).csvHeader() : ""
+        output == .csv ? FlatRecordWriter(format: .csv, names: Self.flatNames, columns: columns).csvHeader() : ""
     }
 
     func process(_ features: [FeatureText]) -> ProcessedChunk {
@@ -133,7 +134,7 @@ struct GeoJSONChunkProcessor: Sendable {
                          scalar: geometryType == "Point" || featureError != nil, s, out)
             return
         }
-        let writer = FlatRecordWriter(format: output, names: Self.flatNames)
+        let writer = FlatRecordWriter(format: output, names: Self.flatNames, columns: columns)
         let props: FieldValue = properties.map { .json(String(decoding: UnsafeBufferPointer(rebasing: s.bytes[$0]), as: UTF8.self)) } ?? .absent
         for (i, v) in vertices.enumerated() {
             let text: (Range<Int>?) -> FieldValue = { $0.map { .text(s.text($0)) } ?? .absent }
@@ -176,8 +177,8 @@ struct GeoJSONChunkProcessor: Sendable {
         }
         if scalar, let v = vertices.first {
             switch v.outcome {
-            case .success(let r): ResolvedColumns.appendJSON(r, to: out)
-            case .failure(let f): ResolvedColumns.appendJSONError(f.message, to: out)
+            case .success(let r): columns.appendJSON(r, to: out)
+            case .failure(let f): columns.appendJSONError(f.message, to: out)
             }
         } else {
             appendArrays(vertices, out)
@@ -187,19 +188,16 @@ struct GeoJSONChunkProcessor: Sendable {
 
     /// The resolved keys as arrays, one element per vertex.
     private func appendArrays(_ vertices: [Vertex], _ out: ByteBuffer) {
-        for (k, name) in ResolvedColumns.names.enumerated() {
+        for (k, column) in columns.columns.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
-            JSONText.appendQuoted(name, to: out)
+            JSONText.appendQuoted(column.rawValue, to: out)
             out.append(":[")
             for (i, v) in vertices.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                switch (v.outcome, k) {
-                case (.success(let r), 0): ResolvedColumns.appendJSONCode(r.country?.iso2, to: out)
-                case (.success(let r), 1): ResolvedColumns.appendJSONCode(r.suggestion.country.iso2, to: out)
-                case (.success(let r), 2): out.append(UInt8(ascii: "\"")); ResolvedColumns.appendReason(r.suggestion.reason, to: out); out.append(UInt8(ascii: "\""))
-                case (.success(let r), 3): out.appendKilometres(r.suggestion.distanceKm)
-                case (.failure(let f), 4): JSONText.appendQuoted(f.message, to: out)
-                default: out.append("null")
+                switch v.outcome {
+                case .success(let r): columns.append(column, of: r, json: true, to: out)
+                case .failure(let f) where column == .error: JSONText.appendQuoted(f.message, to: out)
+                case .failure: out.append("null")
                 }
             }
             out.append(UInt8(ascii: "]"))

@@ -11,11 +11,12 @@ struct NDJSONChunkProcessor: Sendable {
     let resolver: any CountryResolving
     let output: RecordFormat
     let followsTraces: Bool
+    let columns: ResolvedColumns
 
     static let csvNames = ["lat", "lon", "time", "trace_id", "record"]
 
     func header() -> String {
-        output == .csv ? FlatRecordWriter(format: .csv, names: Self.csvNames).csvHeader() : ""
+        output == .csv ? FlatRecordWriter(format: .csv, names: Self.csvNames, columns: columns).csvHeader() : ""
     }
 
     func process(_ chunk: DelimitedChunk) -> ProcessedChunk {
@@ -70,8 +71,8 @@ struct NDJSONChunkProcessor: Sendable {
                 out.append(UInt8(ascii: ","))
             }
             switch outcome {
-            case .success(let r): ResolvedColumns.appendJSON(r, to: out)
-            case .failure(let f): ResolvedColumns.appendJSONError(f.message, to: out)
+            case .success(let r): columns.appendJSON(r, to: out)
+            case .failure(let f): columns.appendJSONError(f.message, to: out)
             }
             out.append("}\n")
         case .csv, .gpx:
@@ -81,7 +82,7 @@ struct NDJSONChunkProcessor: Sendable {
                 text(members?.latitude), text(members?.longitude), text(members?.time), text(members?.trace),
                 .text(String(decoding: line, as: UTF8.self)),
             ]
-            FlatRecordWriter(format: .csv, names: Self.csvNames).write(values, outcome: outcome, to: out)
+            FlatRecordWriter(format: .csv, names: Self.csvNames, columns: columns).write(values, outcome: outcome, to: out)
         case .geojson:
             let scanner = JSONScanner(line)
             var names: [String] = []
@@ -94,7 +95,7 @@ struct NDJSONChunkProcessor: Sendable {
                 names.append("record")
                 values.append(.text(String(decoding: line, as: UTF8.self)))
             }
-            FlatRecordWriter(format: .geojson, names: names).write(values, outcome: outcome, to: out)
+            FlatRecordWriter(format: .geojson, names: names, columns: columns).write(values, outcome: outcome, to: out)
         }
     }
 }

@@ -6,8 +6,9 @@ struct GPXChunkProcessor: Sendable {
     let resolver: any CountryResolving
     let output: RecordFormat
     let followsTraces: Bool
+    let columns: ResolvedColumns
 
-    private var writer: FlatRecordWriter { FlatRecordWriter(format: output == .gpx ? .csv : output, names: GPXPoint.fieldNames) }
+    private var writer: FlatRecordWriter { FlatRecordWriter(format: output == .gpx ? .csv : output, names: GPXPoint.fieldNames, columns: columns) }
 
     func header() -> String { writer.format == .csv ? writer.csvHeader() : "" }
 

@@ -1,61 +1,110 @@
 import GeoNewsBoundaries
 
-/// The five columns every output row gains, in CSV and in JSON.
+/// The columns every output row gains, in CSV and in JSON, in this order:
+/// `country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone`, then
+/// `border_distance_km` when asked for (``BatchResolveOptions/includesBorderDistance``), then
+/// `error`.
 ///
-/// `country_iso2` is empty (CSV) or `null` (JSON) at sea, and for the few land features without
-/// an ISO code; `distance_km` has three decimals (metres); `error` is empty or `null` unless
-/// the record could not be resolved, when every other added column is empty or `null`.
-enum ResolvedColumns {
-    static let names = ["country_iso2", "suggested_iso2", "suggestion_reason", "distance_km", "error"]
-    static let csvHeader: StaticString = "country_iso2,suggested_iso2,suggestion_reason,distance_km,error"
+/// `country_iso2` is empty (CSV) or `null` (JSON) beyond every territorial sea, and for the few
+/// features without an ISO code; `time_zone` is the IANA zone (`Etc/GMT±N` on the open ocean),
+/// empty or `null` from a resolver without zones; `border_distance_km` is the distance to the
+/// nearest edge of the country's area, empty or `null` at sea. Kilometres have three decimals
+/// (metres). `error` is empty or `null` unless the record could not be resolved, when every
+/// other added column is empty or `null`.
+struct ResolvedColumns: Sendable {
+    enum Column: String, Sendable, CaseIterable {
+        case countryISO2 = "country_iso2"
+        case suggestedISO2 = "suggested_iso2"
+        case suggestionReason = "suggestion_reason"
+        case distanceKm = "distance_km"
+        case timeZone = "time_zone"
+        case borderDistanceKm = "border_distance_km"
+        case error
+    }
 
-    /// `,FR,FR,inside,0.000,`
-    static func appendCSV(_ r: Resolution, to out: ByteBuffer) {
-        out.append(UInt8(ascii: ","))
-        if let iso = r.country?.iso2 { out.append(iso) }
-        out.append(UInt8(ascii: ","))
-        if let iso = r.suggestion.country.iso2 { out.append(iso) }
-        out.append(UInt8(ascii: ","))
-        appendReason(r.suggestion.reason, to: out)
-        out.append(UInt8(ascii: ","))
-        out.appendKilometres(r.suggestion.distanceKm)
+    /// The added columns, `error` last.
+    let columns: [Column]
+    /// The columns with a value from the resolution: all but `error`.
+    private let valueColumns: [Column]
+    /// `"country_iso2":` and so on, in the order of `valueColumns`.
+    private let jsonKeys: [String]
+
+    init(includesBorderDistance: Bool = false) {
+        columns = Column.allCases.filter { $0 != .borderDistanceKm || includesBorderDistance }
+        valueColumns = columns.filter { $0 != .error }
+        jsonKeys = valueColumns.map { "\"\($0.rawValue)\":" }
+    }
+
+    var names: [String] { columns.map(\.rawValue) }
+
+    /// `,FR,FR,inside,0.000,Europe/Paris,` (the empty error last).
+    func appendCSV(_ r: Resolution, to out: ByteBuffer) {
+        for column in valueColumns {
+            out.append(UInt8(ascii: ","))
+            append(column, of: r, json: false, to: out)
+        }
         out.append(UInt8(ascii: ","))
     }
 
-    /// `,,,,,"line 3: latitude … is outside -90…90"`
-    static func appendCSVError(_ message: String, to out: ByteBuffer) {
-        out.append(",,,,,")
+    /// `,,,,,,"line 3: latitude … is outside -90…90"`
+    func appendCSVError(_ message: String, to out: ByteBuffer) {
+        for _ in columns { out.append(UInt8(ascii: ",")) }
         CSVText.appendField(message, to: out)
     }
 
     /// `"country_iso2":"FR",…,"error":null` (no braces).
-    static func appendJSON(_ r: Resolution, to out: ByteBuffer) {
-        out.append("\"country_iso2\":")
-        appendJSONCode(r.country?.iso2, to: out)
-        out.append(",\"suggested_iso2\":")
-        appendJSONCode(r.suggestion.country.iso2, to: out)
-        out.append(",\"suggestion_reason\":\"")
-        appendReason(r.suggestion.reason, to: out)
-        out.append("\",\"distance_km\":")
-        out.appendKilometres(r.suggestion.distanceKm)
-        out.append(",\"error\":null")
+    func appendJSON(_ r: Resolution, to out: ByteBuffer) {
+        for (column, key) in zip(valueColumns, jsonKeys) {
+            out.append(key)
+            append(column, of: r, json: true, to: out)
+            out.append(UInt8(ascii: ","))
+        }
+        out.append("\"error\":null")
     }
 
-    static func appendJSONError(_ message: String, to out: ByteBuffer) {
-        out.append("\"country_iso2\":null,\"suggested_iso2\":null,\"suggestion_reason\":null,\"distance_km\":null,\"error\":")
+    func appendJSONError(_ message: String, to out: ByteBuffer) {
+        for key in jsonKeys {
+            out.append(key)
+            out.append("null,")
+        }
+        out.append("\"error\":")
         JSONText.appendQuoted(message, to: out)
     }
 
-    static func appendJSONCode(_ code: String?, to out: ByteBuffer) {
-        guard let code else { return out.append("null") }
-        out.append(UInt8(ascii: "\""))
-        out.append(code)
-        out.append(UInt8(ascii: "\""))
+    /// One column's value for `r`: JSON (`"FR"`, `null`, `12.345`) or a CSV field (`FR`, empty).
+    /// The error column has no value here.
+    @inline(__always)
+    func append(_ column: Column, of r: Resolution, json: Bool, to out: ByteBuffer) {
+        switch column {
+        case .countryISO2: Self.appendCode(r.country?.iso2, json: json, to: out)
+        case .suggestedISO2: Self.appendCode(r.suggestion.country.iso2, json: json, to: out)
+        case .suggestionReason:
+            if json { out.append(UInt8(ascii: "\"")) }
+            out.append(r.suggestion.reason.rawValue)
+            if json { out.append(UInt8(ascii: "\"")) }
+        case .distanceKm: out.appendKilometres(r.suggestion.distanceKm)
+        case .timeZone:
+            if let zone = r.timeZone {
+                json ? JSONText.appendQuoted(zone, to: out) : CSVText.appendField(zone, to: out)
+            } else if json {
+                out.append("null")
+            }
+        case .borderDistanceKm:
+            if let km = r.borderDistanceKm { out.appendKilometres(km) } else if json { out.append("null") }
+        case .error: if json { out.append("null") }
+        }
     }
 
+    /// An ISO code: unquoted in CSV (codes need no quoting), quoted in JSON, empty or `null` when absent.
     @inline(__always)
-    static func appendReason(_ reason: SuggestionReason, to out: ByteBuffer) {
-        out.append(reason.rawValue)
+    static func appendCode(_ code: String?, json: Bool, to out: ByteBuffer) {
+        guard let code else {
+            if json { out.append("null") }
+            return
+        }
+        if json { out.append(UInt8(ascii: "\"")) }
+        out.append(code)
+        if json { out.append(UInt8(ascii: "\"")) }
     }
 }
 

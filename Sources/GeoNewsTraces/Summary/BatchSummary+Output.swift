@@ -15,17 +15,38 @@ extension BatchSummary {
         for trace in traces.prefix(Self.tracesShownInText) {
             lines.append("trace \(trace.traceID.isEmpty ? "(all records)" : "\"\(trace.traceID)\""):")
             for s in trace.segments {
-                let span = s.firstTime.map { "\($0) … \(s.lastTime ?? $0), " } ?? ""
+                var span = ""
+                if let first = s.firstTime {
+                    span = "\(Self.utc(first)) … \(Self.utc(s.lastTime ?? first))"
+                    if let local = Self.local(s.firstLocalTime, s.firstTimeZone, s.lastLocalTime, s.lastTimeZone) {
+                        span += " (local \(local))"
+                    }
+                    span += ", "
+                }
                 lines.append("  \(s.country ?? "sea"): \(span)\(s.fixes) fixes, \(String(format: "%.1f", s.distanceKm)) km")
             }
             for c in trace.crossings {
-                lines.append("  crossing \(c.from ?? "sea") → \(c.to ?? "sea")\(c.time.map { " at \($0)" } ?? "") near \(String(format: "%.5f", c.latitude)), \(String(format: "%.5f", c.longitude))")
+                var at = c.time.map { " at \(Self.utc($0))" } ?? ""
+                if let local = c.localTime, let zone = c.timeZone { at += " (local \(local) \(zone))" }
+                lines.append("  crossing \(c.from ?? "sea") → \(c.to ?? "sea")\(at) near \(String(format: "%.5f", c.latitude)), \(String(format: "%.5f", c.longitude))")
             }
         }
         if traces.count > Self.tracesShownInText {
             lines.append("… \(traces.count - Self.tracesShownInText) more traces (see --summary-json)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A time as UTC ISO 8601 when it parses (`1714550400` → `2024-05-01T08:00:00Z`), else as written.
+    static func utc(_ time: String) -> String {
+        Timestamp.epochSeconds(time).map { Timestamp.iso8601($0) } ?? time
+    }
+
+    /// `2024-05-01T10:00:00+02:00 … 2024-05-01T11:00:00+02:00 Europe/Paris`, naming each zone
+    /// when the two differ; `nil` when either local time is unknown.
+    static func local(_ first: String?, _ firstZone: String?, _ last: String?, _ lastZone: String?) -> String? {
+        guard let first, let firstZone, let last, let lastZone else { return nil }
+        return firstZone == lastZone ? "\(first) … \(last) \(firstZone)" : "\(first) \(firstZone) … \(last) \(lastZone)"
     }
 
     /// The summary as JSON with snake_case keys, countries sorted.

@@ -44,13 +44,27 @@ public struct CountrySegment: Sendable, Codable, Equatable {
     public var fixes: Int
     /// Great-circle kilometres between consecutive fixes of the segment.
     public var distanceKm: Double
+    /// The IANA zones of the first and last fix (a country may span several).
+    public var firstTimeZone: String?
+    public var lastTimeZone: String?
+    /// ``firstTime`` and ``lastTime`` in ISO 8601 at the offset their fix's zone had then
+    /// (`2024-05-01T10:30:00+02:00`); `nil` when the time does not parse or the zone is unknown.
+    public var firstLocalTime: String?
+    public var lastLocalTime: String?
 
-    public init(country: String?, firstTime: String?, lastTime: String?, fixes: Int, distanceKm: Double) {
+    public init(
+        country: String?, firstTime: String?, lastTime: String?, fixes: Int, distanceKm: Double,
+        firstTimeZone: String? = nil, lastTimeZone: String? = nil, firstLocalTime: String? = nil, lastLocalTime: String? = nil
+    ) {
         self.country = country
         self.firstTime = firstTime
         self.lastTime = lastTime
         self.fixes = fixes
         self.distanceKm = distanceKm
+        self.firstTimeZone = firstTimeZone
+        self.lastTimeZone = lastTimeZone
+        self.firstLocalTime = firstLocalTime
+        self.lastLocalTime = lastLocalTime
     }
 }
 
@@ -65,12 +79,22 @@ public struct BorderCrossing: Sendable, Codable, Equatable {
     /// The great-circle midpoint of the two fixes, degrees.
     public var latitude: Double
     public var longitude: Double
+    /// The IANA zone of the first fix on the new side.
+    public var timeZone: String?
+    /// ``time`` in ISO 8601 at the offset ``timeZone`` had then; `nil` when the time does not
+    /// parse or the zone is unknown.
+    public var localTime: String?
 
-    public init(from: String?, to: String?, time: String?, latitude: Double, longitude: Double) {
+    public init(
+        from: String?, to: String?, time: String?, latitude: Double, longitude: Double,
+        timeZone: String? = nil, localTime: String? = nil
+    ) {
         self.from = from
         self.to = to
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
+        self.timeZone = timeZone
+        self.localTime = localTime
     }
 }

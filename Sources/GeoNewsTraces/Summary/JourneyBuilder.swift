@@ -1,3 +1,4 @@
+import GeoNewsBoundaries
 import GeoNewsGeodesy
 
 /// Joins the per-chunk ``TraceRun``s, in input order, into each trace's segments and crossings.
@@ -24,6 +25,7 @@ struct JourneyBuilder {
             open.summary.segments[n].fixes += run.fixes
             open.summary.segments[n].distanceKm += step + run.distanceKm
             open.summary.segments[n].lastTime = run.lastTime
+            open.summary.segments[n].lastTimeZone = run.lastZone
         } else {
             open.summary.crossings.append(crossing(from: open, to: run))
             open.summary.segments.append(segment(run))
@@ -33,11 +35,35 @@ struct JourneyBuilder {
         traces[run.traceID] = open
     }
 
-    func summaries() -> [TraceSummary] { order.compactMap { traces[$0]?.summary } }
+    /// The journeys, with local times from `zoneRules` where a time parses and its zone is known.
+    func summaries(zoneRules: @autoclosure () -> TimeZoneRules?) -> [TraceSummary] {
+        var result = order.compactMap { traces[$0]?.summary }
+        let hasZones = result.contains { $0.segments.contains { $0.firstTimeZone != nil || $0.lastTimeZone != nil } }
+        guard hasZones, let rules = zoneRules() else { return result }
+        for t in result.indices {
+            for s in result[t].segments.indices {
+                var segment = result[t].segments[s]
+                segment.firstLocalTime = Self.localTime(segment.firstTime, zone: segment.firstTimeZone, rules)
+                segment.lastLocalTime = Self.localTime(segment.lastTime, zone: segment.lastTimeZone, rules)
+                result[t].segments[s] = segment
+            }
+            for c in result[t].crossings.indices {
+                result[t].crossings[c].localTime = Self.localTime(result[t].crossings[c].time, zone: result[t].crossings[c].timeZone, rules)
+            }
+        }
+        return result
+    }
+
+    /// `time` as ISO 8601 in `zone`'s offset at that instant: `2024-05-01T10:30:00+02:00`.
+    static func localTime(_ time: String?, zone: String?, _ rules: TimeZoneRules) -> String? {
+        guard let zone, let seconds = time.flatMap(Timestamp.epochSeconds),
+              let offset = rules.offset(ofZone: zone, at: Int64(seconds.rounded(.down))) else { return nil }
+        return Timestamp.iso8601(seconds, offset: offset)
+    }
 
     private func segment(_ run: TraceRun) -> CountrySegment {
         CountrySegment(country: run.country, firstTime: run.firstTime, lastTime: run.lastTime,
-                       fixes: run.fixes, distanceKm: run.distanceKm)
+                       fixes: run.fixes, distanceKm: run.distanceKm, firstTimeZone: run.firstZone, lastTimeZone: run.lastZone)
     }
 
     private func crossing(from open: Open, to run: TraceRun) -> BorderCrossing {
@@ -47,7 +73,7 @@ struct JourneyBuilder {
             time = Timestamp.iso8601((a + b) / 2)
         }
         return BorderCrossing(from: open.summary.segments.last?.country, to: run.country, time: time,
-                              latitude: mid.latitude, longitude: mid.longitude)
+                              latitude: mid.latitude, longitude: mid.longitude, timeZone: run.firstZone)
     }
 
     /// The great-circle midpoint (Vincenty's spherical form), right across the antimeridian.

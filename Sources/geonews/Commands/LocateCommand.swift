@@ -11,6 +11,13 @@ struct LocateCommand: AsyncParsableCommand {
         commandName: "locate",
         abstract: "Resolve a position to its country and a suggested news country.",
         discussion: """
+            The country is the one whose land or territorial sea holds the position, as \
+            OpenStreetMap draws them; beyond every territorial sea there is none, and the \
+            nearest land is named instead. The output also gives the IANA time zone (Etc/GMT±N \
+            on the open ocean) with its UTC offset and local time now, and, inside a country, \
+            the distance to the nearest edge of its area (a land border or the limit of its \
+            waters). With --json these are the keys timeZone, utcOffset ("+05:30"), \
+            utcOffsetSeconds and borderDistanceKm, null when unknown.
             Inside one of the 54 news countries, that country is suggested (reason "inside"). \
             At sea within 25 km of a news country's land, that country (reason "offshore"). \
             Anywhere else, the news country whose marker is nearest on the great circle \
@@ -70,10 +77,12 @@ struct LocateCommand: AsyncParsableCommand {
         let request = SuggestedHeadlines(country: (suggested.iso2 ?? suggested.id).lowercased(), limit: limit,
                                          category: category, providers: providers, useCache: !noCache)
         let headlines = noHeadlines ? nil : await request.fetch(asJSON: json)
+        // Only a position with a zone pays for reading the zone rules.
+        let zoneRules = try resolution.timeZone.map { _ in try data.zoneRules() }
         if json {
-            print(try ResolutionReport(resolution, language: lang, headlines: headlines?.json).jsonString())
+            print(try ResolutionReport(resolution, language: lang, headlines: headlines?.json, zoneRules: zoneRules).jsonString())
         } else {
-            print(LocationSummary(resolution, language: lang).text)
+            print(LocationSummary(resolution, language: lang, zoneRules: zoneRules).text)
             if let listing = headlines?.listing, !listing.isEmpty {
                 print("")
                 print(listing, terminator: "")
@@ -133,6 +142,14 @@ struct DataOptions: ParsableArguments {
                 return try preload.wait().get()
             }
             return try CountryResolver.load(from: directory(), seaSearchKm: seaSearchKm)
+        } catch let error as DataError {
+            throw fail("\(error)", .dataError)
+        }
+    }
+
+    func zoneRules() throws -> TimeZoneRules {
+        do {
+            return try TimeZoneRules.load(from: directory())
         } catch let error as DataError {
             throw fail("\(error)", .dataError)
         }

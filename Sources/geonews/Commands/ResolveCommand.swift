@@ -16,8 +16,12 @@ struct ResolveCommand: ParsableCommand {
         abstract: "Resolve every position of CSV, NDJSON, GeoJSON or GPX input to its country.",
         discussion: """
         Every input record becomes one output row, in input order, with its original fields \
-        plus country_iso2 (empty/null at sea), suggested_iso2, suggestion_reason \
-        (inside | offshore | nearest-marker), distance_km and error. A bad record (not a number, \
+        plus country_iso2, suggested_iso2, suggestion_reason (inside | sovereign | offshore | \
+        nearest-marker), distance_km, time_zone, border_distance_km with --border-distance, and \
+        error. country_iso2 is the country whose land or territorial sea holds the fix, as \
+        OpenStreetMap draws them, and empty/null beyond every territorial sea; time_zone is the \
+        IANA zone (Etc/GMT±N on the open ocean); border_distance_km is the distance in km to \
+        the nearest edge of that country's area, empty/null at sea. A bad record (not a number, \
         out of range, broken quoting, truncated) becomes a row whose error names the line and \
         the reason; the run goes on, and rows out always equal rows in.
 
@@ -58,7 +62,10 @@ struct ResolveCommand: ParsableCommand {
     @Flag(name: .customLong("no-header"), help: "The CSV has no header line (and none is written); columns default to 1 = lat, 2 = lon.")
     var noHeader = false
 
-    @Flag(help: "Print a summary to standard error: counts, countries, speed, each trace's segments and crossings.")
+    @Flag(name: .customLong("border-distance"), help: "Add a border_distance_km column: km to the nearest edge of the fix's country (land border or limit of its waters).")
+    var borderDistance = false
+
+    @Flag(help: "Print a summary to standard error: counts, countries, speed, each trace's segments and crossings, with times in UTC and in each fix's local zone.")
     var summary = false
 
     @Option(name: .customLong("summary-json"), help: "Write the summary as JSON to this file.")
@@ -84,6 +91,7 @@ struct ResolveCommand: ParsableCommand {
         options.traceColumn = traceColumn.map(ColumnSelector.init)
         options.hasHeader = !noHeader
         options.followsTraces = summary || summaryJSON != nil
+        options.includesBorderDistance = borderDistance
         if let workers {
             guard workers >= 1 else { throw fail(.usage("--workers \(workers) must be at least 1")) }
             options.workerCount = workers

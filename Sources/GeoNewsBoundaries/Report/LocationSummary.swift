@@ -1,0 +1,52 @@
+import Foundation
+
+/// The human summary of a ``Resolution`` that `geonews --lat … --lon …` prints without
+/// `--json`:
+///
+/// ```
+/// Position   22.5726° N, 88.3639° E
+/// Country    India (IN, IND)
+/// Border     312 km from the border
+/// Time zone  Asia/Kolkata (UTC+05:30), local time 15:42
+/// News       India (IN): the position is inside it
+/// ```
+///
+/// The border line appears only when the distance is known (inside a country), the time-zone
+/// line only when the zone is; without rules for the zone it names the zone alone.
+public struct LocationSummary: Sendable {
+    public let text: String
+
+    /// - Parameters:
+    ///   - language: country names in this Natural Earth language code; `nil` gives English.
+    ///   - zoneRules: the rules for the offset and local time; `nil` uses
+    ///     ``TimeZoneRules/located``, which is loaded only when the resolution has a zone.
+    ///   - date: the moment whose offset and local time are shown (now by default).
+    public init(_ r: Resolution, language: String?, zoneRules: TimeZoneRules? = nil, at date: Date = Date()) {
+        var lines: [String] = []
+        lines.append("Position   \(DistanceText.position(r.position))")
+        if let c = r.country {
+            let codes = [c.iso2, c.iso3].compactMap { $0 }.joined(separator: ", ")
+            var line = "Country    \(c.name(in: language))" + (codes.isEmpty ? "" : " (\(codes))")
+            if c.sovereign != c.name && c.sovereign != c.names["en"] { line += ", \(c.sovereign)" }
+            lines.append(line)
+        } else if let n = r.nearest {
+            lines.append("Country    none, at sea; nearest land \(n.country.name(in: language)) \(DistanceText.kilometres(n.distanceKm)) away")
+        } else {
+            lines.append("Country    none, at sea")
+        }
+        if let km = r.borderDistanceKm {
+            lines.append("Border     \(DistanceText.kilometres(km)) from the border")
+        }
+        if let zone = r.timeZone {
+            let instant = Int64(date.timeIntervalSince1970.rounded(.down))
+            if let offset = (zoneRules ?? TimeZoneRules.located)?.offset(ofZone: zone, at: instant) {
+                lines.append("Time zone  \(zone) (UTC\(offset)), local time \(offset.clockTime(at: instant))")
+            } else {
+                lines.append("Time zone  \(zone)")
+            }
+        }
+        let s = r.suggestion
+        lines.append("News       \(s.country.name(in: language)) (\(s.country.iso2 ?? s.country.id)): \(r.explanation(language: language))")
+        text = lines.joined(separator: "\n")
+    }
+}

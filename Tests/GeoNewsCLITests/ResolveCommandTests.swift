@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+
+/// `geonews resolve` through the real executable: the columns it writes. The values of
+/// `time_zone` and `border_distance_km` for real positions are checked once the resolver
+/// fills them in from the country-area index; the writers' values are checked in
+/// GeoNewsTracesTests' `ZoneColumnsTests`.
+final class ResolveCommandTests: XCTestCase {
+    private func input(_ text: String, _ name: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-resolve-\(UUID().uuidString)-\(name)")
+        try Data(text.utf8).write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url.path
+    }
+
+    func testTheTimeZoneColumnIsAlwaysWrittenAndTheBorderDistanceOnlyOnRequest() throws {
+        let file = try input("name,lat,lon\nparis,48.8566,2.3522\n", "fixes.csv")
+        let plain = try CommandRunner.geonews(["resolve", "--no-progress", file])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(plain.stdout.split(separator: "\n").first,
+                       "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error")
+        let asked = try CommandRunner.geonews(["resolve", "--no-progress", "--border-distance", file])
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        let rows = asked.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(rows.first, "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,border_distance_km,error")
+        XCTAssertTrue(rows[1].hasPrefix("paris,48.8566,2.3522,FR,FR,inside,0.000,"), rows[1])
+        XCTAssertEqual(rows[1].split(separator: ",", omittingEmptySubsequences: false).count, 10)
+    }
+
+    func testNDJSONRowsCarryTheTimeZoneKey() throws {
+        let file = try input("{\"lat\":0,\"lon\":-150}\n", "fixes.ndjson")
+        let r = try CommandRunner.geonews(["resolve", "--no-progress", "--border-distance", file])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let row = try CommandRunner.json(r.stdout)
+        XCTAssertTrue(row.keys.contains("time_zone"), r.stdout)
+        XCTAssertTrue(row["border_distance_km"] is NSNull, "the open Pacific is in no country: \(r.stdout)")
+    }
+
+    func testHelpDocumentsTheNewColumnsAndTheMeaningOfCountry() throws {
+        let r = try CommandRunner.geonews(["resolve", "--help"])
+        XCTAssertEqual(r.status, 0)
+        for text in ["time_zone", "--border-distance", "border_distance_km", "territorial sea"] {
+            XCTAssertTrue(r.stdout.contains(text), "\(text) in: \(r.stdout)")
+        }
+        let locate = try CommandRunner.geonews(["locate", "--help"])
+        for text in ["timeZone", "utcOffset", "borderDistanceKm", "territorial sea"] {
+            XCTAssertTrue(locate.stdout.contains(text), "\(text) in: \(locate.stdout)")
+        }
+    }
+}
