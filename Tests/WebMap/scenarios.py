@@ -141,6 +141,7 @@ def scenario_a_favourite_survives_reload_and_server_restart(ctx, driver):
     driver.refresh()
     wait_until_settled(driver)
     after_reload = saved_titles()
+    ctx.screenshot(driver, "read-later")
     assert after_reload == [title], f"after a reload, read later holds {after_reload}"
     ctx.server.restart()
     driver.refresh()
@@ -328,6 +329,9 @@ def scenario_every_control_is_reached_by_tab_and_named(ctx, driver):
     assert not nameless, f"focused controls without an accessible name: {nameless}"
     hidden = [c for c in seen if not c["visible"]]
     assert not hidden, f"Tab lands on controls that are not shown: {hidden}"
+    # Focusing a marker out of view must not scroll the map's box (the tiles would slide off the panes).
+    scrolled = driver.execute_script("const m = document.getElementById('map'); return [m.scrollLeft, m.scrollTop];")
+    assert scrolled == [0, 0], f"Tab scrolled the map's box by {scrolled}"
     # The panel: opened from a marker with Enter, walked through, closed with Escape.
     marker = next(m for m in driver.find_elements(By.CSS_SELECTOR, ".leaflet-marker-icon[data-iso2]"))
     driver.execute_script("arguments[0].focus()", marker)
@@ -340,8 +344,13 @@ def scenario_every_control_is_reached_by_tab_and_named(ctx, driver):
     assert in_panel[-1]["id"] == "panel-close", f"Shift+Tab from the tabs does not reach Close: {in_panel}"
     driver.switch_to.active_element.send_keys(Keys.ESCAPE)
     assert not driver.find_element(By.ID, "panel").is_displayed(), "Escape leaves the panel open"
-    ctx.screenshot(driver, "keyboard")
-    return f"{len(set(ids))} distinct stops in {len(seen)} presses, {len(markers)} markers, every one named"
+    driver.find_element(By.ID, "open-settings").send_keys(Keys.ENTER)
+    labels = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#panel .settings label"), what="the settings form")
+    assert [l.text for l in labels] == ["Favourite news country", "News language", "Country names in"], \
+        f"settings labels {[l.text for l in labels]}"
+    ctx.screenshot(driver, "settings")
+    stops = {(c["id"], c["name"]) for c in seen}
+    return f"{len(stops)} distinct stops in {len(seen)} presses, {len(set(markers))} of them markers, every one named"
 
 
 @needs(CLUSTERS, DATASETS)
