@@ -338,6 +338,7 @@ def scenario_every_control_is_reached_by_tab_and_named(ctx, driver):
     marker.send_keys(Keys.ENTER)
     wait_for(driver, lambda d: d.find_element(By.ID, "headlines-list").get_attribute("data-state") in ("loaded", "empty", "error"),
              what="the headlines")
+    ctx.screenshot(driver, "panel-by-keyboard")
     in_panel = []
     while len(in_panel) < 4 and (not in_panel or in_panel[-1]["id"] != "panel-close"):
         in_panel += tab_walk(driver, 1, shift=True)
