@@ -292,8 +292,10 @@ ACTIVE_CONTROL = """
 const e = document.activeElement;
 const name = (e.getAttribute('aria-label') || e.getAttribute('title') || e.textContent || '').trim()
   || (e.id && document.querySelector(`label[for="${e.id}"]`)?.textContent.trim()) || '';
+const r = e.getBoundingClientRect(), v = document.getElementById('map').getBoundingClientRect();
 return {id: e.id, tag: e.tagName.toLowerCase(), name: name.replace(/\\s+/g, ' ').slice(0, 60),
-        marker: e.classList.contains('leaflet-marker-icon'), visible: e === document.body || e.offsetParent !== null};
+        marker: e.classList.contains('leaflet-marker-icon'), visible: e === document.body || e.offsetParent !== null,
+        inView: r.right > v.left && r.left < v.right && r.bottom > v.top && r.top < v.bottom};
 """
 
 
@@ -327,6 +329,8 @@ def scenario_every_control_is_reached_by_tab_and_named(ctx, driver):
     assert len(markers) >= 5, f"Tab reaches {len(markers)} markers: {markers}"
     nameless = [c for c in seen if c["tag"] != "body" and not c["name"]]
     assert not nameless, f"focused controls without an accessible name: {nameless}"
+    outside = [c["name"] for c in seen if c["marker"] and not c["inView"]]
+    assert not outside, f"Tab lands on markers outside the view: {outside}"
     hidden = [c for c in seen if not c["visible"]]
     assert not hidden, f"Tab lands on controls that are not shown: {hidden}"
     # Focusing a marker out of view must not scroll the map's box (the tiles would slide off the panes).

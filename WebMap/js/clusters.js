@@ -58,6 +58,20 @@ export class ClusterLayer {
     this.layer.clearLayers();
     this.drawFeatures(features);
     if (!this.dataset) this.declutter();
+    this.tabOnlyToVisible();
+  }
+
+  /**
+   * Takes the markers outside the view out of the tab order: Tab then walks what a person sees,
+   * and never makes the browser scroll the map's box to show a marker Leaflet placed off it.
+   */
+  tabOnlyToVisible() {
+    const view = this.map.getContainer().getBoundingClientRect();
+    for (const el of this.map.getPane('markerPane').querySelectorAll('.leaflet-marker-icon')) {
+      const r = el.getBoundingClientRect();
+      const inside = r.right > view.left && r.left < view.right && r.bottom > view.top && r.top < view.bottom;
+      el.tabIndex = inside ? 0 : -1;
+    }
   }
 
   /**
