@@ -4,8 +4,11 @@ import Foundation
 ///
 /// JSON form (the `headlines` member of `geonews --json`):
 /// `{"provider": "google-news", "country": "fr", "articles": [...], "error": null}`, plus
-/// `category`, `query` and `warning` when set. `provider` is `null` and `error` a one-line reason
-/// when no provider had articles.
+/// `category`, `query` and `warning` when set, and for an answer that came from the cache rather
+/// than the network `cacheAgeSeconds` (whole seconds since the provider gave it) and `stale`
+/// (`true` when it is older than the cache's lifetime and was served because the providers
+/// failed, then with `staleReason`, the failure's one-line message). `provider` is `null` and
+/// `error` a one-line reason when no provider had articles.
 public struct HeadlineResult: Sendable, Codable {
     /// The provider that served `articles`; `nil` on failure.
     public var provider: NewsProvider?
@@ -26,7 +29,22 @@ public struct HeadlineResult: Sendable, Codable {
     public var freshness: Freshness?
 
     private enum CodingKeys: String, CodingKey {
-        case provider, country, category, query, articles, error, warning
+        case provider, country, category, query, articles, error, warning, cacheAgeSeconds, stale, staleReason
+    }
+
+    /// Seconds since the provider gave this answer, when it came from the cache; `nil` when it
+    /// was fetched just now or there is none.
+    public var cacheAge: Double? {
+        switch freshness {
+        case .cached(let age)?, .stale(let age, _)?: return age
+        case .network?, nil: return nil
+        }
+    }
+
+    /// Whether the answer is older than the cache's lifetime, served because the providers failed.
+    public var isStale: Bool {
+        if case .stale? = freshness { return true }
+        return false
     }
 
     init(country: String?, category: HeadlineCategory?, query: String?, answer: ProviderChain.Answer, subject: String) {
@@ -69,6 +87,10 @@ public struct HeadlineResult: Sendable, Codable {
         error = try c.decodeIfPresent(String.self, forKey: .error)
         warning = try c.decodeIfPresent(String.self, forKey: .warning)
         attempts = []
+        if let age = try c.decodeIfPresent(Double.self, forKey: .cacheAgeSeconds) {
+            freshness = try c.decodeIfPresent(Bool.self, forKey: .stale) == true
+                ? .stale(age: age, reason: try c.decodeIfPresent(String.self, forKey: .staleReason) ?? "") : .cached(age: age)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -80,6 +102,11 @@ public struct HeadlineResult: Sendable, Codable {
         try c.encode(articles, forKey: .articles)
         try c.encode(error, forKey: .error)
         try c.encodeIfPresent(warning, forKey: .warning)
+        if let cacheAge {
+            try c.encode(Int(cacheAge.rounded(.down)), forKey: .cacheAgeSeconds)
+            try c.encode(isStale, forKey: .stale)
+        }
+        if case .stale(_, let reason)? = freshness { try c.encode(reason, forKey: .staleReason) }
     }
 
     /// Configuration when every provider failed for a key or config reason (fixing it is the

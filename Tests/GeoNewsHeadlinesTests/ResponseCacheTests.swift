@@ -48,6 +48,32 @@ final class ResponseCacheTests: XCTestCase {
         XCTAssertEqual(result.articles.map(\.sourceName), ["CNBC", "Associated Press", "ESPN"])
         XCTAssertEqual(result.warning, "NewsAPI could not be reached: connection refused; showing headlines cached 42 min ago")
         XCTAssertNil(result.error)
+
+        // The JSON says so too, for clients that show the age themselves, and reads back.
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? [String: Any])
+        XCTAssertEqual(json["stale"] as? Bool, true)
+        let age = try XCTUnwrap(json["cacheAgeSeconds"] as? Int)
+        XCTAssertTrue((42 * 60...42 * 60 + 30).contains(age), "cacheAgeSeconds \(age)")
+        XCTAssertEqual(json["staleReason"] as? String, "NewsAPI could not be reached: connection refused")
+        let decoded = try JSONDecoder().decode(HeadlineResult.self, from: JSONEncoder().encode(result))
+        XCTAssertTrue(decoded.isStale)
+        XCTAssertEqual(decoded.cacheAge, Double(age))
+    }
+
+    func testAFreshCacheHitCarriesItsAgeButIsNotStale() async throws {
+        let folder = TestSupport.scratchDirectory()
+        let server = try LoopbackHTTPServer { _, _ in .json("newsapi-top-us.json") }
+        let service = try TestSupport.service(server, providers: [.newsAPI], cacheDirectory: folder)
+        let network = await service.topHeadlines(country: "us", limit: 3)
+        let networkJSON = try XCTUnwrap(try JSONSerialization.jsonObject(with: JSONEncoder().encode(network)) as? [String: Any])
+        XCTAssertNil(networkJSON["cacheAgeSeconds"])
+        XCTAssertNil(networkJSON["stale"])
+        let cached = await service.topHeadlines(country: "us", limit: 3)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: JSONEncoder().encode(cached)) as? [String: Any])
+        XCTAssertEqual(json["stale"] as? Bool, false)
+        XCTAssertTrue((0...60).contains(try XCTUnwrap(json["cacheAgeSeconds"] as? Int)))
+        XCTAssertNil(json["staleReason"])
+        XCTAssertEqual(server.requests.count, 1)
     }
 
     func testStaleEntryIsServedWhenTheProviderKeepsFailingWith5xx() async throws {

@@ -73,22 +73,72 @@ final class HeadlineRouteTests: XCTestCase {
         XCTAssertEqual(call.header("Retry-After"), "60")
     }
 
-    func testStaleAnswerIsServedWhenTheProviderFails() async throws {
+    /// A server whose provider cache keeps answers for `ttl` seconds, with Google News from the fixtures.
+    private func serverWithCache(ttl: Int, google: LoopbackHTTPServer) throws -> ServerProcess {
         let state = ServerProcess.newStateDirectory()
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         let config = state.appendingPathComponent("config.json")
-        try Data(#"{"cacheTTLSeconds": 0, "providers": ["google-news"]}"#.utf8).write(to: config)
-        let google = try googleNews()
-        let server = try ServerProcess(stateDirectory: state, environment: [
+        try Data(#"{"cacheTTLSeconds": \#(ttl), "providers": ["google-news"]}"#.utf8).write(to: config)
+        return try ServerProcess(stateDirectory: state, environment: [
             "GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString, "GEONEWS_CONFIG": config.path])
+    }
+
+    func testStaleAnswerIsServedWithItsAgeAndNotKeptWhenTheProviderFails() async throws {
+        let google = try googleNews()
+        let server = try serverWithCache(ttl: 0, google: google)
         let fresh = try await server.get("/v1/headlines?country=fr&limit=2")
         XCTAssertEqual(fresh.status, 200, fresh.text)
+        XCTAssertNil(try fresh.object()["stale"], "a network answer is not marked: \(fresh.text)")
+        XCTAssertNil(try fresh.object()["cacheAgeSeconds"])
         google.stop()
         let stale = try await server.get("/v1/headlines?country=fr&limit=2")
         XCTAssertEqual(stale.status, 200, stale.text)
-        XCTAssertNotNil(try stale.object()["warning"] as? String)
+        let body = try stale.object()
+        XCTAssertEqual(body["stale"] as? Bool, true)
+        let age = try XCTUnwrap(body["cacheAgeSeconds"] as? Int, stale.text)
+        XCTAssertTrue((0...60).contains(age), "cacheAgeSeconds \(age)")
+        let reason = try XCTUnwrap(body["staleReason"] as? String, stale.text)
+        XCTAssertTrue(reason.contains("Google News"), reason)
+        let warning = try XCTUnwrap(body["warning"] as? String)
+        XCTAssertTrue(warning.contains("showing headlines cached") && warning.hasSuffix(" ago"), warning)
         XCTAssertEqual(stale.header("Cache-Control"), "no-store")
-        XCTAssertEqual((try stale.object()["articles"] as? [Any])?.count, 2)
+        XCTAssertEqual((body["articles"] as? [[String: Any]])?.first?["title"] as? String,
+                       "Réforme des retraites : le Sénat adopte le texte")
+    }
+
+    func testACachedAnswerMayBeKeptOnlyForWhatIsLeftOfItsServerLifetime() async throws {
+        let google = try googleNews()
+        let server = try serverWithCache(ttl: 120, google: google)
+        let fresh = try await server.get("/v1/headlines?country=fr&limit=2")
+        XCTAssertEqual(fresh.status, 200, fresh.text)
+        XCTAssertEqual(fresh.header("Cache-Control"), "public, max-age=120, stale-if-error=86400")
+        google.stop()  // the second answer can only come from the cache
+        let cached = try await server.get("/v1/headlines?country=fr&limit=2")
+        XCTAssertEqual(cached.status, 200, cached.text)
+        let body = try cached.object()
+        XCTAssertEqual(body["stale"] as? Bool, false)
+        let age = try XCTUnwrap(body["cacheAgeSeconds"] as? Int, cached.text)
+        let control = try XCTUnwrap(cached.header("Cache-Control"))
+        XCTAssertTrue(control.hasPrefix("public, max-age="), control)
+        let maxAge = try XCTUnwrap(control.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst("max-age=".count)) }, control)
+        XCTAssertTrue(maxAge <= 120 - age && maxAge >= 120 - age - 1, "max-age \(maxAge) for an answer \(age) s old")
+        XCTAssertNil(body["staleReason"])
+        XCTAssertEqual(google.requests.count, 1)
+    }
+
+    func testProvidersWithNoArticlesAnswer200WithAnEmptyListNotAnOutage() async throws {
+        let google = try LoopbackHTTPServer { request, _ in
+            request.path.hasPrefix("/rss") ? Self.rss("google-news-empty.xml") : .notFound
+        }
+        let server = try serverWithCache(ttl: 900, google: google)
+        let call = try await server.get("/v1/headlines?country=se&category=science")
+        XCTAssertEqual(call.status, 200, call.text)
+        let body = try call.object()
+        XCTAssertEqual((body["articles"] as? [Any])?.count, 0)
+        let error = try XCTUnwrap(body["error"] as? String, call.text)
+        XCTAssertTrue(error.contains("no articles") && !error.contains("nothing is cached"), error)
+        XCTAssertEqual(call.header("Cache-Control"), "no-store")
     }
 
     func testBadHeadlineValuesAreNamed() async throws {

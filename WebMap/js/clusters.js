@@ -56,6 +56,45 @@ export class ClusterLayer {
 
   draw(features) {
     this.layer.clearLayers();
+    this.drawFeatures(features);
+    if (!this.dataset) this.declutter();
+    this.tabOnlyToVisible();
+  }
+
+  /**
+   * Takes the markers outside the view out of the tab order: Tab then walks what a person sees,
+   * and never makes the browser scroll the map's box to show a marker Leaflet placed off it.
+   */
+  tabOnlyToVisible() {
+    const view = this.map.getContainer().getBoundingClientRect();
+    for (const el of this.map.getPane('markerPane').querySelectorAll('.leaflet-marker-icon')) {
+      const r = el.getBoundingClientRect();
+      const inside = r.right > view.left && r.left < view.right && r.bottom > view.top && r.top < view.bottom;
+      el.tabIndex = inside ? 0 : -1;
+    }
+  }
+
+  /**
+   * Hides the names that would cover a bubble or an earlier label, as a map app does with its
+   * annotation titles: the marker keeps its flag, and its name stays in its accessible label
+   * and its tooltip. Bubbles are placed first; then markers in the server's order.
+   */
+  declutter() {
+    const icons = [...this.map.getPane('markerPane').querySelectorAll('.leaflet-marker-icon')];
+    const placed = icons.filter((el) => el.classList.contains('bubble')).map((el) => el.getBoundingClientRect());
+    const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const el of icons.filter((e) => e.classList.contains('country-marker'))) {
+      el.classList.remove('flag-only');
+      let box = el.getBoundingClientRect();
+      if (placed.some((p) => overlaps(box, p))) {
+        el.classList.add('flag-only');
+        box = el.getBoundingClientRect();
+      }
+      placed.push(box);
+    }
+  }
+
+  drawFeatures(features) {
     for (const f of features) {
       const [lon, lat] = f.geometry.coordinates;
       const p = f.properties;

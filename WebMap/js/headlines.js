@@ -2,7 +2,7 @@
 // and honest failures (the reason, a retry, and the age of a stale answer).
 import { api } from './api.js';
 import { flag } from './flags.js';
-import { openPanel, h, age } from './panel.js';
+import { openPanel, h, age, ago } from './panel.js';
 import { saveForLater } from './favourites.js';
 
 export const CATEGORIES = ['general', 'business', 'entertainment', 'health', 'science', 'sports', 'technology'];
@@ -44,18 +44,35 @@ async function load(country, category, language, list) {
     return failed(list, e.message, () => load(country, category, language, list));
   }
   const articles = result.articles ?? [];
+  const reload = () => load(country, category, language, list);
   if (!articles.length) {
-    return failed(list, result.error || 'no headlines for this category', () => load(country, category, language, list));
+    // Every provider answered, with nothing: not a failure, but say so and offer another look.
+    list.dataset.state = 'empty';
+    list.replaceChildren(h('div', { class: 'empty' },
+      h('p', {}, `No ${category === 'general' ? '' : `${category} `}headlines for ${country.name} right now.`),
+      result.error ? h('p', { class: 'muted small' }, result.error) : null,
+      h('button', { type: 'button', onclick: reload }, 'Retry')));
+    return;
   }
   list.dataset.state = 'loaded';
   const items = articles.map((a) => h('li', {},
-    h('button', { type: 'button', class: 'article-link', onclick: () => showArticle(a, list, () => load(country, category, language, list)) },
+    h('button', { type: 'button', class: 'article-link', onclick: () => showArticle(a, list, reload) },
       h('span', { class: 'title' }, a.title),
       h('span', { class: 'meta' }, [a.source, age(a.publishedAt)].filter(Boolean).join(' · ')))));
   list.replaceChildren(...[
-    result.warning ? h('p', { class: 'stale', role: 'note' }, `⚠ ${result.warning}`) : null,
+    staleNote(result, reload),
     h('p', { class: 'muted small' }, `${articles.length} articles from ${providerName(result.provider)}`),
     h('ol', { class: 'articles' }, items)].filter(Boolean));
+}
+
+/** For an answer the server kept because the providers failed: its age, why, and a retry. */
+function staleNote(result, retry) {
+  if (!result.stale && !result.warning) return null;
+  const when = Number.isFinite(result.cacheAgeSeconds) ? `cached ${ago(result.cacheAgeSeconds)}` : 'cached earlier';
+  const why = result.staleReason || result.warning;
+  return h('div', { class: 'stale', role: 'note' },
+    h('p', {}, h('strong', {}, `Showing headlines ${when}`), why ? ` because ${why}.` : '.'),
+    h('button', { type: 'button', onclick: retry }, 'Retry'));
 }
 
 function failed(list, reason, retry) {

@@ -32,6 +32,9 @@ export function createMap(element) {
     worldCopyJump: true, attributionControl: true, preferCanvas: true,
   });
   map.attributionControl.setPrefix('Leaflet · boundaries: Natural Earth');
+  // Focusing anything Leaflet placed outside the view makes the browser scroll the map's box,
+  // which Leaflet does not know of (drawing and clicks would be off by the scroll): undo it.
+  element.addEventListener('scroll', () => { element.scrollLeft = 0; element.scrollTop = 0; });
   map.setView([20, 0], 2);
   return map;
 }

@@ -38,9 +38,15 @@ export function h(tag, attributes = {}, ...children) {
 /** "5 min ago", "3 h ago" for an ISO 8601 time; '' when there is none. */
 export function age(iso) {
   if (!iso) return '';
-  const minutes = Math.round((Date.now() - Date.parse(iso)) / 60000);
-  if (!Number.isFinite(minutes)) return '';
-  if (minutes < 1) return 'just now';
+  const seconds = (Date.now() - Date.parse(iso)) / 1000;
+  if (!Number.isFinite(seconds)) return '';
+  return seconds < 30 ? 'just now' : ago(seconds);
+}
+
+/** "40 s ago", "5 min ago", "3 h ago", "2 days ago" for an age in seconds. */
+export function ago(seconds) {
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 1) return `${Math.max(0, Math.round(seconds))} s ago`;
   if (minutes < 60) return `${minutes} min ago`;
   if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h ago`;
   return `${Math.round(minutes / 1440)} days ago`;

@@ -97,6 +97,15 @@ export function setUpTraces(map, onError) {
   const renderer = L.svg();
   document.getElementById('trace-close').addEventListener('click', () => { section.hidden = true; layer.clearLayers(); });
 
+  // The same from the keyboard: the toolbar's Trace button opens a file chooser.
+  const picker = document.getElementById('trace-file');
+  document.getElementById('open-trace').addEventListener('click', () => picker.click());
+  picker.addEventListener('change', async () => {
+    const file = picker.files?.[0];
+    picker.value = ''; // choosing the same file again loads it again
+    if (file) await load(file);
+  });
+
   container.addEventListener('dragover', (e) => { e.preventDefault(); hint.hidden = false; });
   container.addEventListener('dragleave', () => { hint.hidden = true; });
   container.addEventListener('drop', async (e) => {

@@ -4,9 +4,10 @@ import Hummingbird
 
 /// `GET /v1/headlines?country=&category=&language=&limit=` and
 /// `GET /v1/search?q=&language=&from=&to=&sort=&limit=` through the provider chain and its
-/// cache: 200 with the articles (stale ones, with a warning, when the providers fail and the
-/// cache has an answer), 400 for a bad value, 503 when the providers are down and nothing is
-/// cached.
+/// cache: 200 with the articles (stale ones, with a warning, `stale: true` and their
+/// `cacheAgeSeconds`, when the providers fail and the cache has an answer; none, with `error`
+/// saying so, when every provider answered with none), 400 for a bad value, 503 when the
+/// providers are down and nothing is cached.
 struct HeadlineRoutes {
     let state: ServerState
 
@@ -15,9 +16,11 @@ struct HeadlineRoutes {
             let country = try request.requiredQuery("country", "a news country's ISO code such as fr")
             let category = try request.query("category").map(Self.category)
             let limit = try request.integerQuery("limit", in: 1...100, default: 10)
-            let result = await try state.headlineService().topHeadlines(
+            let service = try state.headlineService()
+            let result = await service.topHeadlines(
                 country: country, category: category, language: request.query("language"), limit: limit)
-            return try Self.answer(result, field: ["language": "language", "page": "page"], otherwise: "country")
+            return try Self.answer(result, cache: service.configuration.cache,
+                                   field: ["language": "language", "page": "page"], otherwise: "country")
         }
         routes.get("/v1/search") { request, _ in
             let query = try request.requiredQuery("q", "the search terms")
@@ -30,9 +33,11 @@ struct HeadlineRoutes {
                 }
                 return sort
             } ?? .published
-            let result = await try state.headlineService().search(
+            let service = try state.headlineService()
+            let result = await service.search(
                 query, language: request.query("language"), from: from, to: to, sortBy: sort, limit: limit)
-            return try Self.answer(result, field: ["language": "language", "from": "from", "page": "page"], otherwise: "q")
+            return try Self.answer(result, cache: service.configuration.cache,
+                                   field: ["language": "language", "from": "from", "page": "page"], otherwise: "q")
         }
     }
 
@@ -51,15 +56,24 @@ struct HeadlineRoutes {
         return date
     }
 
-    /// Fresh answers may be kept for the cache's lifetime; stale and failed ones are not kept.
-    static func cacheControl(_ result: HeadlineResult) -> String {
-        result.error != nil || result.warning != nil ? "no-store" : "public, max-age=300, stale-if-error=86400"
+    /// The longest a client may keep a fresh answer, in seconds.
+    static let longestClientLifetime = 300.0
+
+    /// Fresh answers may be kept for what is left of their life in the server's cache (at most
+    /// five minutes), so that a client never holds an answer the server would already refetch;
+    /// stale and failed ones are not kept, since the next request may find the providers back.
+    static func cacheControl(_ result: HeadlineResult, cache: ResponseCache? = nil) -> String {
+        if result.error != nil || result.warning != nil || result.isStale { return "no-store" }
+        let left = cache.map { $0.timeToLive - (result.cacheAge ?? 0) } ?? longestClientLifetime
+        let seconds = Int(max(0, min(longestClientLifetime, left)).rounded(.down))
+        return "public, max-age=\(seconds), stale-if-error=86400"
     }
 
     /// The result as JSON, or the problem its error kind calls for. `field` maps words of the
     /// library's message to the query parameter they came from; `otherwise` names the rest.
-    static func answer(_ result: HeadlineResult, field: [String: String], otherwise: String) throws -> Response {
-        if let error = result.error, result.articles.isEmpty {
+    static func answer(_ result: HeadlineResult, cache: ResponseCache?, field: [String: String],
+                       otherwise: String) throws -> Response {
+        if let error = result.error, result.articles.isEmpty, !everyProviderAnsweredEmpty(result) {
             switch result.errorKind {
             case .badInput?:
                 let name = field.first { error.contains($0.key) }?.value ?? otherwise
@@ -68,10 +82,28 @@ struct HeadlineRoutes {
                 throw Problem(.serviceUnavailable, title: "Headlines not configured", detail: error)
             default:
                 throw Problem(.serviceUnavailable, title: "Headline providers unavailable",
-                              detail: "no provider answered and nothing is cached: \(error)", headers: [.retryAfter: "60"])
+                              detail: "\(someProviderAnsweredEmpty(result) ? "no provider had articles" : "no provider answered") and nothing is cached: \(error)",
+                              headers: [.retryAfter: "60"])
             }
         }
-        return try JSONResponse.encode(result, headers: [.cacheControl: cacheControl(result)])
+        return try JSONResponse.encode(result, headers: [.cacheControl: cacheControl(result, cache: cache)])
+    }
+}
+
+/// Whether every provider was asked and answered, with no articles: a true answer (an edition
+/// with no news in a category), not an outage.
+private func everyProviderAnsweredEmpty(_ result: HeadlineResult) -> Bool {
+    !result.attempts.isEmpty && result.attempts.allSatisfy(\.answeredEmpty)
+}
+
+private func someProviderAnsweredEmpty(_ result: HeadlineResult) -> Bool {
+    result.attempts.contains(where: \.answeredEmpty)
+}
+
+private extension ProviderAttempt {
+    var answeredEmpty: Bool {
+        if case .empty = outcome { return true }
+        return false
     }
 }
 
