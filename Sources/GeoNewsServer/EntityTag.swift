@@ -17,13 +17,19 @@ enum EntityTag {
 
     /// 304 when the request's `If-None-Match` lists `tag` (or is `*`), else 200 with `body()`.
     static func respond(to request: Request, tag: String, body: () throws -> String) throws -> Response {
+        try respond(to: request, tag: tag, contentType: "application/geo+json") { ByteBuffer(string: try body()) }
+    }
+
+    /// 304 when the request's `If-None-Match` lists `tag` (or is `*`), else 200 with `body()`
+    /// as `contentType`.
+    static func respond(to request: Request, tag: String, contentType: String, body: () throws -> ByteBuffer) throws -> Response {
         let headers: HTTPFields = [.eTag: tag, .cacheControl: "public, max-age=60"]
         if let match = request.headers[.ifNoneMatch],
            match.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == tag || t == "*" || t == "W/" + tag }) {
             return Response(status: .notModified, headers: headers)
         }
         var fields = headers
-        fields[.contentType] = "application/geo+json"
-        return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(string: try body())))
+        fields[.contentType] = contentType
+        return Response(status: .ok, headers: fields, body: .init(byteBuffer: try body()))
     }
 }

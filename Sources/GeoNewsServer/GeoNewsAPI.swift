@@ -103,6 +103,7 @@ public enum GeoNewsAPI {
         ResolveRoutes(state: state).add(to: &routes)
         BatchResolveRoutes(state: state).add(to: &routes)
         ClusterRoutes(state: state).add(to: &routes)
+        TileRoutes(state: state).add(to: &routes)
         DatasetRoutes(state: state).add(to: &routes)
         HeadlineRoutes(state: state).add(to: &routes)
         try OpenAPIRoutes().add(to: &routes)
