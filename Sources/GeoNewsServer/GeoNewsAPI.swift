@@ -28,7 +28,9 @@ public enum GeoNewsAPI {
         let router = try makeRouter(state: state, metrics: registry, logger: logger)
         let application = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds))],
+                idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geonews"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger

@@ -59,6 +59,14 @@ final class LoopbackConnection {
         guard sent == data.count else { throw Failure(call: "send", code: errno) }
     }
 
+    /// Whether the server has not closed the connection (nothing waiting to be read counts
+    /// as open).
+    var isOpen: Bool {
+        var byte: UInt8 = 0
+        let n = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    }
+
     /// Everything the server sends until it closes the connection (or 10 s pass).
     func receiveAll() -> String { String(decoding: receiveAllBytes(), as: UTF8.self) }
 
