@@ -25,6 +25,9 @@ public enum GeoNewsAPI {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let state = try load(configuration: configuration, data: data)
+        for (id, reason) in state.datasets.unavailable {
+            logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
+        }
         let router = try makeRouter(state: state, metrics: registry, logger: logger)
         let application = Application(
             router: router,
