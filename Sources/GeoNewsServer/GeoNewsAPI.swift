@@ -32,7 +32,8 @@ public enum GeoNewsAPI {
         let application = Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds))],
+                additionalChannelHandlers: [RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds)),
+                                            ExpectContinue(maximumBytes: configuration.maximumBodyBytes)],
                 idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geonews"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
@@ -76,7 +77,9 @@ public enum GeoNewsAPI {
                 throw HeadlineSetupError(reason: "\(error)")
             }
         }
-        return ServerState(resolver: resolver, store: store, configuration: configuration,
+        return ServerState(resolver: resolver,
+                           batchResolver: CountryResolver(catalogue: resolver.catalogue, index: resolver.index, seaSearchKm: 0),
+                           store: store, configuration: configuration,
                            datasets: datasets, headlines: headlines,
                            basemap: BasemapRoutes(data: data))
     }

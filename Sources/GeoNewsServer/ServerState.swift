@@ -5,6 +5,10 @@ import GeoNewsStore
 /// its own writes), so one value serves every request without locks.
 struct ServerState: Sendable {
     let resolver: CountryResolver
+    /// The same catalogue and index for `POST /v1/resolve`, as `geonews resolve` loads them:
+    /// batch rows carry no nearest country at sea, so the sea search stops at the near-shore
+    /// distance, which keeps open-sea rows as cheap as land ones (the same rows either way).
+    let batchResolver: CountryResolver
     let store: Store
     let configuration: ServerConfiguration
     /// The cluster datasets by id: `markers` always, and the uploads.
