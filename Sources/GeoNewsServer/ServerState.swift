@@ -17,6 +17,8 @@ struct ServerState: Sendable {
     let headlines: Result<HeadlineService, HeadlineSetupError>
     /// The web map's base layer, compressed once.
     let basemap: BasemapRoutes
+    /// Encoded cluster and tile answers by ETag.
+    let answers = AnswerCache()
 
     var catalogue: Catalogue { resolver.catalogue }
 }

@@ -32,11 +32,11 @@ struct TileRoutes {
             let vector = file[dot...] == ".mvt"
             let tag = EntityTag.of(["tile", dataset.name, dataset.version, "\(z)/\(x)/\(y)", vector ? "mvt" : "geojson"])
             if vector {
-                return try EntityTag.respond(to: request, tag: tag, contentType: Self.vectorTileType) {
+                return try EntityTag.respond(to: request, tag: tag, contentType: Self.vectorTileType, cache: state.answers) {
                     ByteBuffer(bytes: try dataset.index.vectorTile(z: z, x: x, y: y, ids: dataset.points.ids, names: dataset.points.names))
                 }
             }
-            return try EntityTag.respond(to: request, tag: tag) {
+            return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
                 try dataset.featureCollection(dataset.index.clusters(in: ClusterIndex.tileBounds(z: z, x: x, y: y), zoom: Double(z)))
             }
         }
