@@ -77,8 +77,8 @@ struct PointFileReader {
     }
 
     /// The value of a plain decimal such as `-12.345678` (an optional minus, digits, an optional
-    /// fraction), read from its bytes; `nil` for any other text, which then goes to the full
-    /// degree parser. Both round correctly, so a plain decimal gives the same coordinate either
+    /// fraction; no leading or trailing dot), read from its bytes; `nil` for any other text,
+    /// which then goes to the full degree parser. Both round correctly, so a plain decimal gives the same coordinate either
     /// way; this path only skips the full parser's string work, most of an upload's time.
     static func plainDecimal(_ text: String) -> Double? {
         var text = text
