@@ -61,16 +61,19 @@ extension ClusterIndex {
     /// buffer of `radius` pixels, wrapping around the antimeridian at the first and last column.
     /// An empty tile gives an empty array.
     ///
+    /// - Parameter tileExtent: the tile's width in the features' units; `nil` is
+    ///   ``ClusterOptions/extent``, as supercluster. The buffer stays `radius` pixels of
+    ///   ``ClusterOptions/extent``, whatever the units.
     /// - Throws: ``ClusterIndexError/invalidQuery(name:value:expected:)`` unless
     ///   0 ≤ z ≤ 62 and 0 ≤ x, y < 2^z.
-    public func tile(z: Int, x: Int, y: Int) throws(ClusterIndexError) -> [TileFeature] {
+    public func tile(z: Int, x: Int, y: Int, tileExtent: Double? = nil) throws(ClusterIndexError) -> [TileFeature] {
         guard (0...62).contains(z) else { throw .invalidQuery(name: "tile z", value: "\(z)", expected: "0…62") }
         let side = 1 << z
         guard (0..<side).contains(x), (0..<side).contains(y) else {
             throw .invalidQuery(name: "tile", value: "\(z)/\(x)/\(y)", expected: "x and y in 0..<\(side)")
         }
         let level = try level(forZoom: Double(z))
-        let z2 = Double(side), p = options.radius / options.extent, extent = options.extent
+        let z2 = Double(side), p = options.radius / options.extent, extent = tileExtent ?? options.extent
         let top = (Double(y) - p) / z2, bottom = (Double(y) + 1 + p) / z2
         var features: [TileFeature] = []
         func add(minX: Double, maxX: Double, originX: Double) {

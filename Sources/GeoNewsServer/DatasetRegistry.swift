@@ -11,15 +11,28 @@ final class DatasetRegistry: @unchecked Sendable {  // `table` is guarded by `lo
     /// Where uploaded point files live.
     let folder: URL
 
-    /// The markers and every stored upload, with their indexes rebuilt.
+    /// Stored uploads whose points could not be read at start (the file missing or damaged),
+    /// with the reason: left out of the table, their records kept so that restoring the file
+    /// brings them back at the next start and `DELETE` still removes them.
+    let unavailable: [(id: String, reason: String)]
+
+    /// The markers and every stored upload, with their indexes rebuilt; an upload that cannot
+    /// be read is left out (see ``unavailable``) rather than stopping the server.
     init(markers: ClusterDataset, store: Store, stateDirectory: URL) throws {
         folder = stateDirectory.appendingPathComponent("datasets")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         table = [markers.name: (markers, markers.name)]
+        var unavailable: [(id: String, reason: String)] = []
         for record in try store.datasets() {
-            let dataset = try ClusterDataset.uploaded(record, file: folder.appendingPathComponent(record.file))
-            table[record.id] = (dataset, record.name)
+            let file = folder.appendingPathComponent(record.file)
+            do {
+                table[record.id] = (try ClusterDataset.uploaded(record, file: file), record.name)
+            } catch {
+                let reason = FileManager.default.fileExists(atPath: file.path) ? "\(error)" : "its file \(file.path) is missing"
+                unavailable.append((record.id, reason))
+            }
         }
+        self.unavailable = unavailable
     }
 
     func dataset(_ id: String) -> ClusterDataset? {

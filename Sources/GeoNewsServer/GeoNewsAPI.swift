@@ -25,10 +25,16 @@ public enum GeoNewsAPI {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let state = try load(configuration: configuration, data: data)
+        for (id, reason) in state.datasets.unavailable {
+            logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
+        }
         let router = try makeRouter(state: state, metrics: registry, logger: logger)
         let application = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds)),
+                                            ExpectContinue(maximumBytes: configuration.maximumBodyBytes)],
+                idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geonews"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
@@ -71,7 +77,9 @@ public enum GeoNewsAPI {
                 throw HeadlineSetupError(reason: "\(error)")
             }
         }
-        return ServerState(resolver: resolver, store: store, configuration: configuration,
+        return ServerState(resolver: resolver,
+                           batchResolver: CountryResolver(catalogue: resolver.catalogue, index: resolver.index, seaSearchKm: 0),
+                           store: store, configuration: configuration,
                            datasets: datasets, headlines: headlines,
                            basemap: BasemapRoutes(data: data))
     }
@@ -103,6 +111,7 @@ public enum GeoNewsAPI {
         ResolveRoutes(state: state).add(to: &routes)
         BatchResolveRoutes(state: state).add(to: &routes)
         ClusterRoutes(state: state).add(to: &routes)
+        TileRoutes(state: state).add(to: &routes)
         DatasetRoutes(state: state).add(to: &routes)
         HeadlineRoutes(state: state).add(to: &routes)
         try OpenAPIRoutes().add(to: &routes)

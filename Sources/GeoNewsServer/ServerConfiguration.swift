@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may stay open without sending or receiving anything (a slow or
     /// stalled client included) before it is closed.
     public var idleTimeoutSeconds: Int64 = 30
+    /// Seconds a new connection may take to send its first request's head, whole; a client
+    /// that connects and stays silent, or sends its headers a byte at a time, is cut off then.
+    public var headerTimeoutSeconds: Int64 = 10
     /// The folder of the web map page served at `/`, or `nil` for none.
     public var pageDirectory: String?
     /// The folder served under `/vendor/` (Debian's libjs-leaflet), or `nil` for none.

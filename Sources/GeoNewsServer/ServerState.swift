@@ -5,6 +5,10 @@ import GeoNewsStore
 /// its own writes), so one value serves every request without locks.
 struct ServerState: Sendable {
     let resolver: CountryResolver
+    /// The same catalogue and index for `POST /v1/resolve`, as `geonews resolve` loads them:
+    /// batch rows carry no nearest country at sea, so the sea search stops at the near-shore
+    /// distance, which keeps open-sea rows as cheap as land ones (the same rows either way).
+    let batchResolver: CountryResolver
     let store: Store
     let configuration: ServerConfiguration
     /// The cluster datasets by id: `markers` always, and the uploads.
@@ -13,6 +17,8 @@ struct ServerState: Sendable {
     let headlines: Result<HeadlineService, HeadlineSetupError>
     /// The web map's base layer, compressed once.
     let basemap: BasemapRoutes
+    /// Encoded cluster and tile answers by ETag.
+    let answers = AnswerCache()
 
     var catalogue: Catalogue { resolver.catalogue }
 }

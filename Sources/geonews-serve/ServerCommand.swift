@@ -39,6 +39,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a connection may stay silent before it is closed.", valueName: "seconds"))
     var idleTimeout: Int64 = 30
 
+    @Option(help: ArgumentHelp("Seconds a new connection may take to send its first request's headers.", valueName: "seconds"))
+    var headerTimeout: Int64 = 10
+
     @Option(help: ArgumentHelp("Folder of the web map page served at / (default: WebMap beside Data/ when present).", valueName: "dir"))
     var pageDir: String?
 
@@ -52,6 +55,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw fail("port \(port) is outside 0…65535", .usage) }
         guard maxBodyBytes > 0 else { throw fail("max body bytes \(maxBodyBytes) must be above 0", .usage) }
         guard idleTimeout > 0 else { throw fail("idle timeout \(idleTimeout) must be above 0 seconds", .usage) }
+        guard headerTimeout > 0 else { throw fail("header timeout \(headerTimeout) must be above 0 seconds", .usage) }
         if let corsOrigin, URL(string: corsOrigin)?.host == nil {
             throw fail("CORS origin '\(corsOrigin)' is not of the form scheme://host[:port]", .usage)
         }
@@ -68,6 +72,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.corsOrigin = corsOrigin
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.idleTimeoutSeconds = idleTimeout
+        configuration.headerTimeoutSeconds = headerTimeout
         configuration.pageDirectory = try folder(pageDir, option: "--page-dir", fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
         configuration.vendorDirectory = try folder(vendorDir, option: "--vendor-dir", fallback: "/usr/share/javascript/leaflet")
 

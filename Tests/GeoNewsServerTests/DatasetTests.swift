@@ -58,4 +58,67 @@ final class DatasetTests: XCTestCase {
         let listed = try await server.get("/v1/datasets").array()
         XCTAssertEqual(listed.count, 2)
     }
+
+    func testADatasetWhoseFileIsMissingAtStartIsLeftOutAndLogged() async throws {
+        let directory = ServerProcess.newStateDirectory()
+        var server = try ServerProcess(stateDirectory: directory)
+        var ids: [String] = []
+        for name in ["kept", "lost"] {
+            let created = try await server.send("POST", "/v1/datasets?name=\(name)", body: Data(Self.csv.utf8), contentType: "text/csv")
+            ids.append(try XCTUnwrap(try created.object()["id"] as? String))
+        }
+        server.stop()
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("datasets/\(ids[1]).csv"))
+
+        server = try ServerProcess(stateDirectory: directory)
+        let listed = try await server.get("/v1/datasets").array()
+        XCTAssertEqual(listed.map { $0["name"] as? String }, ["markers", "kept"])
+        let kept = try await server.get("/v1/clusters?dataset=\(ids[0])&zoom=3&bbox=-10,30,30,70")
+        XCTAssertEqual(kept.status, 200, kept.text)
+        try assertProblem(try await server.get("/v1/clusters?dataset=\(ids[1])&zoom=3&bbox=-10,30,30,70"), 404, mentions: [ids[1]])
+        // Its record is still there to delete.
+        let deleted = try await server.send("DELETE", "/v1/datasets/\(ids[1])")
+        XCTAssertEqual(deleted.status, 204)
+        server.stop()
+        let log = server.standardError
+        XCTAssertTrue(log.contains("dataset \(ids[1])") && log.contains("missing"), log)
+    }
+
+    func testOtherRequestsAreAnsweredWhileLargeUploadsAreIndexed() async throws {
+        let server = try ServerProcess()
+        // One upload per core, each long enough to index that, were the builds on the request
+        // threads, every one of them would be busy and /healthz would wait for the builds.
+        let uploads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let body = Data(("lat,lon\n" + (0..<200_000).map { i in
+            "\(-60 + Double(i % 997) * 0.12),\(-170 + Double(i / 997) * 1.6)"
+        }.joined(separator: "\n")).utf8)
+        let start = ContinuousClock.now
+        let finished = LockedSet()
+        async let uploaded: [Int] = withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<uploads {
+                group.addTask {
+                    let call = try await server.send("POST", "/v1/datasets", body: body, contentType: "text/csv")
+                    finished.insert(UUID().uuidString)
+                    return call.status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        // /healthz every 20 ms until the uploads are done: the longest wait for an answer.
+        var longest = Duration.zero
+        var answered = 0
+        while finished.count < uploads {
+            let asked = ContinuousClock.now
+            let health = try await server.get("/healthz")
+            XCTAssertEqual(health.status, 200)
+            longest = max(longest, ContinuousClock.now - asked)
+            answered += 1
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let statuses = try await uploaded
+        let took = ContinuousClock.now - start
+        XCTAssertEqual(statuses, Array(repeating: 201, count: uploads))
+        XCTAssertGreaterThan(answered, 5)
+        XCTAssertLessThan(longest, took / 3, "a /healthz waited \(longest) during uploads that took \(took)")
+    }
 }

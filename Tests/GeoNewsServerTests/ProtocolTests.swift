@@ -43,6 +43,27 @@ final class ProtocolTests: XCTestCase {
         try assertProblem(call, 413, mentions: ["\(big.count) bytes", "1000"])
     }
 
+    func testExpect100ContinueIsAnsweredBeforeTheBodyUnlessItIsTooLarge() async throws {
+        let server = try ServerProcess(arguments: ["--max-body-bytes", "1000"])
+        let body = Data("lat,lon\n48.8566,2.3522\n".utf8)
+        func head(length: Int) -> Data {
+            Data("POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(length)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n".utf8)
+        }
+        let connection = try LoopbackConnection(port: server.port)
+        try connection.send(head(length: body.count))
+        // The interim answer comes while the body is still unsent.
+        XCTAssertEqual(connection.receiveHead(), "HTTP/1.1 100 Continue\r\n\r\n")
+        try connection.send(body)
+        let answer = connection.receiveAll()
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200"), answer)
+        XCTAssertTrue(answer.contains("lat,lon,country_iso2") && answer.contains("48.8566,2.3522,FR,FR,inside,"), answer)
+
+        let refused = try LoopbackConnection(port: server.port)
+        try refused.send(head(length: 5000))
+        let final = refused.receiveHead()
+        XCTAssertTrue(final.hasPrefix("HTTP/1.1 413"), final)
+    }
+
     func testWrongContentTypeIsProblem415() async throws {
         let server = try ServerProcess()
         let token = try await server.newUser()

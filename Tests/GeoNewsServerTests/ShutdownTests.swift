@@ -59,6 +59,25 @@ final class LoopbackConnection {
         guard sent == data.count else { throw Failure(call: "send", code: errno) }
     }
 
+    /// Whether the server has not closed the connection (nothing waiting to be read counts
+    /// as open).
+    var isOpen: Bool {
+        var byte: UInt8 = 0
+        let n = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    }
+
+    /// The next response head the server sends, up to and with its blank line (or what came
+    /// within 10 s).
+    func receiveHead() -> String {
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        while !received.suffix(4).elementsEqual([13, 10, 13, 10]), recv(socket, &byte, 1, 0) == 1 { received.append(byte) }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     /// Everything the server sends until it closes the connection (or 10 s pass).
     func receiveAll() -> String { String(decoding: receiveAllBytes(), as: UTF8.self) }
 

@@ -80,6 +80,22 @@ final class PointFileTests: XCTestCase {
         XCTAssertEqual(try PointFile.read(chunks: [[UInt8]](), name: "empty").coordinates, [])
     }
 
+    func testPlainDecimalsReadFastAreTheFullParsersValues() throws {
+        var random = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "12", "-12.5", "48.8566", "-179.999999999", "0.1", "90.000000000000001", "1234567890.1234567890123"]
+        for _ in 0..<2000 {
+            texts.append(String(format: "%.\(Int.random(in: 0...15, using: &random))f", Double.random(in: -180...180, using: &random)))
+        }
+        for text in texts {
+            let fast = try XCTUnwrap(PointFileReader.plainDecimal(text), text)
+            XCTAssertEqual(fast.bitPattern, try Coordinate.parseDegrees(text, field: "x").bitPattern, text)
+        }
+        // Anything else is left to the full parser and its messages.
+        for text in ["", "-", ".", "5.", ".5", "1e3", "+5", " 5", "5 ", "1.2.3", "0x10", "nan", "inf", "4,5", "٣"] {
+            XCTAssertNil(PointFileReader.plainDecimal(text), text)
+        }
+    }
+
     func testAMissingFileIsUnreadable() {
         XCTAssertThrowsError(try PointFile.read(.file("/nonexistent/points.csv"))) {
             XCTAssertEqual($0 as? PointFileError, .unreadable(name: "/nonexistent/points.csv", reason: "No such file or directory"))

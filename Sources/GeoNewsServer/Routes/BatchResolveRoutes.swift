@@ -20,7 +20,7 @@ struct BatchResolveRoutes {
             var options = try Self.options(for: request)
             let summaryOnly = try Self.summaryOnly(request)
             options.followsTraces = summaryOnly
-            let batch = BatchResolver(resolver: state.resolver, options: options)
+            let batch = BatchResolver(resolver: state.batchResolver, options: options)
             let upload = ChunkQueue(), download = ChunkQueue()
             let limit = state.configuration.maximumBodyBytes
             let feeder = Task { await upload.fill(from: request.body, limit: limit) }

@@ -26,14 +26,14 @@ struct ClusterRoutes {
             let level = try clusterLevel(dataset, zoom: query.zoom, text: request.query("zoom") ?? request.query("altitude") ?? "")
             let b = query.bounds
             let tag = EntityTag.of(["clusters", dataset.name, dataset.version, "\(level)", "\(b.west),\(b.south),\(b.east),\(b.north)"])
-            return try EntityTag.respond(to: request, tag: tag) {
+            return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
                 try dataset.featureCollection(dataset.index.clusters(in: b, zoom: Double(level)))
             }
         }
         routes.get("/v1/clusters/{id}/children") { request, context in
             let (dataset, id) = try cluster(request, context)
             let tag = EntityTag.of(["children", dataset.name, dataset.version, "\(id.rawValue)"])
-            return try EntityTag.respond(to: request, tag: tag) {
+            return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
                 try dataset.featureCollection(try known(id) { () throws(ClusterIndexError) in try dataset.index.children(of: id) })
             }
         }
@@ -42,7 +42,7 @@ struct ClusterRoutes {
             let limit = try request.integerQuery("limit", in: 1...1_000_000, default: 10)
             let offset = try request.integerQuery("offset", in: 0...Int(Int32.max), default: 0)
             let tag = EntityTag.of(["leaves", dataset.name, dataset.version, "\(id.rawValue)", "\(limit)", "\(offset)"])
-            return try EntityTag.respond(to: request, tag: tag) {
+            return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
                 let leaves = try known(id) { () throws(ClusterIndexError) in try dataset.index.leaves(of: id, limit: limit, offset: offset) }
                 return try dataset.featureCollection(leaves.map {
                     ClusterFeature(kind: .point(index: $0), coordinate: dataset.points.coordinates[$0], pointCount: 1)

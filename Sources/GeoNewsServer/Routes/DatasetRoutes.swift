@@ -7,7 +7,8 @@ import Hummingbird
 /// `POST /v1/datasets[?name=]` (a CSV or GeoJSON body of points), `GET /v1/datasets` and
 /// `DELETE /v1/datasets/{id}`: cluster datasets beyond the markers, for `/v1/clusters?dataset=`.
 /// The body is streamed to a file in the state directory, which the library's point-file reader
-/// then reads; the file and the store's record let the dataset survive a restart.
+/// then reads, and the index is built, off the request threads (see ``OffThread``); the file and
+/// the store's record let the dataset survive a restart.
 struct DatasetRoutes {
     let state: ServerState
 
@@ -29,7 +30,7 @@ struct DatasetRoutes {
             let record = DatasetRecord(id: id, name: name, points: 0, version: version, file: file)
             let dataset: ClusterDataset
             do {
-                dataset = try ClusterDataset.uploaded(record, file: url)
+                dataset = try await OffThread.run { try ClusterDataset.uploaded(record, file: url) }
             } catch {
                 try? FileManager.default.removeItem(at: url)
                 throw Problem(.badRequest, title: "Unusable points", detail: "the uploaded points cannot be clustered: \(error)")
@@ -78,7 +79,7 @@ struct DatasetRoutes {
                 hash.update(data: bytes)
                 try handle.write(contentsOf: bytes)
             }
-            try handle.synchronize()
+            try await OffThread.run { try handle.synchronize() }
         } catch {
             try? FileManager.default.removeItem(at: url)
             throw error as? Problem ?? Problem(.internalServerError, detail: "the upload cannot be stored: \(error)")
