@@ -74,17 +74,17 @@ extension AreaIndex {
             }
         default:
             var g = leaves.baseAddress! + Int(slot & F.payloadMask)
-            let groups = Int(g.pointee)
+            let groups = Int(g.pointee & AreaIndexFormat.groupCountMask)
+            // The leaf's own cell, which holds this one when the leaf was repeated into a merged node.
+            let cell = AreaLeafCell(depth: Int(g.pointee >> AreaIndexFormat.depthShift), holding: x0, y: y0)
             g += 1
             var holdsCountry = false
-            // Vertices count from the corner of the 1° root cell that holds this cell.
-            let rootX0 = x0.rounded(.down), rootY0 = y0.rounded(.down)
             for _ in 0..<groups {
                 let group = AreaLeafGroup(g)
                 g = group.next
                 guard self.country(ofRegion: group.region) == country else { continue }
                 holdsCountry = true
-                best = min(best, Self.distanceToCountryEdges(of: group, p, rootX0: rootX0, rootY0: rootY0))
+                best = min(best, Self.distanceToCountryEdges(of: group, p, cell: cell))
             }
             // None of the country here: the whole cell is outside it.
             if !holdsCountry { best = bound }
@@ -92,12 +92,12 @@ extension AreaIndex {
     }
 
     /// Great-circle km from `p` to the nearest point of a group's country edges.
-    private static func distanceToCountryEdges(of group: AreaLeafGroup, _ p: Coordinate, rootX0: Double, rootY0: Double) -> Double {
+    private static func distanceToCountryEdges(of group: AreaLeafGroup, _ p: Coordinate, cell: AreaLeafCell) -> Double {
         let kx = cos(p.latitude * .pi / 180)
-        let unit = 1 / AreaIndexFormat.unitsPerDegree, mask = AreaIndexFormat.coordinateMask
-        var dx0 = rootX0 - p.longitude
+        let unit = 1 / cell.scale, mask = AreaIndexFormat.coordinateMask
+        var dx0 = cell.x0 - p.longitude
         if dx0 > 180 { dx0 -= 360 } else if dx0 < -180 { dx0 += 360 }
-        let dy0 = rootY0 - p.latitude
+        let dy0 = cell.y0 - p.latitude
         let v = group.vertices
         var bestSq = Double.infinity, bestX = 0.0, bestY = 0.0
         var k = 0

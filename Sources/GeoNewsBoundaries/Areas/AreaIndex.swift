@@ -7,7 +7,8 @@ import GeoNewsGeodesy
 /// ``AreaIndexFormat``).
 ///
 /// A point in a border leaf is settled by a crossing-number test on the leaf's vertices, which
-/// lie within 2^-31° (0.05 mm) of the regions' own. Where that could decide otherwise than the
+/// lie within half a unit, 2^-15 of the leaf's side (3.5 mm in the finest cells), of the
+/// regions' own. Where that could decide otherwise than the
 /// regions themselves — a point within a few units of an edge's line or of a vertex's latitude
 /// — the region's own polygons in `country-areas.bin` decide with exact orientation signs (as
 /// GEOS's robust predicates do), or, without that file, the leaf's rings with exact signs.
@@ -22,7 +23,7 @@ public final class AreaIndex: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     let root: UnsafeBufferPointer<UInt32>
     let nodes: UnsafeBufferPointer<UInt32>
-    let leaves: UnsafeBufferPointer<UInt32>
+    let leaves: UnsafeBufferPointer<UInt16>
     let regions: UnsafeBufferPointer<UInt32>
     /// The regions' own polygons, for points within rounding of a leaf's edge.
     let areas: CountryAreaFile?
@@ -75,17 +76,17 @@ public final class AreaIndex: @unchecked Sendable {
             offsets.append(Int(try integer(UInt64.self, at: 48 + 8 * s)))
             counts.append(Int(try integer(UInt32.self, at: 48 + 8 * F.sectionCount + 4 * s)))
         }
-        func section(_ i: Int) throws(DataError) -> UnsafeBufferPointer<UInt32> {
-            let start = offsets[i], size = counts[i] * 4
+        func section<T>(_ i: Int, _ type: T.Type) throws(DataError) -> UnsafeBufferPointer<T> {
+            let start = offsets[i], size = counts[i] * MemoryLayout<T>.stride
             guard start % 8 == 0, start >= F.headerSize, start + size <= b.count else {
                 throw .corrupt(path: path, reason: "section \(i) lies outside the file")
             }
-            return UnsafeBufferPointer(start: (b.baseAddress! + start).assumingMemoryBound(to: UInt32.self), count: counts[i])
+            return UnsafeBufferPointer(start: (b.baseAddress! + start).assumingMemoryBound(to: T.self), count: counts[i])
         }
-        root = try section(0)
-        nodes = try section(1)
-        leaves = try section(2)
-        regions = try section(3)
+        root = try section(0, UInt32.self)
+        nodes = try section(1, UInt32.self)
+        leaves = try section(2, UInt16.self)
+        regions = try section(3, UInt32.self)
         guard root.count == CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows, regions.count == 2 * regionCount else {
             throw .corrupt(path: path, reason: "section sizes disagree")
         }
@@ -148,17 +149,16 @@ public final class AreaIndex: @unchecked Sendable {
         case F.Kind.sea.rawValue: return -1
         case F.Kind.country.rawValue: return Int32(slot & F.payloadMask)
         default:
-            return leafLookup(Int(slot & F.payloadMask), longitude: lon, latitude: lat,
-                              x0: Double(column &- 180), y0: Double(row &- 90))
+            return leafLookup(Int(slot & F.payloadMask), longitude: lon, latitude: lat, gx: gx, gy: gy)
         }
     }
 
     @inline(__always)
-    private func leafLookup(_ offset: Int, longitude: Double, latitude: Double, x0: Double, y0: Double) -> Int32 {
-        // Exact: the differences are exact (same binade or smaller), and the scale is a power of two.
-        let x = (longitude - x0) * AreaIndexFormat.unitsPerDegree, y = (latitude - y0) * AreaIndexFormat.unitsPerDegree
+    private func leafLookup(_ offset: Int, longitude: Double, latitude: Double, gx: Int, gy: Int) -> Int32 {
         var p = leaves.baseAddress! + offset
-        var groups = Int(p.pointee)
+        let cell = AreaLeafCell(header: p.pointee, gx: gx, gy: gy)
+        let x = cell.x(longitude), y = cell.y(latitude)
+        var groups = Int(p.pointee & AreaIndexFormat.groupCountMask)
         p += 1
         while groups > 0 {
             let group = AreaLeafGroup(p)
@@ -177,9 +177,10 @@ public final class AreaIndex: @unchecked Sendable {
     ///
     /// Each vertex lies within half a unit of the region's own, which moves the determinant of
     /// an edge by at most half the sum of its differences' magnitudes (plus a second-order
-    /// term below 1); the determinant's own rounding is below 2^-51 of its terms.
+    /// term below 1); the determinant's own rounding is below 2^-51 of its terms, and the
+    /// point's units are exact to far below one unit.
     @inline(__always)
-    static func crossings(_ v: UnsafePointer<UInt32>, _ path: Range<Int>, x: Double, y: Double) -> (odd: Bool, doubtful: Bool) {
+    static func crossings(_ v: UnsafePointer<UInt16>, _ path: Range<Int>, x: Double, y: Double) -> (odd: Bool, doubtful: Bool) {
         let mask = AreaIndexFormat.coordinateMask
         var odd = false, doubtful = false
         var xi = Double(v[2 &* path.lowerBound] & mask), yi = Double(v[2 &* path.lowerBound &+ 1])
@@ -227,49 +228,82 @@ public final class AreaIndex: @unchecked Sendable {
     }
 }
 
+/// The cell a leaf was built for, from the leaf's depth and the position's lattice
+/// coordinates: its vertices count units of 2^-14 of its side from its south-west corner.
+struct AreaLeafCell {
+    let x0: Double, y0: Double
+    /// Units per degree: 2^(14 + depth).
+    let scale: Double
+
+    @inline(__always)
+    init(header: UInt16, gx: Int, gy: Int) {
+        let depth = Int(header >> AreaIndexFormat.depthShift)
+        let drop = CountryIndexFormat.finestDepth &- depth
+        let lattice = Double(1 << CountryIndexFormat.finestDepth)
+        x0 = Double((gx &>> drop) &<< drop) / lattice - 180
+        y0 = Double((gy &>> drop) &<< drop) / lattice - 90
+        scale = Double(1 << (AreaIndexFormat.unitBits + depth))
+    }
+
+    /// The cell of side 2^-depth degrees that holds (`x`, `y`), both dyadic cell corners or inside.
+    init(depth: Int, holding x: Double, y: Double) {
+        let side = 1 / Double(1 << depth)
+        x0 = (x / side).rounded(.down) * side
+        y0 = (y / side).rounded(.down) * side
+        scale = Double(1 << (AreaIndexFormat.unitBits + depth))
+    }
+
+    /// A longitude or latitude in the cell's units (exact but for the subtraction's rounding,
+    /// far below a unit).
+    @inline(__always) func x(_ longitude: Double) -> Double { (longitude - x0) * scale }
+    @inline(__always) func y(_ latitude: Double) -> Double { (latitude - y0) * scale }
+    @inline(__always) func longitude(_ x: UInt16) -> Double { x0 + Double(x & AreaIndexFormat.coordinateMask) / scale }
+    @inline(__always) func latitude(_ y: UInt16) -> Double { y0 + Double(y) / scale }
+}
+
 /// One region's part of an area leaf, read in place (layout in ``AreaIndexFormat``).
 struct AreaLeafGroup {
-    let start: UnsafePointer<UInt32>
+    let start: UnsafePointer<UInt16>
 
-    @inline(__always) init(_ start: UnsafePointer<UInt32>) { self.start = start }
+    @inline(__always) init(_ start: UnsafePointer<UInt16>) { self.start = start }
 
-    @inline(__always) var region: Int { Int(start.pointee & 0xFFFF) }
-    @inline(__always) var ringCount: Int { Int(start.pointee >> 16) }
+    @inline(__always) var region: Int { Int(start[0]) }
+    @inline(__always) var ringCount: Int { Int(start[1]) }
     /// Vertices in the run, counting the closing ones and the returns between rings.
-    @inline(__always) var vertexCount: Int { Int(start[1]) }
-    /// x, y unit pairs; bit 31 of x is the country-edge flag of the edge that starts there.
-    @inline(__always) var vertices: UnsafePointer<UInt32> { start + 2 }
-    @inline(__always) var next: UnsafePointer<UInt32> { start + 2 + 2 * vertexCount + 2 * ringCount }
+    @inline(__always) var vertexCount: Int { Int(start[2]) }
+    /// x, y unit pairs; bit 15 of x is the country-edge flag of the edge that starts there.
+    @inline(__always) var vertices: UnsafePointer<UInt16> { start + 3 }
+    @inline(__always) var next: UnsafePointer<UInt16> { start + 3 + 2 * vertexCount + 2 * ringCount }
 
     /// Ring `r` as a range of vertex positions in the run: closed, first vertex repeated last.
     @inline(__always)
     func ring(_ r: Int) -> Range<Int> {
-        let t = start + 2 + 2 * vertexCount + 2 * r
+        let t = start + 3 + 2 * vertexCount + 2 * r
         return Int(t[0])..<Int(t[1])
     }
 
-    /// Appends a group: the vertex run (units from the root cell's corner) with returns to the
-    /// first vertex between rings, then the ring table. `rings` are closed rings of flat x, y
-    /// degree pairs.
-    static func append(region: Int, rings: [[Double]], rootX0: Double, rootY0: Double, to words: inout [UInt32]) {
-        precondition(region <= 0xFFFF && rings.count <= 0xFFFF && !rings.isEmpty)
-        func units(_ v: Double, _ origin: Double) -> UInt32 {
-            let u = ((v - origin) * AreaIndexFormat.unitsPerDegree).rounded()
-            precondition(u >= 0 && u <= AreaIndexFormat.unitsPerDegree, "a vertex lies outside its root cell")
-            return UInt32(u)
+    /// Appends a group: the vertex run (units of the cell of side `size` at (`x0`, `y0`)) with
+    /// returns to the first vertex between rings, then the ring table. `rings` are closed rings
+    /// of flat x, y degree pairs.
+    static func append(region: Int, rings: [[Double]], x0: Double, y0: Double, size: Double, to words: inout [UInt16]) {
+        let scale = Double(1 << AreaIndexFormat.unitBits) / size
+        func units(_ v: Double, _ origin: Double) -> UInt16 {
+            let u = ((v - origin) * scale).rounded()
+            precondition(u >= 0 && u <= Double(1 << AreaIndexFormat.unitBits), "a vertex lies outside its cell")
+            return UInt16(u)
         }
-        var run: [UInt32] = []
-        var table: [UInt32] = []
-        func add(_ ring: [Double], _ i: Int) { run += [units(ring[i], rootX0), units(ring[i + 1], rootY0)] }
+        var run: [UInt16] = []
+        var table: [UInt16] = []
+        func add(_ ring: [Double], _ i: Int) { run += [units(ring[i], x0), units(ring[i + 1], y0)] }
         for (r, ring) in rings.enumerated() {
             if r > 1 { add(rings[0], 0) }
             let first = run.count / 2
             for i in stride(from: 0, to: ring.count, by: 2) { add(ring, i) }
-            table += [UInt32(first), UInt32(run.count / 2)]
+            table += [UInt16(first), UInt16(run.count / 2)]
         }
         if rings.count > 1 { add(rings[0], 0) }
-        words.append(UInt32(region) | UInt32(rings.count) << 16)
-        words.append(UInt32(run.count / 2))
+        precondition(region <= 0xFFFF && rings.count <= 0xFFFF && run.count / 2 <= 0xFFFF && !rings.isEmpty)
+        words += [UInt16(region), UInt16(rings.count), UInt16(run.count / 2)]
         words += run
         words += table
     }

@@ -12,7 +12,7 @@ import Darwin
 /// The build is deterministic: the same regions and options give the same bytes.
 public struct AreaIndexBuilder {
     /// Split a border cell while its clipped polygons have more vertices than this.
-    public var leafVertexLimit = 24
+    public var leafVertexLimit = 32
     /// Stop splitting at cells of 2^-maxDepth degrees (10 → about 110 m).
     public var maxDepth = CountryIndexFormat.finestDepth
     /// Merge a node with its next level while at least this share of it is split (``LevelMerger``).
@@ -21,7 +21,7 @@ public struct AreaIndexBuilder {
     /// clips a whole ocean zone (a few million vertices) on its own. Divides 180.
     public var blockDegrees = 10
     /// How far to either side of an edge's midpoint the country-edge pass looks (degrees; at
-    /// most a quarter of the edge's length).
+    /// least two of the leaf's units, at most half the edge's length).
     public var edgeProbeDegrees = 1e-7
 
     public init() {}
@@ -91,12 +91,12 @@ public struct AreaIndexBuilder {
     /// only (a land border, the limit of a territorial sea, or the side of a cell where such an
     /// edge runs); an edge between two regions of one country, and any edge of an ocean region,
     /// stays clear. Returns how many edges were marked.
-    private func markCountryEdges(_ bytes: inout [UInt8], leafOrigins: [(offset: Int, x0: Double, y0: Double)],
+    private func markCountryEdges(_ bytes: inout [UInt8], leafOrigins: [(offset: Int, x0: Double, y0: Double, size: Double)],
                                   areas: CountryAreaFile, catalogueIDs: [String], zoneIDs: [String]) throws -> Int {
         try bytes.withUnsafeMutableBytes { raw throws -> Int in
             let index = try AreaIndex(bytes: UnsafeRawBufferPointer(raw), owner: nil, path: AreaIndexFormat.fileName,
                                       catalogueIDs: catalogueIDs, zoneIDs: zoneIDs, areas: areas)
-            let unit = 1 / AreaIndexFormat.unitsPerDegree, mask = AreaIndexFormat.coordinateMask
+            let mask = AreaIndexFormat.coordinateMask
             func country(_ lon: Double, _ lat: Double) -> Int? {
                 let x = lon >= 180 ? lon - 360 : lon < -180 ? lon + 360 : lon
                 return index.region(at: .init(latitude: min(90, max(-90, lat)), longitude: x)).flatMap(index.country(ofRegion:))
@@ -104,8 +104,9 @@ public struct AreaIndexBuilder {
             var marked = 0
             for leaf in leafOrigins {
                 var p = index.leaves.baseAddress! + leaf.offset
-                let groups = Int(p.pointee)
+                let groups = Int(p.pointee & AreaIndexFormat.groupCountMask)
                 p += 1
+                let unit = leaf.size / Double(1 << AreaIndexFormat.unitBits)
                 for _ in 0..<groups {
                     let group = AreaLeafGroup(p)
                     p = group.next
@@ -118,7 +119,8 @@ public struct AreaIndexBuilder {
                             let bx = leaf.x0 + Double(v[2 * k + 2] & mask) * unit, by = leaf.y0 + Double(v[2 * k + 3]) * unit
                             let dx = bx - ax, dy = by - ay, length = (dx * dx + dy * dy).squareRoot()
                             guard length > 0 else { continue }
-                            let e = min(edgeProbeDegrees, length / 4) / length
+                            // Beyond the vertices' rounding (half a unit), within the edge's length.
+                            let e = min(max(edgeProbeDegrees, 2 * unit), length / 2) / length
                             let mx = (ax + bx) / 2, my = (ay + by) / 2
                             if country(mx - dy * e, my + dx * e) != own || country(mx + dy * e, my - dx * e) != own {
                                 v[2 * k] |= AreaIndexFormat.countryEdgeBit
@@ -132,13 +134,13 @@ public struct AreaIndexBuilder {
         }
     }
 
-    private func serialise(root: [UInt32], nodes: [UInt32], leaves: [UInt32], regions: [UInt32],
+    private func serialise(root: [UInt32], nodes: [UInt32], leaves: [UInt16], regions: [UInt32],
                            catalogueIDs: [String], zoneIDs: [String]) -> [UInt8] {
         typealias F = AreaIndexFormat
         var out = [UInt8](repeating: 0, count: F.headerSize)
         var offsets: [UInt64] = []
         var counts: [UInt32] = []
-        func append(_ array: [UInt32]) {
+        func append<T>(_ array: [T]) {
             while out.count % 8 != 0 { out.append(0) }
             offsets.append(UInt64(out.count))
             counts.append(UInt32(array.count))
@@ -180,25 +182,26 @@ public struct AreaIndexBuilder {
 
 /// Writes area leaves and remembers where each lies, for the country-edge pass.
 private struct AreaLeafWriter: CellTreeLeafWriter {
-    var leaves: [UInt32] = []
-    var leafOrigins: [(offset: Int, x0: Double, y0: Double)] = []
+    var leaves: [UInt16] = []
+    var leafOrigins: [(offset: Int, x0: Double, y0: Double, size: Double)] = []
     var report = AreaIndexBuilder.Report()
 
     mutating func addLeaf(_ pieces: [Piece], x0: Double, y0: Double, size: Double) -> UInt32 {
         let offset = leaves.count
-        // Cells lie inside one 1° root cell, whose corner the vertices count from.
-        let rootX0 = x0.rounded(.down), rootY0 = y0.rounded(.down)
-        leaves.append(UInt32(pieces.count))
+        var depth = 0
+        while Double(1 << depth) * size < 1 { depth += 1 }
+        precondition(pieces.count <= Int(AreaIndexFormat.groupCountMask) && depth <= CountryIndexFormat.finestDepth)
+        leaves.append(UInt16(pieces.count) | UInt16(depth) << AreaIndexFormat.depthShift)
         for p in pieces {
             var rings: [[Double]] = []
             p.geometry.forEachRing { _, _, xy in rings.append(Array(xy)) }
-            AreaLeafGroup.append(region: p.item, rings: rings, rootX0: rootX0, rootY0: rootY0, to: &leaves)
+            AreaLeafGroup.append(region: p.item, rings: rings, x0: x0, y0: y0, size: size, to: &leaves)
             report.groups += 1
             report.rings += rings.count
             report.vertices += rings.reduce(0) { $0 + $1.count / 2 }
         }
         report.leaves += 1
-        leafOrigins.append((offset, rootX0, rootY0))
+        leafOrigins.append((offset, x0, y0, size))
         precondition(offset <= CountryIndexFormat.payloadMask)
         return CountryIndexFormat.slot(.leaf, UInt32(offset))
     }

@@ -27,31 +27,35 @@
 /// `regions` holds two `UInt32` per region: its country's catalogue index (`UInt32.max` for the
 /// open ocean) and its zone's index in ``TimeZoneCatalogue/zones``.
 ///
-/// A leaf (`UInt32` words) holds each region's polygons clipped to the cell:
+/// A leaf (`UInt16` words; a leaf slot holds its offset in words) holds each region's
+/// polygons clipped to the cell the leaf was built for:
 /// ```
-/// word 0          group count
+/// word 0          group count (bits 0–11), the cell's depth below the 1° grid (bits 12–15)
 /// per group:
-///   word          region (bits 0–15), ring count (bits 16–31)
-///   word          vertex count n of the run
-///   2n words      vertices, x then y, in units of 2^-30° from the south-west corner of the
-///                 1° root cell (so 0…2^30); bit 31 of x is set when the edge from this vertex
-///                 to the next is a country edge: the region's country lies on one side only.
-///                 The run is the rings one after another, each closed, and after every ring
-///                 but the first the first ring's first vertex again (see ``LeafGroup``)
+///   3 words       region, ring count, vertex count n of the run
+///   2n words      vertices, x then y, in units of 2^-14 of the cell's side from its
+///                 south-west corner (so 0…2^14; 2^-24° ≈ 7 mm in the finest cells); bit 15
+///                 of x is set when the edge from this vertex to the next is a country edge:
+///                 the region's country lies on one side only. The run is the rings one after
+///                 another, each closed, and after every ring but the first the first ring's
+///                 first vertex again (see ``LeafGroup``)
 ///   2 × ring count  per ring, its first vertex and one past its last
 /// ```
+/// A leaf stands for every merged cell it was repeated into; its depth gives back its own cell.
 enum AreaIndexFormat {
     static let magic: [UInt8] = Array("GNAREAX1".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 128
     static let sectionCount = 4
     static let fileName = "area-index.bin"
     /// The committed record of the built file's size and hashes (`geonews-index --check`).
     static let manifestName = "area-index.json"
-    /// Vertex units per degree: 2^30 (about 0.1 mm).
-    static let unitsPerDegree = Double(1 << 30)
-    static let coordinateMask: UInt32 = (1 << 31) - 1
-    static let countryEdgeBit: UInt32 = 1 << 31
+    /// A leaf's vertices count units of 2^-unitBits of its cell's side.
+    static let unitBits = 14
+    static let coordinateMask: UInt16 = (1 << 15) - 1
+    static let countryEdgeBit: UInt16 = 1 << 15
+    static let groupCountMask: UInt16 = (1 << 12) - 1
+    static let depthShift: UInt16 = 12
     static let noCountry = UInt32.max
 
     /// Zone identity: FNV-1a of the ids joined by newlines.
