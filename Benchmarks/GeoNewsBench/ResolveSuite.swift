@@ -1,6 +1,6 @@
 import GeoNews
 
-/// Lookup throughput: `CountryIndex.countryIndex(at:)` and the full `CountryResolver.resolve`,
+/// Lookup throughput: `CountryIndex.countryIndex(at:)`, `AreaIndex.region(at:)` and the full `CountryResolver.resolve`,
 /// on city-like points, random land and open sea, on one thread and on several sharing one index.
 enum ResolveSuite {
     /// Points timed through the full resolver, on land-heavy sets and at sea.
@@ -9,7 +9,9 @@ enum ResolveSuite {
     static func run(_ ctx: BenchContext) throws {
         let o = ctx.options
         let n = o.points(default: 1_000_000)
-        let resolver = try ctx.resolver()
+        // The border distance, a search of the grid around each point, is left out: it is what a
+        // batch resolver does unless asked, and it would dominate the per-point cost.
+        let resolver = try CountryResolver.load(from: ctx.directory, measuresBorderDistance: false)
         let index = resolver.index
         var rng = SplitMix64(seed: o.seed)
         var sets: [(name: String, points: [Coordinate])] = []
@@ -33,6 +35,12 @@ enum ResolveSuite {
                 let t = timedPasses(points, threads: threads, runs: o.runs) { index.countryIndex(at: $0) ?? -1 }
                 record(&table, ctx, name, points.count, "index", threads, t, landShare)
             }
+            // The area index the resolver answers from (country and zone in one lookup), side by side.
+            let areas = resolver.areas
+            for threads in Set([1, o.threads]).sorted() {
+                let t = timedPasses(points, threads: threads, runs: o.runs) { areas.region(at: $0) ?? -1 }
+                record(&table, ctx, name, points.count, "areas", threads, t, landShare)
+            }
             // At sea the full resolver searches for the nearest land with no distance bound,
             // which costs far more than a lookup; a slice keeps the suite short.
             let slice = Array(points.prefix(name == "sea" ? resolveSeaSlice : resolveLandSlice))
@@ -47,7 +55,8 @@ enum ResolveSuite {
     private static func record(_ table: inout Table, _ ctx: BenchContext, _ set: String, _ count: Int,
                                _ call: String, _ threads: Int, _ seconds: (median: Double, best: Double), _ landShare: Double) {
         let perSecond = Double(count) / seconds.median, best = Double(count) / seconds.best
-        table.add(set, grouped(count), call == "index" ? "CountryIndex.countryIndex(at:)" : "CountryResolver.resolve",
+        let label = ["index": "CountryIndex.countryIndex(at:)", "areas": "AreaIndex.region(at:)"][call] ?? "CountryResolver.resolve"
+        table.add(set, grouped(count), label,
                   "\(threads)", fixed(perSecond / 1e6, 2), fixed(1e9 / perSecond, 1), fixed(best / 1e6, 2), fixed(landShare * 100, 1) + " %")
         ctx.figures.record("resolve.\(set).\(call).threads\(threads).points_per_s", perSecond)
         ctx.figures.record("resolve.\(set).\(call).threads\(threads).best_points_per_s", best)

@@ -11,7 +11,13 @@
 //                                                 every decision and write DIR/country-areas.bin
 //                                                 (DIR holds the decoded geometry of
 //                                                 Scripts/build_timezones.py; by default
-//                                                 .build-data beside Data/)
+//                                                 .build-data beside Data/), then the area index
+//   --area-index [--geometry DIR]                 only the area index: DIR/area-index.bin from
+//                                                 DIR/country-areas.bin, and its record
+//                                                 Data/area-index.json
+//   --check                                       also checks DIR/area-index.bin against the
+//                                                 committed Data/area-index.json (size and
+//                                                 checksum of every byte)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,6 +33,7 @@ var args = Array(CommandLine.arguments.dropFirst())
 var check = false
 var dataPath: String?
 var areas = false
+var areaIndexOnly = false
 var geometryPath: String?
 while let a = args.first {
     args.removeFirst()
@@ -37,12 +44,13 @@ while let a = args.first {
         dataPath = v
         args.removeFirst()
     case "--areas": areas = true
+    case "--area-index": areaIndexOnly = true
     case "--geometry":
         guard let v = args.first else { fail("--geometry needs a directory", code: 64) }
         geometryPath = v
         args.removeFirst()
     case "-h", "--help":
-        print("usage: geonews-index [--data DIR] [--check] | --areas [--geometry DIR]")
+        print("usage: geonews-index [--data DIR] [--check] [--geometry DIR] | --areas [--geometry DIR] | --area-index [--geometry DIR]")
         exit(0)
     default: fail("unknown argument '\(a)'", code: 64)
     }
@@ -50,17 +58,21 @@ while let a = args.first {
 
 do {
     let dir = try dataPath.map { DataDirectory(path: $0) } ?? DataDirectory.locate()
+    let folder = geometryPath ?? dir.buildFolder
     if areas {
-        let folder = geometryPath ?? dir.path + "/../.build-data"
         let started = timespec.now
         let (bytes, regions, decisions) = try CountryAreaSplitter().build(data: dir, geometryFolder: folder) { zone in
-            if zone % 20 == 0 { print("zone \(zone)… \(format3(timespec.now - started)) s") }
+            if zone % 20 == 0 { progress("country areas: zone \(zone) of 444… \(format3(timespec.now - started)) s") }
         }
         for d in decisions { print(d) }
+        progress("")
         let target = folder + "/" + CountryAreaFile.fileName
         write(bytes, to: target)
         print("\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s; "
               + "wrote \(target) (\(bytes.count) bytes)")
+    }
+    if areas || areaIndexOnly {
+        try buildAreaIndex(data: dir, folder: folder)
         exit(0)
     }
     let catalogue = try Catalogue.loadJSON(from: dir)
@@ -75,6 +87,7 @@ do {
     let outputs = [
         ("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir)), ("basemap.geojson", basemap),
     ]
+    if check { try checkAreaIndex(data: dir, folder: folder) }
     for (name, content) in outputs {
         let target = dir.file(name)
         if check {
@@ -91,6 +104,49 @@ do {
     }
 } catch {
     fail("\(error)", code: 65)
+}
+
+/// Builds `area-index.bin` from `country-areas.bin` in `folder` and records it in
+/// `Data/area-index.json`.
+func buildAreaIndex(data dir: DataDirectory, folder: String) throws {
+    let catalogue = try Catalogue.loadJSON(from: dir)
+    let zones = try TimeZoneCatalogue.load(from: dir)
+    let areaFile = try CountryAreaFile(path: folder + "/" + CountryAreaFile.fileName)
+    let started = timespec.now
+    let (bytes, report) = try AreaIndexBuilder().build(areas: areaFile, catalogueIDs: catalogue.countries.map(\.id),
+                                                       zoneIDs: zones.zones.map(\.id)) { row in
+        progress("area index: \(row * 10)° of 180° of latitude… \(format3(timespec.now - started)) s")
+    }
+    progress("")
+    let target = folder + "/" + AreaIndexRecord.fileName
+    write(bytes, to: target)
+    let record = AreaIndexRecord(of: bytes)
+    write(Array(record.json.utf8), to: dir.file(AreaIndexRecord.recordName))
+    print("area index built in \(format3(timespec.now - started)) s: \(report.regions) regions, \(report.regionCells) whole root cells, "
+          + "\(report.nodes) split nodes (\(report.nodeSlots) child slots), \(report.leaves) leaves, \(report.groups) region parts, "
+          + "\(report.rings) rings, \(report.vertices) vertices, \(report.countryEdges) country edges; "
+          + "wrote \(target) (\(bytes.count) bytes) and \(dir.file(AreaIndexRecord.recordName))")
+}
+
+/// Exit 1 unless `area-index.bin` in `folder` is the one `Data/area-index.json` records.
+func checkAreaIndex(data dir: DataDirectory, folder: String) throws {
+    let path = folder + "/" + AreaIndexRecord.fileName
+    let recorded = try AreaIndexRecord.load(from: dir)
+    guard let file = try? MappedFile(path: path) else {
+        fail("\(path) is missing; build it with Scripts/ensure-areas", code: 1)
+    }
+    let actual = withExtendedLifetime(file) { AreaIndexRecord(of: file.bytes) }
+    guard actual == recorded else {
+        fail("\(path) is not the one \(dir.file(AreaIndexRecord.recordName)) records (\(actual.bytes) bytes, checksum \(actual.checksum)); "
+             + "rebuild it with `geonews-index --area-index`", code: 1)
+    }
+    print("\(path) is the one the record names (\(actual.bytes) bytes, checksum \(actual.checksum))")
+}
+
+/// A progress line on standard error: rewritten in place on a terminal, one line each otherwise.
+func progress(_ line: String) {
+    let text = isatty(2) != 0 ? "\r\u{1B}[K" + line : line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
 }
 
 /// Writes `content` to `target` through a temporary file renamed over it; exit 74 on failure.

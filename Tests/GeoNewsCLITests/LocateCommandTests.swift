@@ -68,6 +68,10 @@ final class LocateCommandTests: XCTestCase {
         XCTAssertEqual(suggestion["reason"] as? String, "nearest-marker")
         XCTAssertGreaterThan(suggestion["distanceKm"] as? Double ?? 0, 1000)
         XCTAssertTrue((suggestion["explanation"] as? String ?? "").contains("at sea"))
+        // "At sea" is beyond every territorial sea: 10 km off Marseille is France.
+        let waters = try CommandRunner.json(try CommandRunner.geonews(["--lat", "43.12", "--lon", "5.37", "--json", "--no-headlines"]).stdout)
+        XCTAssertEqual((waters["country"] as? [String: Any])?["iso2"] as? String, "FR")
+        XCTAssertTrue(waters["nearest"] is NSNull)
     }
 
     func testLanguageOptionNamesCountriesInThatLanguage() throws {

@@ -177,9 +177,13 @@ public struct CountryAreaSplitter {
             if !kept.isEmpty {
                 regions.append(CountryZoneRegion(country: own, zone: z, geometry: try context.union(kept)))
             }
-            for share in shares {
-                let all = [share.geometry] + (adopted[share.country] ?? [])
-                regions.append(CountryZoneRegion(country: share.country, zone: z, geometry: try context.union(all)))
+            // One region per country: a country's shares and the parts they adopted, together
+            // (a region per share, each with all the adopted parts, would overlap).
+            var shareCountries: [Int] = []
+            for share in shares where !shareCountries.contains(share.country) { shareCountries.append(share.country) }
+            for k in shareCountries {
+                let all = shares.filter { $0.country == k }.map(\.geometry) + (adopted[k] ?? [])
+                regions.append(CountryZoneRegion(country: k, zone: z, geometry: try context.union(all)))
             }
         }
         return (regions, decisions)

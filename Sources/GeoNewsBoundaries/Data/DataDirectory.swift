@@ -15,6 +15,14 @@ public struct DataDirectory: Sendable, Hashable {
 
     public func file(_ name: String) -> String { path + "/" + name }
 
+    /// The folder of derived data too large to commit (`area-index.bin`, `country-areas.bin`,
+    /// the decoded time-zone geometry): `$GEONEWS_BUILD_DATA` if set, else `.build-data`
+    /// beside this folder.
+    public var buildFolder: String {
+        if let env = getenv("GEONEWS_BUILD_DATA") { return String(cString: env) }
+        return path + "/../.build-data"
+    }
+
     /// Finds the data folder: `$GEONEWS_DATA` if set; else a `Data/` folder holding
     /// `countries.json` in the executable's folder or any folder above it (a build inside the
     /// checkout finds the checkout's `Data/`), then `../share/geonews` beside the executable

@@ -225,6 +225,15 @@ final class Geometry {
         try context.own(GEOSBuffer_r(context.handle, pointer, distance, 8), "buffer")
     }
 
+    /// A copy in GEOS's normal form (shells clockwise, holes counter-clockwise, parts in a fixed
+    /// order): ``clipped(xmin:ymin:xmax:ymax:)`` decides which corners of the rectangle lie
+    /// inside from the rings' orientation.
+    func normalized() throws(GEOSError) -> Geometry {
+        let copy = try context.own(GEOSGeom_clone_r(context.handle, pointer), "clone")
+        guard GEOSNormalize_r(context.handle, copy.pointer) == 0 else { throw context.error("normalize") }
+        return copy
+    }
+
     func madeValid() throws(GEOSError) -> Geometry {
         try context.own(GEOSMakeValid_r(context.handle, pointer), "make valid")
     }

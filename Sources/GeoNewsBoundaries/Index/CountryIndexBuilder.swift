@@ -45,6 +45,7 @@ public struct CountryIndexBuilder {
         }
 
         var state = BuildState()
+        var tree = CellTree(leafVertexLimit: leafVertexLimit, maxDepth: maxDepth, emptySlot: CountryIndexFormat.coastalSea)
         var root = [UInt32](repeating: 0, count: CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows)
         for row in 0..<CountryIndexFormat.rootRows {
             let y0 = Double(row - 90)
@@ -53,15 +54,15 @@ public struct CountryIndexBuilder {
                 var pieces: [Piece] = []
                 for (i, b) in boxes.enumerated() where b.0 <= x0 + 1 && b.2 >= x0 && b.1 <= y0 + 1 && b.3 >= y0 {
                     let clip = try geometries[i].clipped(xmin: x0, ymin: y0, xmax: x0 + 1, ymax: y0 + 1)
-                    if let piece = Piece(country: i, geometry: clip) { pieces.append(piece) }
+                    if let piece = Piece(item: i, geometry: clip) { pieces.append(piece) }
                 }
-                root[row * CountryIndexFormat.rootColumns + col] = try encode(pieces, x0: x0, y0: y0, size: 1, depth: 0, state: &state)
+                root[row * CountryIndexFormat.rootColumns + col] = try tree.encode(pieces, x0: x0, y0: y0, size: 1, depth: 0, writer: &state)
             }
         }
         flagSea(&root)
         state.report.seaCells = root.filter { $0 >> CountryIndexFormat.kindShift == 0 }.count
         state.report.countryCells = root.filter { $0 >> CountryIndexFormat.kindShift == 1 }.count
-        var merger = LevelMerger(quadtree: state.quadtree, minimumFill: mergeFill)
+        var merger = LevelMerger(quadtree: tree.quadtree, minimumFill: mergeFill)
         for i in root.indices { root[i] = merger.merge(root[i], depth: 0) }
         state.report.nodes = merger.nodeCount
         state.report.nodeSlots = merger.nodes.count
@@ -69,30 +70,6 @@ public struct CountryIndexBuilder {
                                     boundariesFingerprint: boundaries.fingerprint,
                                     nearShoreMetres: UInt32(nearShoreKm * 1000))
         return (bytes, state.report)
-    }
-
-    private func encode(_ pieces: [Piece], x0: Double, y0: Double, size: Double, depth: Int, state: inout BuildState) throws -> UInt32 {
-        if pieces.isEmpty { return CountryIndexFormat.coastalSea }
-        if pieces.count == 1, pieces[0].covers(x0: x0, y0: y0, size: size) {
-            return CountryIndexFormat.slot(.country, UInt32(pieces[0].country))
-        }
-        let vertexCount = pieces.reduce(0) { $0 + $1.vertexCount }
-        if vertexCount <= leafVertexLimit || depth >= maxDepth {
-            return state.addLeaf(pieces)
-        }
-        let half = size / 2
-        let node = state.reserveNode()
-        for k in 0..<4 {
-            let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
-            var sub: [Piece] = []
-            for p in pieces {
-                let clip = try p.geometry.clipped(xmin: cx, ymin: cy, xmax: cx + half, ymax: cy + half)
-                if let piece = Piece(country: p.country, geometry: clip) { sub.append(piece) }
-            }
-            let slot = try encode(sub, x0: cx, y0: cy, size: half, depth: depth + 1, state: &state)
-            state.quadtree[node * 4 + k] = slot
-        }
-        return CountryIndexFormat.slot(.node, UInt32(node))
     }
 
     /// Marks root sea cells whose neighbourhood within ``nearShoreKm`` holds no land as far
@@ -121,58 +98,17 @@ public struct CountryIndexBuilder {
     }
 }
 
-/// One country's polygons clipped to a cell.
-private struct Piece {
-    let country: Int
-    let geometry: Geometry
-    let vertexCount: Int
-
-    init?(country: Int, geometry: Geometry) {
-        guard !geometry.isEmpty, geometry.area > 0 else { return nil }
-        var n = 0
-        geometry.forEachRing { _, _, xy in n += xy.count / 2 }
-        guard n > 0 else { return nil }
-        self.country = country
-        self.geometry = geometry
-        vertexCount = n
-    }
-
-    /// True when the clipped polygons fill the cell: every vertex lies on the cell's edge and
-    /// the area equals the cell's.
-    func covers(x0: Double, y0: Double, size: Double) -> Bool {
-        let x1 = x0 + size, y1 = y0 + size
-        guard geometry.area >= size * size * (1 - 1e-12) else { return false }
-        var onEdge = true
-        geometry.forEachRing { _, _, xy in
-            var k = 0
-            while k < xy.count {
-                let x = xy[k], y = xy[k + 1]
-                if !(x == x0 || x == x1 || y == y0 || y == y1) { onEdge = false }
-                k += 2
-            }
-        }
-        return onEdge
-    }
-}
-
-private struct BuildState {
-    /// The quadtree as built, four child slots per node; `LevelMerger` turns it into `nodes`.
-    var quadtree: [UInt32] = []
+private struct BuildState: CellTreeLeafWriter {
     var leaves: [UInt64] = []
     var report = CountryIndexBuilder.Report()
 
-    mutating func reserveNode() -> Int {
-        quadtree.append(contentsOf: [0, 0, 0, 0])
-        return quadtree.count / 4 - 1
-    }
-
-    mutating func addLeaf(_ pieces: [Piece]) -> UInt32 {
+    mutating func addLeaf(_ pieces: [Piece], x0: Double, y0: Double, size: Double) -> UInt32 {
         let offset = leaves.count
         leaves.append(UInt64(pieces.count))
         for p in pieces {
             var rings: [[Double]] = []
             p.geometry.forEachRing { _, _, xy in rings.append(Array(xy)) }
-            LeafGroup.append(country: p.country, rings: rings, to: &leaves)
+            LeafGroup.append(country: p.item, rings: rings, to: &leaves)
             report.groups += 1
             report.rings += rings.count
             report.vertices += rings.reduce(0) { $0 + $1.count / 2 }

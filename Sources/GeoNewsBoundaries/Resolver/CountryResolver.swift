@@ -5,26 +5,38 @@ import Darwin
 #endif
 import GeoNewsGeodesy
 
-/// Position → containing country, nearest country at sea, and the suggested news country.
+/// Position → containing country, time zone, distance to the country's edge, nearest country at
+/// sea, and the suggested news country.
 ///
-/// The rules, in order:
+/// The containing country is the one whose land or territorial sea holds the position, as
+/// OpenStreetMap draws them (the regions of ``AreaIndex``: timezone-boundary-builder's zones
+/// split by country); beyond every territorial sea there is none, and the nearest land is
+/// Natural Earth's (``CountryIndex``). The rules, in order:
 /// 1. Inside one of the 54 news countries: that country, reason ``SuggestionReason/inside``,
 ///    distance 0.
 /// 2. Inside a territory whose sovereign is a news country (Réunion → France): the sovereign,
 ///    reason ``SuggestionReason/sovereign``, distance 0.
-/// 3. At sea within ``nearShoreKm`` of the land of a country that rules 1–2 would answer: that
-///    news country, reason ``SuggestionReason/offshore``, with the distance to the land.
-///    Natural Earth's coastline is tight, so harbours and coastal towns often fall just
-///    outside it.
+/// 3. Beyond the territorial seas within ``nearShoreKm`` of the land of a country that rules
+///    1–2 would answer: that news country, reason ``SuggestionReason/offshore``, with the
+///    distance to the land.
 /// 4. Anywhere else (a country without news coverage, the open sea): the news country whose
 ///    marker is nearest on the great circle, reason ``SuggestionReason/nearestMarker``, with
 ///    that distance.
 ///
 /// Immutable and lock-free: one resolver serves any number of threads. Only the memory-mapped
-/// ``CountryIndex`` is touched per query; GEOS is not on this path.
+/// indexes are touched per query; GEOS is not on this path.
 public final class CountryResolver: CountryResolving, Sendable {
     public let catalogue: Catalogue
+    /// Natural Earth's land: the nearest country at sea.
     public let index: CountryIndex
+    /// The (country, zone) regions: the containing country and the time zone.
+    public let areas: AreaIndex
+    /// The IANA ids of ``TimeZoneCatalogue/zones``, in its order.
+    public let zoneIDs: [String]
+    /// Whether ``resolve(_:)`` fills ``Resolution/borderDistanceKm`` (a best-first search of
+    /// the grid around the position: far from any edge, in Antarctica or inner Russia, it
+    /// visits many cells, so batch work leaves it out unless asked).
+    public let measuresBorderDistance: Bool
     /// Within this many kilometres of a news country's land, a point at sea is suggested that
     /// country (25 km: the territorial sea is 22 km, and Natural Earth's 10 m coastline
     /// leaves most coastal towns within a few kilometres of it).
@@ -47,9 +59,16 @@ public final class CountryResolver: CountryResolving, Sendable {
     ///   resolver then also precomputes, for each 1° cell, the news marker nearest to all of
     ///   it where one is (a few milliseconds, once), so that rows outside the news countries
     ///   skip the marker search.
-    public init(catalogue: Catalogue, index: CountryIndex, seaSearchKm: Double = .infinity) {
+    /// - Parameter measuresBorderDistance: see ``measuresBorderDistance``; by default on for a
+    ///   resolver of single positions (an unbounded ``seaSearchKm``), off for batch work.
+    public init(catalogue: Catalogue, index: CountryIndex, areas: AreaIndex, zoneIDs: [String], seaSearchKm: Double = .infinity,
+                measuresBorderDistance: Bool? = nil) {
+        precondition(areas.countryCount == catalogue.countries.count)
         self.catalogue = catalogue
         self.index = index
+        self.areas = areas
+        self.zoneIDs = zoneIDs
+        self.measuresBorderDistance = measuresBorderDistance ?? seaSearchKm.isInfinite
         nearShoreKm = index.nearShoreKm
         self.seaSearchKm = max(seaSearchKm, index.nearShoreKm)
         newsCountry = catalogue.countries.map { c in
@@ -107,21 +126,45 @@ public final class CountryResolver: CountryResolving, Sendable {
         return (cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
     }
 
-    /// Loads the catalogue and the prebuilt index from a data directory.
-    public static func load(from directory: DataDirectory, seaSearchKm: Double = .infinity) throws(DataError) -> CountryResolver {
+    /// Loads the catalogue, the zones and both prebuilt indexes: `country-index.bin` from the
+    /// data directory, `area-index.bin` (and `country-areas.bin` for exact answers on an
+    /// edge, when present) from the build folder beside it (see ``DataDirectory/buildFolder``).
+    public static func load(from directory: DataDirectory, seaSearchKm: Double = .infinity,
+                            measuresBorderDistance: Bool? = nil) throws(DataError) -> CountryResolver {
         let catalogue = try Catalogue.load(from: directory)
-        let index = try CountryIndex(path: directory.file("country-index.bin"), catalogueIDs: catalogue.countries.map(\.id),
+        let ids = catalogue.countries.map(\.id)
+        let index = try CountryIndex(path: directory.file("country-index.bin"), catalogueIDs: ids,
                                      boundaries: BoundaryFile(directory: directory))
-        return CountryResolver(catalogue: catalogue, index: index, seaSearchKm: seaSearchKm)
+        let zones = try TimeZoneCatalogue.load(from: directory).zones.map(\.id)
+        let build = directory.buildFolder
+        let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
+        let areas = try AreaIndex(path: build + "/" + AreaIndexFormat.fileName, catalogueIDs: ids, zoneIDs: zones, areas: areaFile)
+        return CountryResolver(catalogue: catalogue, index: index, areas: areas, zoneIDs: zones, seaSearchKm: seaSearchKm,
+                               measuresBorderDistance: measuresBorderDistance)
     }
 
-    /// The country or territory whose polygons hold the position, or `nil` at sea.
+    /// The country or territory whose land or territorial sea holds the position, or `nil`
+    /// beyond every territorial sea.
     public func containingCountry(_ position: Coordinate) -> Country? {
-        index.countryIndex(at: position).map { catalogue.countries[$0] }
+        areas.region(at: position).flatMap(areas.country(ofRegion:)).map { catalogue.countries[$0] }
+    }
+
+    /// The IANA time zone at the position: its region's, or the nautical `Etc/GMT±N` of its
+    /// longitude where no region holds it.
+    public func timeZone(_ position: Coordinate) -> String {
+        areas.region(at: position).map { zoneIDs[areas.zone(ofRegion: $0)] } ?? Self.nauticalZone(longitude: position.longitude)
+    }
+
+    /// `Etc/GMT±N` for the 15° band around a longitude (POSIX signs: west of Greenwich is +).
+    static func nauticalZone(longitude: Double) -> String {
+        let n = longitude.isFinite ? Int((longitude / 15).rounded()) : 0
+        return n == 0 ? "Etc/GMT" : n > 0 ? "Etc/GMT-\(min(n, 12))" : "Etc/GMT+\(min(-n, 12))"
     }
 
     public func resolve(_ position: Coordinate) -> Resolution {
-        if let i = index.countryIndex(at: position) {
+        let region = areas.region(at: position)
+        let zone = region.map { zoneIDs[areas.zone(ofRegion: $0)] } ?? Self.nauticalZone(longitude: position.longitude)
+        if let i = region.flatMap(areas.country(ofRegion:)) {
             let country = catalogue.countries[i]
             let suggestion: Suggestion
             if let news = newsCountry[i] {
@@ -129,7 +172,9 @@ public final class CountryResolver: CountryResolving, Sendable {
             } else {
                 suggestion = nearestMarker(position)
             }
-            return Resolution(position: position, country: country, nearest: nil, suggestion: suggestion)
+            let border = measuresBorderDistance ? areas.borderDistanceKm(at: position, country: i) : nil
+            return Resolution(position: position, country: country, nearest: nil, suggestion: suggestion, timeZone: zone,
+                              borderDistanceKm: border)
         }
         var nearest: NearestCountry?
         var news: Int?
@@ -142,9 +187,10 @@ public final class CountryResolver: CountryResolving, Sendable {
         }
         if let news, let nearest {
             return Resolution(position: position, country: nil, nearest: nearest,
-                              suggestion: Suggestion(country: catalogue.countries[news], reason: .offshore, distanceKm: nearest.distanceKm))
+                              suggestion: Suggestion(country: catalogue.countries[news], reason: .offshore, distanceKm: nearest.distanceKm),
+                              timeZone: zone)
         }
-        return Resolution(position: position, country: nil, nearest: nearest, suggestion: nearestMarker(position))
+        return Resolution(position: position, country: nil, nearest: nearest, suggestion: nearestMarker(position), timeZone: zone)
     }
 
     /// The news country whose marker is nearest on the great circle.
