@@ -78,7 +78,8 @@ public enum GeoNewsAPI {
             }
         }
         return ServerState(resolver: resolver,
-                           batchResolver: CountryResolver(catalogue: resolver.catalogue, index: resolver.index, seaSearchKm: 0),
+                           batchResolver: CountryResolver(catalogue: resolver.catalogue, index: resolver.index, areas: resolver.areas,
+                                                          zoneIDs: resolver.zoneIDs, seaSearchKm: 0),
                            store: store, configuration: configuration,
                            datasets: datasets, headlines: headlines,
                            basemap: BasemapRoutes(data: data))

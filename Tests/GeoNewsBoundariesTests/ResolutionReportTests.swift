@@ -7,12 +7,14 @@ import GeoNewsBoundaries
 final class ResolutionReportTests: XCTestCase {
     func testParisIsTheDocumentedObjectByteForByte() throws {
         let r = try TestData.resolver().resolve(Coordinate(latitude: 48.8566, longitude: 2.3522))
-        XCTAssertEqual(try ResolutionReport(r, language: nil).jsonString(), """
-            {"borderDistanceKm":null,\
+        // 2026-07-01T12:00:00Z: Paris keeps summer time (UTC+02:00) then.
+        let july = Date(timeIntervalSince1970: 1_782_907_200)
+        XCTAssertEqual(try ResolutionReport(r, language: nil, at: july).jsonString(), """
+            {"borderDistanceKm":172.223,\
             "country":{"continent":"Europe","id":"FRA","iso2":"FR","iso3":"FRA","name":"France","sovereign":"France"},\
             "nearest":null,"position":{"lat":48.8566,"lon":2.3522},\
             "suggestion":{"distanceKm":0,"explanation":"the position is inside it","iso2":"FR","name":"France","reason":"inside"},\
-            "timeZone":null,"utcOffset":null,"utcOffsetSeconds":null}
+            "timeZone":"Europe/Paris","utcOffset":"+02:00","utcOffsetSeconds":7200}
             """)
     }
 

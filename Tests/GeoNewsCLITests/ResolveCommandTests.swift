@@ -1,10 +1,9 @@
 import Foundation
 import XCTest
 
-/// `geonews resolve` through the real executable: the columns it writes. The values of
-/// `time_zone` and `border_distance_km` for real positions are checked once the resolver
-/// fills them in from the country-area index; the writers' values are checked in
-/// GeoNewsTracesTests' `ZoneColumnsTests`.
+/// `geonews resolve` through the real executable: the columns it writes and their values for
+/// real positions from the area index; the writers' formats are checked in GeoNewsTracesTests'
+/// `ZoneColumnsTests`.
 final class ResolveCommandTests: XCTestCase {
     private func input(_ text: String, _ name: String) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-resolve-\(UUID().uuidString)-\(name)")
@@ -23,8 +22,14 @@ final class ResolveCommandTests: XCTestCase {
         XCTAssertEqual(asked.status, 0, asked.stderr)
         let rows = asked.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertEqual(rows.first, "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,border_distance_km,error")
-        XCTAssertTrue(rows[1].hasPrefix("paris,48.8566,2.3522,FR,FR,inside,0.000,"), rows[1])
-        XCTAssertEqual(rows[1].split(separator: ",", omittingEmptySubsequences: false).count, 10)
+        XCTAssertTrue(rows[1].hasPrefix("paris,48.8566,2.3522,FR,FR,inside,0.000,Europe/Paris,"), rows[1])
+        let fields = rows[1].split(separator: ",", omittingEmptySubsequences: false)
+        XCTAssertEqual(fields.count, 10)
+        // Paris is about 170 km from the nearest edge of France (the Belgian border).
+        let km = try XCTUnwrap(Double(fields[8]), rows[1])
+        XCTAssertEqual(km, 172, accuracy: 5)
+        XCTAssertEqual(fields[9], "")
+        XCTAssertTrue(plain.stdout.contains("paris,48.8566,2.3522,FR,FR,inside,0.000,Europe/Paris,\n"), plain.stdout)
     }
 
     func testNDJSONRowsCarryTheTimeZoneKey() throws {
@@ -32,7 +37,7 @@ final class ResolveCommandTests: XCTestCase {
         let r = try CommandRunner.geonews(["resolve", "--no-progress", "--border-distance", file])
         XCTAssertEqual(r.status, 0, r.stderr)
         let row = try CommandRunner.json(r.stdout)
-        XCTAssertTrue(row.keys.contains("time_zone"), r.stdout)
+        XCTAssertEqual(row["time_zone"] as? String, "Etc/GMT+10", "the open Pacific at 150° W keeps UTC−10: \(r.stdout)")
         XCTAssertTrue(row["border_distance_km"] is NSNull, "the open Pacific is in no country: \(r.stdout)")
     }
 

@@ -101,7 +101,8 @@ struct ResolveCommand: ParsableCommand {
         do {
             // The suggestion never needs a border farther than the near-shore distance: bounding the
             // sea search there gives the same rows and keeps open-sea fixes as cheap as land ones.
-            resolver = try CountryResolver.load(from: try DataDirectory.locate(), seaSearchKm: 0)
+            resolver = try CountryResolver.load(from: try DataDirectory.locate(), seaSearchKm: 0,
+                                                measuresBorderDistance: borderDistance)
         } catch {
             StandardError.write("geonews: \(error)\n")
             throw ExitCode(66)
