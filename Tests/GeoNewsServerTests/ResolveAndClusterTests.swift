@@ -20,6 +20,22 @@ final class ResolveAndClusterTests: XCTestCase {
         XCTAssertEqual(call.text, printed.trimmingCharacters(in: .newlines))
     }
 
+    /// The answer carries the current UTC offset, so it is cached only up to the next whole or
+    /// half hour UTC, where offsets change.
+    func testResolveIsCachedUntilTheNextWholeOrHalfHour() async throws {
+        let server = try ServerProcess()
+        let before = Int(Date().timeIntervalSince1970.rounded(.down))
+        let call = try await server.get("/v1/resolve?lat=48.8566&lon=2.3522")
+        let after = Int(Date().timeIntervalSince1970.rounded(.down))
+        XCTAssertEqual(call.status, 200, call.text)
+        let control = try XCTUnwrap(call.header("Cache-Control"))
+        XCTAssertTrue(control.hasPrefix("public, max-age="), control)
+        let age = try XCTUnwrap(Int(control.dropFirst("public, max-age=".count)), control)
+        XCTAssertTrue((1...1800).contains(age), control)
+        let expires = (before...after).map { $0 + age }
+        XCTAssertTrue(expires.contains { $0 % 1800 == 0 }, "\(control) at \(before)…\(after) ends on a whole or half hour")
+    }
+
     func testResolveNamesTheBadParameter() async throws {
         let server = try ServerProcess()
         try assertProblem(try await server.get("/v1/resolve?lat=91.2&lon=0"), 400, mentions: ["lat", "91.2"])

@@ -90,6 +90,18 @@ public struct ResolutionReport: Encodable, Sendable {
         self.headlines = headlines
     }
 
+    /// How many seconds after `date` a report made at `date` is certain to stay right: up to
+    /// the next whole or half hour UTC, 1…1800. The position's answer changes only when its
+    /// zone's offset does, and every offset change in tzdata from 2026 on falls on a whole or
+    /// half hour UTC (Newfoundland's at 05:30, Lord Howe Island's at 15:30 and 15:00, the
+    /// Chatham Islands' at 14:00), so a cache that keeps the answer this long never serves
+    /// the offset from before a change; a fixed 300 s could straddle one by up to five minutes.
+    public static func secondsValid(after date: Date) -> Int {
+        let now = Int64(date.timeIntervalSince1970.rounded(.down))
+        let intoHalfHour = ((now % 1800) + 1800) % 1800
+        return Int(1800 - intoHalfHour)
+    }
+
     /// Metres are the useful precision for kilometres here.
     static func rounded(_ km: Double) -> Double { (km * 1000).rounded() / 1000 }
 

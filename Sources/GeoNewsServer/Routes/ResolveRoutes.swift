@@ -24,7 +24,7 @@ struct ResolveRoutes {
             let resolution = state.resolver.resolve(position)
             guard let wanted else {
                 return JSONResponse.make(try ResolutionReport(resolution, language: language).jsonBytes(),
-                                         headers: [.cacheControl: "public, max-age=86400"])
+                                         headers: [.cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: Date()))"])
             }
             let suggested = resolution.suggestion.country
             let result = try await state.headlineService().topHeadlines(
