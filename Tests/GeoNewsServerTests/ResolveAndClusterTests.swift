@@ -36,6 +36,30 @@ final class ResolveAndClusterTests: XCTestCase {
         XCTAssertTrue(expires.contains { $0 % 1800 == 0 }, "\(control) at \(before)…\(after) ends on a whole or half hour")
     }
 
+    /// A copy of Data/ (links to its files) less `leftOut`, for `--data`.
+    private func dataCopy(leaving leftOut: Set<String>) throws -> URL {
+        let source = ServerProcess.packageRoot.appendingPathComponent("Data")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-data-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where !leftOut.contains(name) {
+            try FileManager.default.createSymbolicLink(at: copy.appendingPathComponent(name), withDestinationURL: source.appendingPathComponent(name))
+        }
+        addTeardownBlock { try? FileManager.default.removeItem(at: copy) }
+        return copy
+    }
+
+    /// The zone rules come from `--data`, loaded at start, not from the default data folder
+    /// (which GEONEWS_DATA names for every test server and still holds them).
+    func testZoneRulesAreReadFromTheServersDataDirectory() async throws {
+        let whole = try ServerProcess(arguments: ["--data", try dataCopy(leaving: []).path])
+        let call = try await whole.get("/v1/resolve?lat=48.8566&lon=2.3522")
+        XCTAssertEqual(call.status, 200, call.text)
+        whole.stop()
+        XCTAssertThrowsError(try ServerProcess(arguments: ["--data", try dataCopy(leaving: ["zoneinfo.bin"]).path])) { error in
+            XCTAssertTrue("\(error)".contains("zoneinfo.bin"), "\(error)")
+        }
+    }
+
     func testResolveNamesTheBadParameter() async throws {
         let server = try ServerProcess()
         try assertProblem(try await server.get("/v1/resolve?lat=91.2&lon=0"), 400, mentions: ["lat", "91.2"])

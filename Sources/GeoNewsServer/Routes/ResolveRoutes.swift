@@ -23,14 +23,16 @@ struct ResolveRoutes {
             let category = try request.query("category").map(HeadlineRoutes.category)
             let resolution = state.resolver.resolve(position)
             guard let wanted else {
-                return JSONResponse.make(try ResolutionReport(resolution, language: language).jsonBytes(),
-                                         headers: [.cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: Date()))"])
+                let now = Date()
+                let report = ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now)
+                return JSONResponse.make(try report.jsonBytes(),
+                                         headers: [.cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: now))"])
             }
             let suggested = resolution.suggestion.country
             let result = try await state.headlineService().topHeadlines(
                 country: (suggested.iso2 ?? suggested.id).lowercased(), category: category, limit: wanted)
             let headlines = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(result))
-            return JSONResponse.make(try ResolutionReport(resolution, language: language, headlines: headlines).jsonBytes(),
+            return JSONResponse.make(try ResolutionReport(resolution, language: language, headlines: headlines, zoneRules: state.zoneRules).jsonBytes(),
                                      headers: [.cacheControl: HeadlineRoutes.cacheControl(result)])
         }
     }
