@@ -102,6 +102,8 @@ struct BatchResolveRoutes {
         case "true", "1", "": options.hasHeader = false
         case let other?: throw Problem.badValue("noHeader", "'\(other)' is not true or false")
         }
+        // The CLI's --border-distance: a border_distance_km column after time_zone.
+        options.includesBorderDistance = try request.booleanQuery("borderDistance", default: false)
         if let text = request.query("outputFormat") {
             guard let format = RecordFormat(rawValue: text.lowercased()), format != .gpx else {
                 throw Problem.badValue("outputFormat", "'\(text)' is not one of csv, ndjson, geojson")
