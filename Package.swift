@@ -93,6 +93,8 @@ let package = Package(
             dependencies: [
                 "GeoNews", "GeoNewsJSON", "GeoNewsStore", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // FlatDictionary, the type of a request's parsed query parameters.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -10,17 +10,18 @@ struct ResolveRoutes {
 
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/resolve") { request, _ in
-            let latitude = try request.requiredQuery("lat", "degrees, -90…90")
-            let longitude = try request.requiredQuery("lon", "degrees, -180…180")
+            let query = request.parameters
+            let latitude = try query.required("lat", "degrees, -90…90")
+            let longitude = try query.required("lon", "degrees, -180…180")
             let position: Coordinate
             do throws(CoordinateInputError) {
                 position = try Coordinate(parsingLatitude: latitude, longitude: longitude)
             } catch {
                 throw Problem.badValue(error.description.hasPrefix("latitude") ? "lat" : "lon", error.description)
             }
-            let language = try state.nameLanguage(request.query("lang"))
-            let wanted = try request.query("headlines").map { _ in try request.integerQuery("headlines", in: 1...100, default: 5) }
-            let category = try request.query("category").map(HeadlineRoutes.category)
+            let language = try state.nameLanguage(query.value("lang"))
+            let wanted = try query.value("headlines").map { _ in try query.integer("headlines", in: 1...100, default: 5) }
+            let category = try query.value("category").map(HeadlineRoutes.category)
             let resolution = state.resolver.resolve(position)
             guard let wanted else {
                 let now = Date()
