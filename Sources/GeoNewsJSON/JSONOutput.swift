@@ -1,6 +1,8 @@
 /// A JSON document written byte by byte, in the layout Foundation's `JSONEncoder` gives with
 /// `.sortedKeys` and `.withoutEscapingSlashes`: no white space, numbers as Swift prints them
 /// without a trailing `.0` (`0`, `48.8566`, `1e-05`, `1e+16`), strings through ``JSONString``.
+/// The one difference: U+0008 and U+000C are written `\u0008` and `\u000c` where the encoder
+/// writes `\b` and `\f` (the same string to any JSON reader).
 ///
 /// The caller writes the members of an object in sorted order itself (a fixed report knows
 /// its keys); ``value(_:)`` sorts the members of a ``JSONValue`` object by their UTF-8 bytes,
