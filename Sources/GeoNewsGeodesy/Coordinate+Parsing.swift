@@ -21,9 +21,16 @@ extension Coordinate {
     /// - Throws: ``CoordinateInputError/notANumber(field:text:)`` or
     ///   ``CoordinateInputError/notFinite(field:text:)``; no range check.
     public static func parseDegrees(_ text: String, field: String) throws(CoordinateInputError) -> Double {
-        let t = text.trimmingPrefix(" ")
-        let plain = t.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }
-        guard let value = Double(String(t)) else { throw .notANumber(field: field, text: text) }
+        // Bytes rather than Characters, and no String copy: breaking the text into grapheme
+        // clusters was most of the cost of an HTTP resolve request. Any non-ASCII byte makes the
+        // text not plain, as a non-ASCII Character did.
+        var t = Substring(text)
+        if t.first == " " { t = t.dropFirst() }
+        let plain = t.utf8.allSatisfy { b in
+            (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: ".") || b == UInt8(ascii: "-")
+                || b == UInt8(ascii: "+") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
+        }
+        guard let value = Double(t) else { throw .notANumber(field: field, text: text) }
         guard value.isFinite else { throw .notFinite(field: field, text: text) }
         guard plain else { throw .notANumber(field: field, text: text) }
         return value

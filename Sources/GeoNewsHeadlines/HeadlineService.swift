@@ -95,7 +95,8 @@ public struct HeadlineService: Sendable {
     ///   - language: two-letter code; one of NewsAPI's 14 or a language with a Google News
     ///     search edition. `nil` searches English on Google News and all languages on NewsAPI.
     ///   - from, to: publication bounds (Google News rounds them to whole UTC days).
-    ///   - sortBy: `.popularity` only on NewsAPI.
+    ///   - sortBy: `.popularity` only on NewsAPI; without NewsAPI among the providers the
+    ///     result is rejected as bad input naming `sort`.
     ///   - limit: 1…100 articles per page.
     ///   - page: 1 for the first `limit` articles, 2 for the next, …
     public func search(_ query: String, language: String? = nil, from: Date? = nil, to: Date? = nil,
@@ -114,6 +115,13 @@ public struct HeadlineService: Sendable {
             }
             if let from, let to, from > to {
                 throw HeadlineError.invalidInput(field: "from", value: Timestamp.iso8601String(from), reason: "is after --to")
+            }
+            // Every other provider refuses it, so without NewsAPI the chain could only fail:
+            // a request that cannot be met, not an outage.
+            if sortBy == .popularity, !configuration.providers.contains(.newsAPI) {
+                let names = configuration.providers.map(\.rawValue).joined(separator: ", ")
+                throw HeadlineError.invalidInput(field: "sort", value: sortBy.rawValue,
+                                                 reason: "only NewsAPI sorts by popularity and the providers are \(names); sort by published or relevance, or add newsapi with a key")
             }
         } catch let error as HeadlineError {
             return HeadlineResult(country: nil, category: nil, query: terms, rejected: error)

@@ -51,6 +51,12 @@ public enum GeoNewsAPI {
         } catch {
             throw .data("\(error)")
         }
+        let zoneRules: TimeZoneRules
+        do {
+            zoneRules = try TimeZoneRules.load(from: data)
+        } catch {
+            throw .data("\(error)")
+        }
         let store: Store
         do {
             store = try Store(directory: configuration.stateDirectory)
@@ -80,6 +86,10 @@ public enum GeoNewsAPI {
         return ServerState(resolver: resolver,
                            batchResolver: CountryResolver(catalogue: resolver.catalogue, index: resolver.index, areas: resolver.areas,
                                                           zoneIDs: resolver.zoneIDs, seaSearchKm: 0),
+                           borderMeasuringBatchResolver: CountryResolver(
+                               catalogue: resolver.catalogue, index: resolver.index, areas: resolver.areas,
+                               zoneIDs: resolver.zoneIDs, seaSearchKm: 0, measuresBorderDistance: true),
+                           zoneRules: zoneRules,
                            store: store, configuration: configuration,
                            datasets: datasets, headlines: headlines,
                            basemap: BasemapRoutes(data: data))

@@ -1,34 +1,56 @@
 import Hummingbird
+import HummingbirdCore
 
-/// Reading query parameters, with 400 problems naming the parameter and its value.
-extension Request {
+/// A request's query parameters, parsed once, with 400 problems naming the parameter and its
+/// value. Hummingbird parses the whole query string again on every `uri.queryParameters`, so
+/// a route that reads several parameters takes one of these.
+struct QueryParameters {
+    private let values: FlatDictionary<Substring, Substring>
+
+    init(_ request: Request) { values = request.uri.queryParameters }
+
     /// The parameter's value, `nil` when absent; an empty value counts as absent.
-    func query(_ name: String) -> String? {
-        guard let value = uri.queryParameters[name[...]].map(String.init), !value.isEmpty else { return nil }
+    func value(_ name: String) -> String? {
+        guard let value = values[name[...]].map(String.init), !value.isEmpty else { return nil }
         return value
     }
 
-    func requiredQuery(_ name: String, _ hint: String = "") throws -> String {
-        guard let value = query(name) else { throw Problem.missing(name, hint) }
+    func required(_ name: String, _ hint: String = "") throws -> String {
+        guard let value = value(name) else { throw Problem.missing(name, hint) }
         return value
     }
 
     /// An integer parameter within `range`, or `fallback` when absent.
-    func integerQuery(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
-        guard let text = query(name) else { return fallback }
+    func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
+        guard let text = value(name) else { return fallback }
         guard let value = Int(text), range.contains(value) else {
             throw Problem.badValue(name, "'\(text)' is not a whole number in \(range.lowerBound)…\(range.upperBound)")
         }
         return value
     }
 
-    /// A boolean parameter (`true`/`false`/`1`/`0`), or `fallback` when absent.
-    func booleanQuery(_ name: String, default fallback: Bool) throws -> Bool {
-        guard let text = query(name)?.lowercased() else { return fallback }
+    /// A boolean parameter (`true`/`false`/`1`/`0`/`yes`/`no`), or `fallback` when absent.
+    func boolean(_ name: String, default fallback: Bool) throws -> Bool {
+        guard let text = value(name)?.lowercased() else { return fallback }
         switch text {
         case "true", "1", "yes": return true
         case "false", "0", "no": return false
         default: throw Problem.badValue(name, "'\(text)' is not true or false")
         }
     }
+}
+
+/// One parameter at a time, for routes that read one or two.
+extension Request {
+    var parameters: QueryParameters { QueryParameters(self) }
+
+    func query(_ name: String) -> String? { parameters.value(name) }
+
+    func requiredQuery(_ name: String, _ hint: String = "") throws -> String { try parameters.required(name, hint) }
+
+    func integerQuery(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
+        try parameters.integer(name, in: range, default: fallback)
+    }
+
+    func booleanQuery(_ name: String, default fallback: Bool) throws -> Bool { try parameters.boolean(name, default: fallback) }
 }

@@ -9,6 +9,13 @@ struct ServerState: Sendable {
     /// batch rows carry no nearest country at sea, so the sea search stops at the near-shore
     /// distance, which keeps open-sea rows as cheap as land ones (the same rows either way).
     let batchResolver: CountryResolver
+    /// The batch resolver that also measures each row's distance to its country's edge, for
+    /// `POST /v1/resolve?borderDistance=true` (as `geonews resolve --border-distance`); the
+    /// other rows do not pay for that search.
+    let borderMeasuringBatchResolver: CountryResolver
+    /// The UTC-offset rules of the same data directory as the resolver (`--data`), loaded at
+    /// start, so that answers never fall back to the rules of the default data folder.
+    let zoneRules: TimeZoneRules
     let store: Store
     let configuration: ServerConfiguration
     /// The cluster datasets by id: `markers` always, and the uploads.

@@ -27,6 +27,13 @@ final class HeadlinesCommandTests: XCTestCase {
         XCTAssertEqual(sort.stderr, "geonews: sort 'newest' is not one of provider published\n")
     }
 
+    func testSearchByPopularityWithoutNewsAPIIsAUsageError() throws {
+        let r = try CommandRunner.geonews(["search", "retraites", "--sort", "popularity"])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("geonews: sort \"popularity\": only NewsAPI sorts by popularity"), r.stderr)
+        XCTAssertTrue(r.stdout.isEmpty)
+    }
+
     func testAPageNoProviderReachesExits64NamingEachProvidersLimit() throws {
         let r = try CommandRunner.geonews(["headlines", "--country", "fr", "--limit", "50", "--page", "6"])
         XCTAssertEqual(r.status, 64)

@@ -25,4 +25,13 @@ final class CoordinateParsingTests: XCTestCase {
             }
         }
     }
+
+    func testOneLeadingSpaceIsTakenAndNonASCIIDigitsAreNot() throws {
+        XCTAssertEqual(try Coordinate.parseDegrees(" 12.5", field: "latitude"), 12.5)
+        for text in ["  12.5", "12.5 ", "\u{663}", "\u{FF11}\u{FF12}", "1\u{301}2", " \u{301}12", "12\u{0}", "\t12", "1_000"] {
+            XCTAssertThrowsError(try Coordinate.parseDegrees(text, field: "latitude"), text) {
+                XCTAssertEqual($0 as? CoordinateInputError, .notANumber(field: "latitude", text: text))
+            }
+        }
+    }
 }

@@ -32,3 +32,31 @@ final class JSONStringTests: XCTestCase {
         XCTAssertEqual(String(decoding: try encoder.encode(value), as: UTF8.self), text)
     }
 }
+
+final class JSONOutputTests: XCTestCase {
+    func testNumbersAreWrittenAsJSONEncoderWritesThem() throws {
+        let values: [Double] = [0, -0.0, 1, -3, 48.8566, 0.1 + 0.2, 1e-5, 1e-7, 0.0001, 12.5, 1e15, 2.5e15, 9007199254740992,
+                                9007199254740994, 1e16, 1.2345678901234568e20, 5e-324, .greatestFiniteMagnitude, -180, 179.999999]
+        for value in values {
+            var out = JSONOutput()
+            try out.number(value)
+            XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+        }
+        var out = JSONOutput()
+        XCTAssertThrowsError(try out.number(.nan))
+        out.number(-3600)
+        XCTAssertEqual(out.bytes, Array("-3600".utf8))
+    }
+
+    func testObjectMembersAreSortedByTheirUTF8Bytes() throws {
+        let value = JSONValue.object(["aa": .number(1), "aB": .null, "a10": .string("x/y"), "a9": .bool(true), "_": .array([]),
+                                      "Z": .object(["b": .bool(false), "a": .number(0.5)]), "é": .string("\"")])
+        var out = JSONOutput()
+        try out.value(value)
+        XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self),
+                       #"{"Z":{"a":0.5,"b":false},"_":[],"a10":"x/y","a9":true,"aB":null,"aa":1,"é":"\""}"#)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        XCTAssertEqual(out.bytes, Array(try encoder.encode(value)))
+    }
+}

@@ -34,6 +34,33 @@ final class BatchResolveTests: XCTestCase {
         return try ServerProcess.runCLI(["resolve", "--format", format, "--no-progress"] + extra + [file.path])
     }
 
+    /// `borderDistance=true` is the CLI's `--border-distance`: the same extra column, the
+    /// same bytes, in every output format; a value that is not a boolean is a 400 naming it.
+    func testBorderDistanceAddsTheCLIsColumn() async throws {
+        let server = try ServerProcess()
+        for (text, type, format) in [(Self.csv, "text/csv", "csv"), (Self.ndjson, "application/x-ndjson", "ndjson")] {
+            let call = try await server.send("POST", "/v1/resolve?borderDistance=true", body: Data(text.utf8), contentType: type)
+            XCTAssertEqual(call.status, 200, call.text)
+            XCTAssertEqual(call.text, try cli(text, format: format, extra: ["--border-distance"]), format)
+            XCTAssertNotEqual(call.text, try cli(text, format: format), "the column is only there when asked for")
+        }
+        let csv = try await server.send("POST", "/v1/resolve?borderDistance=true", body: Data(Self.csv.utf8), contentType: "text/csv")
+        let header = try XCTUnwrap(csv.text.split(separator: "\n").first).split(separator: ",")
+        XCTAssertEqual(header.firstIndex(of: "border_distance_km"), header.firstIndex(of: "time_zone").map { $0 + 1 }, "\(header)")
+        // Rows on land carry a measured distance, not an empty field.
+        let column = try XCTUnwrap(header.firstIndex(of: "border_distance_km"))
+        let measured = csv.text.split(separator: "\n").dropFirst().compactMap { row -> Double? in
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+            return fields.count > column ? Double(fields[column]) : nil
+        }
+        XCTAssertFalse(measured.isEmpty, csv.text)
+        XCTAssertTrue(measured.allSatisfy { $0 >= 0 }, "\(measured)")
+        let plain = try await server.send("POST", "/v1/resolve?borderDistance=false", body: Data(Self.csv.utf8), contentType: "text/csv")
+        XCTAssertFalse(plain.text.prefix(200).contains("border_distance_km"))
+        try assertProblem(try await server.send("POST", "/v1/resolve?borderDistance=maybe", body: Data(Self.csv.utf8), contentType: "text/csv"),
+                          400, mentions: ["borderDistance", "maybe"])
+    }
+
     func testEachFormatStreamsBackTheCLIsRowsByteForByte() async throws {
         let server = try ServerProcess()
         for (text, type, format) in [(Self.csv, "text/csv", "csv"), (Self.ndjson, "application/x-ndjson", "ndjson"),

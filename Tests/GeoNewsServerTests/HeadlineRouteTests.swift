@@ -151,6 +151,19 @@ final class HeadlineRouteTests: XCTestCase {
         try assertProblem(try await server.get("/v1/search?q=x&from=yesterday"), 400, mentions: ["from", "yesterday"])
     }
 
+    /// Only NewsAPI sorts by popularity: without it the request cannot be met, whatever the
+    /// providers' health, so it is a 400 naming `sort`, not an outage's 503; and the chain is
+    /// never asked.
+    func testPopularityWithoutNewsAPIIsABadSortNotAnOutage() async throws {
+        let google = try googleNews()
+        let server = try ServerProcess(environment: ["GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString])
+        let call = try await server.get("/v1/search?q=retraites&sort=popularity")
+        try assertProblem(call, 400, mentions: ["sort", "popularity", "NewsAPI"])
+        XCTAssertTrue(google.requests.isEmpty, "\(google.requests)")
+        let relevance = try await server.get("/v1/search?q=retraites&language=fr&sort=relevance&limit=2")
+        XCTAssertEqual(relevance.status, 200, relevance.text)
+    }
+
     func testSearchGoesThroughTheChain() async throws {
         let google = try googleNews()
         let server = try ServerProcess(environment: ["GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString])

@@ -20,6 +20,46 @@ final class ResolveAndClusterTests: XCTestCase {
         XCTAssertEqual(call.text, printed.trimmingCharacters(in: .newlines))
     }
 
+    /// The answer carries the current UTC offset, so it is cached only up to the next whole or
+    /// half hour UTC, where offsets change.
+    func testResolveIsCachedUntilTheNextWholeOrHalfHour() async throws {
+        let server = try ServerProcess()
+        let before = Int(Date().timeIntervalSince1970.rounded(.down))
+        let call = try await server.get("/v1/resolve?lat=48.8566&lon=2.3522")
+        let after = Int(Date().timeIntervalSince1970.rounded(.down))
+        XCTAssertEqual(call.status, 200, call.text)
+        let control = try XCTUnwrap(call.header("Cache-Control"))
+        XCTAssertTrue(control.hasPrefix("public, max-age="), control)
+        let age = try XCTUnwrap(Int(control.dropFirst("public, max-age=".count)), control)
+        XCTAssertTrue((1...1800).contains(age), control)
+        let expires = (before...after).map { $0 + age }
+        XCTAssertTrue(expires.contains { $0 % 1800 == 0 }, "\(control) at \(before)…\(after) ends on a whole or half hour")
+    }
+
+    /// A copy of Data/ (links to its files) less `leftOut`, for `--data`.
+    private func dataCopy(leaving leftOut: Set<String>) throws -> URL {
+        let source = ServerProcess.packageRoot.appendingPathComponent("Data")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-data-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where !leftOut.contains(name) {
+            try FileManager.default.createSymbolicLink(at: copy.appendingPathComponent(name), withDestinationURL: source.appendingPathComponent(name))
+        }
+        addTeardownBlock { try? FileManager.default.removeItem(at: copy) }
+        return copy
+    }
+
+    /// The zone rules come from `--data`, loaded at start, not from the default data folder
+    /// (which GEONEWS_DATA names for every test server and still holds them).
+    func testZoneRulesAreReadFromTheServersDataDirectory() async throws {
+        let whole = try ServerProcess(arguments: ["--data", try dataCopy(leaving: []).path])
+        let call = try await whole.get("/v1/resolve?lat=48.8566&lon=2.3522")
+        XCTAssertEqual(call.status, 200, call.text)
+        whole.stop()
+        XCTAssertThrowsError(try ServerProcess(arguments: ["--data", try dataCopy(leaving: ["zoneinfo.bin"]).path])) { error in
+            XCTAssertTrue("\(error)".contains("zoneinfo.bin"), "\(error)")
+        }
+    }
+
     func testResolveNamesTheBadParameter() async throws {
         let server = try ServerProcess()
         try assertProblem(try await server.get("/v1/resolve?lat=91.2&lon=0"), 400, mentions: ["lat", "91.2"])

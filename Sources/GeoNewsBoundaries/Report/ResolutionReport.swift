@@ -90,6 +90,18 @@ public struct ResolutionReport: Encodable, Sendable {
         self.headlines = headlines
     }
 
+    /// How many seconds after `date` a report made at `date` is certain to stay right: up to
+    /// the next whole or half hour UTC, 1…1800. The position's answer changes only when its
+    /// zone's offset does, and every offset change in tzdata from 2026 on falls on a whole or
+    /// half hour UTC (Newfoundland's at 05:30, Lord Howe Island's at 15:30 and 15:00, the
+    /// Chatham Islands' at 14:00), so a cache that keeps the answer this long never serves
+    /// the offset from before a change; a fixed 300 s could straddle one by up to five minutes.
+    public static func secondsValid(after date: Date) -> Int {
+        let now = Int64(date.timeIntervalSince1970.rounded(.down))
+        let intoHalfHour = ((now % 1800) + 1800) % 1800
+        return Int(1800 - intoHalfHour)
+    }
+
     /// Metres are the useful precision for kilometres here.
     static func rounded(_ km: Double) -> Double { (km * 1000).rounded() / 1000 }
 
@@ -112,15 +124,60 @@ public struct ResolutionReport: Encodable, Sendable {
     }
 
     /// The report as one line of JSON with sorted keys and unescaped slashes: the exact bytes
-    /// `geonews --json` prints (without the final newline).
+    /// `geonews --json` prints (without the final newline), the same bytes `JSONEncoder` gives
+    /// with `.sortedKeys` and `.withoutEscapingSlashes`, written by hand because the encoder
+    /// was most of the cost of an HTTP resolve answer.
+    ///
+    /// - Throws: `EncodingError.invalidValue` when `headlines` holds an infinite or NaN number.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        Data(try jsonBytes())
+    }
+
+    /// ``jsonData()`` as bytes.
+    public func jsonBytes() throws -> [UInt8] {
+        var out = JSONOutput(capacity: headlines == nil ? 512 : 4096)
+        out.raw("{\"borderDistanceKm\":")
+        if let borderDistanceKm { try out.number(borderDistanceKm) } else { out.raw("null") }
+        out.raw(",\"country\":")
+        if let c = country {
+            out.raw("{\"continent\":"); out.string(c.continent)
+            out.raw(",\"id\":"); out.string(c.id)
+            // Absent codes are left out, as the synthesised encoding of the member types does.
+            if let iso2 = c.iso2 { out.raw(",\"iso2\":"); out.string(iso2) }
+            if let iso3 = c.iso3 { out.raw(",\"iso3\":"); out.string(iso3) }
+            out.raw(",\"name\":"); out.string(c.name)
+            out.raw(",\"sovereign\":"); out.string(c.sovereign)
+            out.raw("}")
+        } else {
+            out.raw("null")
+        }
+        if let headlines { out.raw(",\"headlines\":"); try out.value(headlines) }
+        out.raw(",\"nearest\":")
+        if let n = nearest {
+            out.raw("{\"distanceKm\":"); try out.number(n.distanceKm)
+            if let iso2 = n.iso2 { out.raw(",\"iso2\":"); out.string(iso2) }
+            out.raw(",\"name\":"); out.string(n.name)
+            out.raw("}")
+        } else {
+            out.raw("null")
+        }
+        out.raw(",\"position\":{\"lat\":"); try out.number(position.lat)
+        out.raw(",\"lon\":"); try out.number(position.lon)
+        out.raw("},\"suggestion\":{\"distanceKm\":"); try out.number(suggestion.distanceKm)
+        out.raw(",\"explanation\":"); out.string(suggestion.explanation)
+        if let iso2 = suggestion.iso2 { out.raw(",\"iso2\":"); out.string(iso2) }
+        out.raw(",\"name\":"); out.string(suggestion.name)
+        out.raw(",\"reason\":"); out.string(suggestion.reason)
+        out.raw("},\"timeZone\":"); out.string(orNull: timeZone)
+        out.raw(",\"utcOffset\":"); out.string(orNull: utcOffset)
+        out.raw(",\"utcOffsetSeconds\":")
+        if let utcOffsetSeconds { out.number(utcOffsetSeconds) } else { out.raw("null") }
+        out.raw("}")
+        return out.bytes
     }
 
     /// ``jsonData()`` as text.
     public func jsonString() throws -> String {
-        String(decoding: try jsonData(), as: UTF8.self)
+        String(decoding: try jsonBytes(), as: UTF8.self)
     }
 }

@@ -20,7 +20,9 @@ struct BatchResolveRoutes {
             var options = try Self.options(for: request)
             let summaryOnly = try Self.summaryOnly(request)
             options.followsTraces = summaryOnly
-            let batch = BatchResolver(resolver: state.batchResolver, options: options)
+            let batch = BatchResolver(
+                resolver: options.includesBorderDistance ? state.borderMeasuringBatchResolver : state.batchResolver,
+                options: options)
             let upload = ChunkQueue(), download = ChunkQueue()
             let limit = state.configuration.maximumBodyBytes
             let feeder = Task { await upload.fill(from: request.body, limit: limit) }
@@ -102,6 +104,8 @@ struct BatchResolveRoutes {
         case "true", "1", "": options.hasHeader = false
         case let other?: throw Problem.badValue("noHeader", "'\(other)' is not true or false")
         }
+        // The CLI's --border-distance: a border_distance_km column after time_zone.
+        options.includesBorderDistance = try request.booleanQuery("borderDistance", default: false)
         if let text = request.query("outputFormat") {
             guard let format = RecordFormat(rawValue: text.lowercased()), format != .gpx else {
                 throw Problem.badValue("outputFormat", "'\(text)' is not one of csv, ndjson, geojson")

@@ -37,7 +37,7 @@ struct HeadlineRoutes {
             let result = await service.search(
                 query, language: request.query("language"), from: from, to: to, sortBy: sort, limit: limit)
             return try Self.answer(result, cache: service.configuration.cache,
-                                   field: ["language": "language", "from": "from", "page": "page"], otherwise: "q")
+                                   field: ["language": "language", "from": "from", "page": "page", "sort": "sort"], otherwise: "q")
         }
     }
 
@@ -76,7 +76,8 @@ struct HeadlineRoutes {
         if let error = result.error, result.articles.isEmpty, !everyProviderAnsweredEmpty(result) {
             switch result.errorKind {
             case .badInput?:
-                let name = field.first { error.contains($0.key) }?.value ?? otherwise
+                // The library's message starts with the field it rejects ("sort \"popularity\": …").
+                let name = field.first { error.hasPrefix($0.key + " ") }?.value ?? field.first { error.contains($0.key) }?.value ?? otherwise
                 throw Problem.badValue(name, error)
             case .configuration?:
                 throw Problem(.serviceUnavailable, title: "Headlines not configured", detail: error)
