@@ -39,12 +39,17 @@ final class ResolveAndClusterTests: XCTestCase {
     /// A copy of Data/ (links to its files) less `leftOut`, for `--data`.
     private func dataCopy(leaving leftOut: Set<String>) throws -> URL {
         let source = ServerProcess.packageRoot.appendingPathComponent("Data")
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-data-\(UUID().uuidString)")
+        // A data folder with the build folder beside it, as in a checkout (the area index is
+        // read from `../.build-data`).
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-data-\(UUID().uuidString)")
+        let copy = root.appendingPathComponent("Data")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(".build-data"),
+                                                   withDestinationURL: ServerProcess.packageRoot.appendingPathComponent(".build-data"))
         for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where !leftOut.contains(name) {
             try FileManager.default.createSymbolicLink(at: copy.appendingPathComponent(name), withDestinationURL: source.appendingPathComponent(name))
         }
-        addTeardownBlock { try? FileManager.default.removeItem(at: copy) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
         return copy
     }
 
@@ -54,6 +59,9 @@ final class ResolveAndClusterTests: XCTestCase {
         let whole = try ServerProcess(arguments: ["--data", try dataCopy(leaving: []).path])
         let call = try await whole.get("/v1/resolve?lat=48.8566&lon=2.3522")
         XCTAssertEqual(call.status, 200, call.text)
+        let answer = try call.object()
+        XCTAssertEqual(answer["timeZone"] as? String, "Europe/Paris")
+        XCTAssertTrue(["+01:00", "+02:00"].contains(answer["utcOffset"] as? String ?? ""), call.text)
         whole.stop()
         XCTAssertThrowsError(try ServerProcess(arguments: ["--data", try dataCopy(leaving: ["zoneinfo.bin"]).path])) { error in
             XCTAssertTrue("\(error)".contains("zoneinfo.bin"), "\(error)")
