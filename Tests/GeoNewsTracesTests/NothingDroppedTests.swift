@@ -25,6 +25,25 @@ final class NothingDroppedTests: XCTestCase {
         XCTAssertTrue(rows[7].hasSuffix("feature 8: not a JSON object: -2.5e3"), rows[7])
     }
 
+    /// A feature whose properties are not JSON (`{"time":"…"{}`: a brace where a comma
+    /// belongs) is an error row, never a row that copies the broken text, and its
+    /// unbalanced brace swallows what follows into the same record (found by the geojson
+    /// fuzz target: the copied text broke NDJSON rows across lines).
+    func testAFeatureWhosePropertiesAreNotJSONIsAnErrorRowAndEveryRowStaysOneLine() throws {
+        let input = """
+            {"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"time":"x"{}},
+             {"type":"Feature","geometry":{"type":"Point","coordinates":[15,5]},"properties":{"a":1 2}}]}
+            """
+        let (text, summary) = try resolveBatch(input, name: "f.geojson") { $0.outputFormat = .ndjson }
+        let rows = lines(text)
+        XCTAssertEqual(rows.count, summary.recordsRead, text)
+        XCTAssertEqual(summary.recordsResolved, 0, text)
+        for row in rows {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(row.utf8)) as? [String: Any], row)
+            XCTAssertTrue((object["error"] as? String ?? "").contains("line 1: feature 1: "), row)
+        }
+    }
+
     func testANonObjectFeatureStaysAFeatureInGeoJSONOutput() throws {
         let (text, summary) = try resolveBatch(#"{"type":"FeatureCollection","features":[7,{"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]}}]}"#,
                                                name: "f.geojson")

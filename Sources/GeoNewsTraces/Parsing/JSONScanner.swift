@@ -62,20 +62,7 @@ struct JSONScanner {
         case UInt8(ascii: "\""):
             return try stringEnd(i).end
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            var j = i
-            while j < bytes.count {
-                switch bytes[j] {
-                case UInt8(ascii: "\""): j = try stringEnd(j).end; continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return j + 1 }
-                default: break
-                }
-                j += 1
-            }
-            throw .truncated
+            return try containerEnd(i)
         case UInt8(ascii: "-"), 48...57:
             var j = i + 1
             while j < bytes.count {
@@ -96,6 +83,70 @@ struct JSONScanner {
             return i + n
         default:
             throw .unexpected(byte: c, offset: i)
+        }
+    }
+
+    /// What may come next inside a container being checked by ``containerEnd(_:)``.
+    private enum Expected { case value, valueOrClose, key, keyOrClose, colon, commaOrClose }
+
+    /// The index just past the object or array opening at `i`, checking its grammar on the
+    /// way (keys are strings, members and elements are separated by commas, brackets match),
+    /// without recursion, so that any depth of nesting is safe. A value whose brackets merely
+    /// balance is not enough: its text is copied into output rows, which must stay JSON.
+    private func containerEnd(_ i: Int) throws(JSONScanError) -> Int {
+        var open: [UInt8] = []
+        var expected = Expected.value
+        var j = i
+        while true {
+            j = skipSpace(j)
+            let c = try expectByte(j)
+            switch expected {
+            case .value, .valueOrClose:
+                if expected == .valueOrClose, c == UInt8(ascii: "]") {
+                    open.removeLast()
+                    j += 1
+                    if open.isEmpty { return j }
+                    expected = .commaOrClose
+                } else if c == UInt8(ascii: "{") {
+                    open.append(c)
+                    j += 1
+                    expected = .keyOrClose
+                } else if c == UInt8(ascii: "[") {
+                    open.append(c)
+                    j += 1
+                    expected = .valueOrClose
+                } else {
+                    j = try valueEnd(j)
+                    expected = .commaOrClose
+                }
+            case .key, .keyOrClose:
+                if expected == .keyOrClose, c == UInt8(ascii: "}") {
+                    open.removeLast()
+                    j += 1
+                    if open.isEmpty { return j }
+                    expected = .commaOrClose
+                } else {
+                    guard c == UInt8(ascii: "\"") else { throw .unexpected(byte: c, offset: j) }
+                    j = try stringEnd(j).end
+                    expected = .colon
+                }
+            case .colon:
+                guard c == UInt8(ascii: ":") else { throw .unexpected(byte: c, offset: j) }
+                j += 1
+                expected = .value
+            case .commaOrClose:
+                let top = open[open.count - 1]
+                if c == UInt8(ascii: ",") {
+                    j += 1
+                    expected = top == UInt8(ascii: "{") ? .key : .value
+                } else if (c == UInt8(ascii: "}") && top == UInt8(ascii: "{")) || (c == UInt8(ascii: "]") && top == UInt8(ascii: "[")) {
+                    open.removeLast()
+                    j += 1
+                    if open.isEmpty { return j }
+                } else {
+                    throw .unexpected(byte: c, offset: j)
+                }
+            }
         }
     }
 
