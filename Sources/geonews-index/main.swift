@@ -15,7 +15,9 @@
 //   --area-index [--geometry DIR]                 only the area index: DIR/area-index.bin from
 //                                                 DIR/country-areas.bin, and its record
 //                                                 Data/area-index.json
-//   --check                                       also checks DIR/area-index.bin against the
+//   --check                                       also verifies country-index.bin's checksum
+//                                                 of every byte (loads check only its header),
+//                                                 and checks DIR/area-index.bin against the
 //                                                 committed Data/area-index.json (size and
 //                                                 checksum of every byte)
 #if canImport(Glibc)
@@ -87,7 +89,12 @@ do {
     let outputs = [
         ("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir)), ("basemap.geojson", basemap),
     ]
-    if check { try checkAreaIndex(data: dir, folder: folder) }
+    if check {
+        try checkAreaIndex(data: dir, folder: folder)
+        // Loads check only the header; the whole-file checksum and layout are checked here.
+        try CountryIndex(path: dir.file("country-index.bin"), catalogueIDs: catalogue.countries.map(\.id)).verify()
+        print("\(dir.file("country-index.bin")) passes its checksum and layout checks")
+    }
     for (name, content) in outputs {
         let target = dir.file(name)
         if check {

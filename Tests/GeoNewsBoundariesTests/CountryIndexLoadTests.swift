@@ -31,10 +31,25 @@ final class CountryIndexLoadTests: XCTestCase {
         }
     }
 
+    func testTheCommittedIndexPassesVerification() throws {
+        XCTAssertNoThrow(try CountryIndex(path: path, catalogueIDs: try ids()).verify())
+    }
+
+    /// Loading checks only the header (a start reads no more than its lookups touch); the
+    /// checksum of every byte is `verify()`'s, which `geonews-index --check` runs.
     func testAFlippedByteIsCaughtByTheChecksum() throws {
         let damaged = try copy { $0[$0.count / 2] ^= 0x40 }
-        XCTAssertThrowsError(try CountryIndex(path: damaged, catalogueIDs: try ids())) { error in
+        let index = try CountryIndex(path: damaged, catalogueIDs: try ids())
+        XCTAssertThrowsError(try index.verify()) { error in
             XCTAssertEqual("\(error)".contains("checksum mismatch"), true, "\(error)")
+        }
+    }
+
+    func testABadHeaderIsCaughtAtLoad() throws {
+        // The first section's offset pointed past the end of the file.
+        let damaged = try copy { $0[48 + 6] = 0x7F }
+        XCTAssertThrowsError(try CountryIndex(path: damaged, catalogueIDs: try ids())) { error in
+            XCTAssertTrue("\(error)".contains("lies outside the file"), "\(error)")
         }
     }
 

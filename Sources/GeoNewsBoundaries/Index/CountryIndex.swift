@@ -19,13 +19,18 @@ public final class CountryIndex: @unchecked Sendable {
     /// The near-shore distance, in kilometres, that the sea cells were flagged for.
     public let nearShoreKm: Double
     let file: MappedFile
+    /// Where the index was mapped from, for error messages.
+    let path: String
     /// The original polygons, for points within rounding of a clipped edge (see `groupContains`).
     let boundaries: BoundaryFile?
     let root: UnsafeBufferPointer<UInt32>
     let nodes: UnsafeBufferPointer<UInt32>
     let leaves: UnsafeBufferPointer<UInt64>
 
-    /// Maps and checks `country-index.bin`.
+    /// Maps `country-index.bin` and checks its header: format version, catalogue hash, and that
+    /// every section lies inside the file. The checksum of every byte and the layout walk are
+    /// ``verify()``'s, run by `geonews-index --check` and the build, so a start reads only the
+    /// pages its lookups touch.
     ///
     /// - Parameters:
     ///   - catalogueIDs: the catalogue's ids in order; an index built for another catalogue is
@@ -33,9 +38,8 @@ public final class CountryIndex: @unchecked Sendable {
     ///   - boundaries: the original polygons (`boundaries.bin`), used to settle the rare point
     ///     within rounding of a clipped edge exactly; without them such a point is settled on
     ///     the clipped rings with exact arithmetic.
-    ///   - verifyChecksum: check every byte against the stored checksum (a few milliseconds;
-    ///     on by default, so a damaged file is an error and never a wrong answer).
-    public init(path: String, catalogueIDs: [String], boundaries: BoundaryFile? = nil, verifyChecksum: Bool = true) throws(DataError) {
+    public init(path: String, catalogueIDs: [String], boundaries: BoundaryFile? = nil) throws(DataError) {
+        self.path = path
         self.boundaries = boundaries
         let f = try MappedFile(path: path)
         file = f
@@ -52,12 +56,6 @@ public final class CountryIndex: @unchecked Sendable {
         guard countryCount == catalogueIDs.count,
               try f.integer(UInt64.self, at: 16) == F.catalogueHash(catalogueIDs) else {
             throw .stale(path: path, reason: "built for a different countries.json")
-        }
-        if verifyChecksum {
-            let body = UnsafeRawBufferPointer(rebasing: b[F.headerSize...])
-            guard body.count % 32 == 0, F.checksum(body) == (try f.integer(UInt64.self, at: 32)) else {
-                throw .corrupt(path: path, reason: "checksum mismatch")
-            }
         }
         nearShoreKm = Double(try f.integer(UInt32.self, at: 40)) / 1000
         guard try f.integer(UInt32.self, at: 44) == F.finestDepth else {
@@ -82,9 +80,19 @@ public final class CountryIndex: @unchecked Sendable {
         guard root.count == F.rootColumns * F.rootRows else {
             throw .corrupt(path: path, reason: "section sizes disagree")
         }
-        // The checksum vouches for the bytes; this vouches that every offset stays inside its
-        // section, so even a file from a faulty writer cannot make a lookup read astray.
-        if verifyChecksum, let reason = Self.layoutProblem(root: root, nodes: nodes, leaves: leaves, countryCount: countryCount) {
+    }
+
+    /// Checks every byte against the stored checksum, then that every offset stays inside its
+    /// section (so even a file from a faulty writer cannot make a lookup read astray). It reads
+    /// the whole file, so it is left to `geonews-index --check` and the build, not each start.
+    public func verify() throws(DataError) {
+        typealias F = CountryIndexFormat
+        let b = file.bytes
+        let body = UnsafeRawBufferPointer(rebasing: b[F.headerSize...])
+        guard body.count % 32 == 0, F.checksum(body) == (try file.integer(UInt64.self, at: 32)) else {
+            throw .corrupt(path: path, reason: "checksum mismatch")
+        }
+        if let reason = Self.layoutProblem(root: root, nodes: nodes, leaves: leaves, countryCount: countryCount) {
             throw .corrupt(path: path, reason: reason)
         }
     }
