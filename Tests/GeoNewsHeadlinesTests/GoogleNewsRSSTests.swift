@@ -76,7 +76,9 @@ final class GoogleNewsRSSTests: XCTestCase {
         let server = try LoopbackHTTPServer { _, _ in .rss("google-news-fr.xml") }
         let service = try TestSupport.service(server, providers: [.googleNews])
         let result = await service.search("retraites", sortBy: .popularity)
-        XCTAssertEqual(result.error, "no articles for \"retraites\": Google News does not support sorting by popularity")
+        // A sort no configured provider offers is the caller's mistake, named as such, not an outage.
+        XCTAssertEqual(result.error, "sort \"popularity\": only NewsAPI sorts by popularity and the providers are google-news; "
+                       + "sort by published or relevance, or add newsapi with a key")
         XCTAssertTrue(server.requests.isEmpty)
     }
 }
