@@ -5,6 +5,8 @@ import GeoNews
 enum ResolveSuite {
     /// Points timed through the full resolver, on land-heavy sets and at sea.
     static let resolveLandSlice = 100_000, resolveSeaSlice = 2_000
+    /// Points inside a country timed through ``AreaIndex/borderDistanceKm(at:country:)``.
+    static let borderSlice = 20_000
 
     static func run(_ ctx: BenchContext) throws {
         let o = ctx.options
@@ -48,6 +50,23 @@ enum ResolveSuite {
                 let t = timedPasses(slice, threads: threads, runs: o.runs) { resolver.resolve($0).suggestion.distanceKm > 0 ? 1 : 0 }
                 record(&table, ctx, name, slice.count, "resolve", threads, t, landShare)
             }
+            // The border distance `geonews --lat --lon` and `GET /v1/resolve` add: a search of the
+            // grid around each point inside a country, timed alone.
+            if name != "sea" {
+                let inside = slice.filter { areas.region(at: $0).flatMap(areas.country(ofRegion:)) != nil }.prefix(borderSlice)
+                let t = timedPasses(Array(inside), threads: 1, runs: o.runs) { p in
+                    Int(areas.borderDistanceKm(at: p, country: areas.region(at: p).flatMap(areas.country(ofRegion:)) ?? 0))
+                }
+                record(&table, ctx, name, inside.count, "border", 1, t, 1)
+                let clock = ContinuousClock()
+                var borderTable: AreaBorderTable?
+                let built = clock.measure { borderTable = AreaBorderTable(areas) }
+                print("AreaBorderTable built in \(built)")
+                let withTable = timedPasses(Array(inside), threads: 1, runs: o.runs) { [borderTable] p in
+                    Int(areas.borderDistanceKm(at: p, country: areas.region(at: p).flatMap(areas.country(ofRegion:)) ?? 0, table: borderTable))
+                }
+                record(&table, ctx, name, inside.count, "border+table", 1, withTable, 1)
+            }
         }
         table.print()
     }
@@ -55,7 +74,8 @@ enum ResolveSuite {
     private static func record(_ table: inout Table, _ ctx: BenchContext, _ set: String, _ count: Int,
                                _ call: String, _ threads: Int, _ seconds: (median: Double, best: Double), _ landShare: Double) {
         let perSecond = Double(count) / seconds.median, best = Double(count) / seconds.best
-        let label = ["index": "CountryIndex.countryIndex(at:)", "areas": "AreaIndex.region(at:)"][call] ?? "CountryResolver.resolve"
+        let label = ["index": "CountryIndex.countryIndex(at:)", "areas": "AreaIndex.region(at:)",
+                     "border": "AreaIndex.borderDistanceKm", "border+table": "borderDistanceKm, AreaBorderTable"][call] ?? "CountryResolver.resolve"
         table.add(set, grouped(count), label,
                   "\(threads)", fixed(perSecond / 1e6, 2), fixed(1e9 / perSecond, 1), fixed(best / 1e6, 2), fixed(landShare * 100, 1) + " %")
         ctx.figures.record("resolve.\(set).\(call).threads\(threads).points_per_s", perSecond)

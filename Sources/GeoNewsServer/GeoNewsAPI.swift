@@ -47,7 +47,8 @@ public enum GeoNewsAPI {
     static func load(configuration: ServerConfiguration, data: DataDirectory) throws(ServerStartError) -> ServerState {
         let resolver: CountryResolver
         do {
-            resolver = try CountryResolver.load(from: data)
+            // One border table for the resolvers that measure border distances.
+            resolver = try CountryResolver.load(from: data, borderTable: true)
         } catch {
             throw .data("\(error)")
         }
@@ -88,7 +89,8 @@ public enum GeoNewsAPI {
                                                           zoneIDs: resolver.zoneIDs, seaSearchKm: 0),
                            borderMeasuringBatchResolver: CountryResolver(
                                catalogue: resolver.catalogue, index: resolver.index, areas: resolver.areas,
-                               zoneIDs: resolver.zoneIDs, seaSearchKm: 0, measuresBorderDistance: true),
+                               zoneIDs: resolver.zoneIDs, seaSearchKm: 0, measuresBorderDistance: true,
+                               borderTable: resolver.borderTable),
                            zoneRules: zoneRules,
                            store: store, configuration: configuration,
                            datasets: datasets, headlines: headlines,

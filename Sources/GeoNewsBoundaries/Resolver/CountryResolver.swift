@@ -37,6 +37,9 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// the grid around the position: far from any edge, in Antarctica or inner Russia, it
     /// visits many cells, so batch work leaves it out unless asked).
     public let measuresBorderDistance: Bool
+    /// Lets the border-distance search skip the cells a country wholly holds; built for batch
+    /// work that measures border distances, or passed in (the server shares one).
+    public let borderTable: AreaBorderTable?
     /// Within this many kilometres of a news country's land, a point at sea is suggested that
     /// country (25 km: the territorial sea is 22 km, and Natural Earth's 10 m coastline
     /// leaves most coastal towns within a few kilometres of it).
@@ -61,14 +64,17 @@ public final class CountryResolver: CountryResolving, Sendable {
     ///   skip the marker search.
     /// - Parameter measuresBorderDistance: see ``measuresBorderDistance``; by default on for a
     ///   resolver of single positions (an unbounded ``seaSearchKm``), off for batch work.
+    /// - Parameter borderTable: see ``borderTable``; when `nil`, built here (80 ms) for batch
+    ///   work that measures border distances, left out for single positions.
     public init(catalogue: Catalogue, index: CountryIndex, areas: AreaIndex, zoneIDs: [String], seaSearchKm: Double = .infinity,
-                measuresBorderDistance: Bool? = nil) {
+                measuresBorderDistance: Bool? = nil, borderTable: AreaBorderTable? = nil) {
         precondition(areas.countryCount == catalogue.countries.count)
         self.catalogue = catalogue
         self.index = index
         self.areas = areas
         self.zoneIDs = zoneIDs
         self.measuresBorderDistance = measuresBorderDistance ?? seaSearchKm.isInfinite
+        self.borderTable = borderTable ?? (self.measuresBorderDistance && seaSearchKm.isFinite ? AreaBorderTable(areas) : nil)
         nearShoreKm = index.nearShoreKm
         self.seaSearchKm = max(seaSearchKm, index.nearShoreKm)
         newsCountry = catalogue.countries.map { c in
@@ -129,8 +135,12 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// Loads the catalogue, the zones and both prebuilt indexes: `country-index.bin` from the
     /// data directory, `area-index.bin` (and `country-areas.bin` for exact answers on an
     /// edge, when present) from the build folder beside it (see ``DataDirectory/buildFolder``).
+    ///
+    /// - Parameter borderTable: build an ``AreaBorderTable`` (80 ms) for a resolver of single
+    ///   positions that will answer many of them (a server); batch work gets one anyway when it
+    ///   measures border distances.
     public static func load(from directory: DataDirectory, seaSearchKm: Double = .infinity,
-                            measuresBorderDistance: Bool? = nil) throws(DataError) -> CountryResolver {
+                            measuresBorderDistance: Bool? = nil, borderTable: Bool = false) throws(DataError) -> CountryResolver {
         let catalogue = try Catalogue.load(from: directory)
         let ids = catalogue.countries.map(\.id)
         let index = try CountryIndex(path: directory.file("country-index.bin"), catalogueIDs: ids,
@@ -140,7 +150,7 @@ public final class CountryResolver: CountryResolving, Sendable {
         let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
         let areas = try AreaIndex(path: build + "/" + AreaIndexFormat.fileName, catalogueIDs: ids, zoneIDs: zones, areas: areaFile)
         return CountryResolver(catalogue: catalogue, index: index, areas: areas, zoneIDs: zones, seaSearchKm: seaSearchKm,
-                               measuresBorderDistance: measuresBorderDistance)
+                               measuresBorderDistance: measuresBorderDistance, borderTable: borderTable ? AreaBorderTable(areas) : nil)
     }
 
     /// The country or territory whose land or territorial sea holds the position, or `nil`
@@ -172,7 +182,7 @@ public final class CountryResolver: CountryResolving, Sendable {
             } else {
                 suggestion = nearestMarker(position)
             }
-            let border = measuresBorderDistance ? areas.borderDistanceKm(at: position, country: i) : nil
+            let border = measuresBorderDistance ? areas.borderDistanceKm(at: position, country: i, table: borderTable) : nil
             return Resolution(position: position, country: country, nearest: nil, suggestion: suggestion, timeZone: zone,
                               borderDistanceKm: border)
         }

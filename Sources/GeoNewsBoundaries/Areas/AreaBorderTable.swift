@@ -1,0 +1,63 @@
+/// For every cell of an ``AreaIndex`` tree, the country that holds the whole cell (its land and
+/// territorial sea, with no edge of that country inside it), or none: a cell that is mixed,
+/// at sea, or crossed by a country's edge. The border-distance search skips a cell its
+/// country wholly holds without measuring it, however many time-zone lines or region
+/// boundaries cross it (they cross Russia, the United States, Brazil and Antarctica many
+/// times), which is most of the search's work in a large country.
+///
+/// Built from the index in one pass over its nodes and leaves (tens of milliseconds; see
+/// `geonews-bench resolve`), for a process that measures many border distances: the
+/// server and a batch. A single lookup measures without it.
+public final class AreaBorderTable: Sendable {
+    /// One entry for each root cell, then one for each slot of `nodes`: a country's catalogue
+    /// index, or -1.
+    let root: [Int16]
+    let nodes: [Int16]
+
+    public init(_ index: AreaIndex) {
+        var nodes = [Int16](repeating: -1, count: index.nodes.count)
+        var root = [Int16](repeating: -1, count: index.root.count)
+        for i in 0..<index.root.count {
+            root[i] = Self.wholeCountry(index.root[i], index, &nodes)
+        }
+        self.root = root
+        self.nodes = nodes
+    }
+
+    /// The country that wholly holds the cell of `slot`, or -1; fills `nodes` below it.
+    private static func wholeCountry(_ slot: UInt32, _ index: AreaIndex, _ nodes: inout [Int16]) -> Int16 {
+        typealias F = CountryIndexFormat
+        switch slot >> F.kindShift {
+        case F.Kind.sea.rawValue:
+            return -1
+        case F.Kind.country.rawValue:
+            return index.country(ofRegion: Int(slot & F.payloadMask)).map(Int16.init) ?? -1
+        case F.Kind.node.rawValue:
+            let side = 1 << (Int(slot >> F.fanOutShift & 3) + 1), base = Int(slot & F.nodeIndexMask)
+            var common: Int16? = nil, mixed = false
+            for i in 0..<(side * side) {
+                let c = wholeCountry(index.nodes[base + i], index, &nodes)
+                nodes[base + i] = c
+                if c < 0 || (common != nil && common != c) { mixed = true } else { common = c }
+            }
+            return mixed ? -1 : common ?? -1
+        default:
+            var g = index.leaves.baseAddress! + Int(slot & F.payloadMask)
+            let groups = Int(g.pointee & AreaIndexFormat.groupCountMask)
+            g += 1
+            var common: Int? = nil
+            for _ in 0..<groups {
+                let group = AreaLeafGroup(g)
+                g = group.next
+                guard let c = index.country(ofRegion: group.region), common == nil || common == c else { return -1 }
+                common = c
+                // The edges the border search measures: any of them makes the cell a border cell.
+                let v = group.vertices
+                for k in 0..<max(0, group.vertexCount - 1) where v[2 * k] & AreaIndexFormat.countryEdgeBit != 0 {
+                    return -1
+                }
+            }
+            return common.map(Int16.init) ?? -1
+        }
+    }
+}
