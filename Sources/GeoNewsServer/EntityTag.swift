@@ -25,13 +25,20 @@ enum EntityTag {
     /// as `contentType`, kept in `cache` under `tag`.
     static func respond(to request: Request, tag: String, contentType: String, cache: AnswerCache,
                         body: () throws -> ByteBuffer) throws -> Response {
-        let headers: HTTPFields = [.eTag: tag, .cacheControl: "public, max-age=60"]
+        let headers = headers(tag: tag)
         if let match = request.headers[.ifNoneMatch],
            match.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == tag || t == "*" || t == "W/" + tag }) {
             return Response(status: .notModified, headers: headers)
         }
-        var fields = headers
-        fields[.contentType] = contentType
-        return Response(status: .ok, headers: fields, body: .init(byteBuffer: try cache.answer(tag, encode: body)))
+        return Response(status: .ok, headers: Self.headers(tag: tag, contentType: contentType),
+                        body: .init(byteBuffer: try cache.answer(tag, encode: body)))
+    }
+
+    /// The headers of an answer with this tag: the tag and a minute's caching, and the content
+    /// type of a 200.
+    static func headers(tag: String, contentType: String? = nil) -> HTTPFields {
+        var fields: HTTPFields = [.eTag: tag, .cacheControl: "public, max-age=60"]
+        if let contentType { fields[.contentType] = contentType }
+        return fields
     }
 }

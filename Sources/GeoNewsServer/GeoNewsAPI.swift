@@ -2,6 +2,7 @@ import Foundation
 import GeoNews
 import GeoNewsStore
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Metrics
 import NIOCore
@@ -29,13 +30,18 @@ public enum GeoNewsAPI {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
         }
         let router = try makeRouter(state: state, metrics: registry, logger: logger)
+        let serverName = "geonews"
+        let answers = EventLoopAnswers.Routes(state: state, serverName: serverName)
         let application = Application(
             router: router,
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds)),
-                                            ExpectContinue(maximumBytes: configuration.maximumBodyBytes)],
-                idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geonews"),
+            server: HTTPServerBuilder { responder in
+                GeoNewsHTTP1Channel(
+                    responder: responder, idleTimeout: .seconds(configuration.idleTimeoutSeconds),
+                    extraHandlers: { [RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds)),
+                                      ExpectContinue(maximumBytes: configuration.maximumBodyBytes)] },
+                    answers: answers)
+            },
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )

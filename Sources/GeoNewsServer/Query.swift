@@ -9,6 +9,8 @@ struct QueryParameters {
 
     init(_ request: Request) { values = request.uri.queryParameters }
 
+    init(_ uri: URI) { values = uri.queryParameters }
+
     /// The parameter's value, `nil` when absent; an empty value counts as absent.
     func value(_ name: String) -> String? {
         guard let value = values[name[...]].map(String.init), !value.isEmpty else { return nil }

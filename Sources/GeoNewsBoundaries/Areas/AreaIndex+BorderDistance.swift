@@ -6,13 +6,18 @@ import Darwin
 import GeoNewsGeodesy
 
 extension AreaIndex {
+    /// The widening windows of the search, in kilometres; beyond the last, the whole Earth.
+    private static let borderSearchRadii: [Double] = [50, 250, 1000, 4000]
+
     /// Great-circle kilometres from a position inside `country` to the nearest edge of that
     /// country's area: the nearest point that is not the country's (another country, the open
     /// ocean), found on the leaves' country edges or as the nearest point of a cell wholly
     /// outside the country.
     ///
-    /// Searches the grid best-first by an exact lower bound (the distance to a cell's rectangle
-    /// on the sphere) in widening windows, as ``CountryIndex/nearestLand(to:maxKm:)`` does; the
+    /// Searches the grid best-first, across all levels of the tree at once, by a lower bound of
+    /// the distance to a cell's rectangle on the sphere (no trigonometry; the exact distance
+    /// only where a cell is an answer: at sea, or of another country), in widening windows,
+    /// as ``CountryIndex/nearestLand(to:maxKm:)`` does; the
     /// nearest point of an edge is found in a local equirectangular frame centred on the
     /// position and then measured on the great circle (within 0.1 % for edges within a few
     /// hundred kilometres). `.infinity` only for a country that has no edge on Earth.
@@ -21,85 +26,81 @@ extension AreaIndex {
     ///   the country wholly holds (the same answer, in a fraction of the time in a large
     ///   country); without it such cells are searched.
     public func borderDistanceKm(at p: Coordinate, country: Int, table: AreaBorderTable? = nil) -> Double {
-        for bound in [50.0, 250, 1000, 4000] {
-            let d = borderDistance(p, country: country, within: bound, table: table)
-            if d < bound { return d }
+        withExtendedLifetime(table) {
+            for bound in Self.borderSearchRadii {
+                let d = borderDistance(p, country: country, within: bound, table: table)
+                if d < bound { return d }
+            }
+            return borderDistance(p, country: country, within: .infinity, table: table)
         }
-        return borderDistance(p, country: country, within: .infinity, table: table)
     }
 
     private func borderDistance(_ p: Coordinate, country: Int, within maxKm: Double, table: AreaBorderTable?) -> Double {
+        typealias F = CountryIndexFormat
         var best = BorderSearch(p, maxKm: maxKm, country: country, table: table)
         let window = best.window
-        // Cells in order of a cheap lower bound; each cell's exact distance is measured only
-        // when the search reaches it, and the search ends when the bound reaches the best.
-        var candidates: [(lower: Double, slot: UInt32, x0: Double, y0: Double)] = []
+        // Best first over every level at once: the cell with the lowest bound comes next,
+        // wherever it is in the tree, and the search ends when that bound reaches the best.
+        // The bound needs no trigonometry; a cell's exact distance is measured only where it
+        // is an answer (a cell at sea or of another country); a leaf is scanned without it.
+        var queue = CellQueue()
         for row in window.rows {
             for col in window.columns {
                 let x0 = Double(col - 180), y0 = Double(row - 90)
-                let slot = root[row * CountryIndexFormat.rootColumns + col]
-                guard !best.isWhollyCountry(root: row * CountryIndexFormat.rootColumns + col) && !isWhollyCountry(slot, country),
+                let slot = root[row * F.rootColumns + col]
+                guard !best.isWhollyCountry(root: row * F.rootColumns + col) && !isWhollyCountry(slot, country),
                       window.mayReach(west: x0, south: y0, east: x0 + 1, north: y0 + 1) else { continue }
                 let lower = best.lowerHaversine(west: x0, south: y0, east: x0 + 1, north: y0 + 1)
-                if best.mayBeNearer(lower) { candidates.append((lower, slot, x0, y0)) }
+                if best.mayBeNearer(lower) { queue.push(.init(lower: lower, slot: slot, x0: x0, y0: y0, size: 1)) }
             }
         }
-        candidates.sort { $0.lower < $1.lower }
-        for c in candidates {
-            guard best.mayBeNearer(c.lower) else { break }
-            let bound = CountryIndex.distanceToRectangle(p, west: c.x0, south: c.y0, east: c.x0 + 1, north: c.y0 + 1)
-            visit(c.slot, x0: c.x0, y0: c.y0, size: 1, bound: bound, p: p, country: country, best: &best)
+        while let c = queue.pop(), best.mayBeNearer(c.lower) {
+            let (slot, x0, y0, size) = (c.slot, c.x0, c.y0, c.size)
+            @inline(__always) func bound() -> Double {
+                CountryIndex.distanceToRectangle(p, west: x0, south: y0, east: x0 + size, north: y0 + size)
+            }
+            switch slot >> F.kindShift {
+            case F.Kind.sea.rawValue:
+                best.offer(bound())
+            case F.Kind.country.rawValue:
+                // A whole cell of another country: its nearest point is not the country's, and
+                // no point of the cell is nearer.
+                if self.country(ofRegion: Int(slot & F.payloadMask)) != country { best.offer(bound()) }
+            case F.Kind.node.rawValue:
+                let k = Int(slot >> F.fanOutShift & 3) + 1, side = 1 << k
+                let child = size / Double(side), base = Int(slot & F.nodeIndexMask)
+                var i = base
+                for row in 0..<side {
+                    let cy = y0 + Double(row) * child
+                    for col in 0..<side {
+                        defer { i += 1 }
+                        guard !best.isWhollyCountry(node: i) && !isWhollyCountry(nodes[i], country) else { continue }
+                        let cx = x0 + Double(col) * child
+                        let lower = best.lowerHaversine(west: cx, south: cy, east: cx + child, north: cy + child)
+                        if best.mayBeNearer(lower) { queue.push(.init(lower: lower, slot: nodes[i], x0: cx, y0: cy, size: child)) }
+                    }
+                }
+            default:
+                // The edges of a leaf are few (a dozen in a typical border leaf): scanning them
+                // costs less than measuring the leaf's rectangle first.
+                var g = leaves.baseAddress! + Int(slot & F.payloadMask)
+                let groups = Int(g.pointee & AreaIndexFormat.groupCountMask)
+                // The leaf's own cell, which holds this one when the leaf was repeated into a merged node.
+                let cell = AreaLeafCell(depth: Int(g.pointee >> AreaIndexFormat.depthShift), holding: x0, y: y0)
+                g += 1
+                var holdsCountry = false
+                for _ in 0..<groups {
+                    let group = AreaLeafGroup(g)
+                    g = group.next
+                    guard self.country(ofRegion: group.region) == country else { continue }
+                    holdsCountry = true
+                    best.offer(Self.distanceToCountryEdges(of: group, p, cell: cell, cosLatitude: best.cosLatitude))
+                }
+                // None of the country here: the whole cell is outside it.
+                if !holdsCountry { best.offer(bound()) }
+            }
         }
         return best.km
-    }
-
-    private func visit(_ slot: UInt32, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate, country: Int,
-                       best: inout BorderSearch) {
-        typealias F = CountryIndexFormat
-        guard bound < best.km else { return }
-        switch slot >> F.kindShift {
-        case F.Kind.sea.rawValue:
-            best.offer(bound)
-        case F.Kind.country.rawValue:
-            // A whole cell of another country: its nearest point is not the country's, and
-            // no point of the cell is nearer.
-            if self.country(ofRegion: Int(slot & F.payloadMask)) != country { best.offer(bound) }
-        case F.Kind.node.rawValue:
-            let k = Int(slot >> F.fanOutShift & 3) + 1, side = 1 << k
-            let child = size / Double(side), base = Int(slot & F.nodeIndexMask)
-            var children: [(lower: Double, index: Int)] = []
-            children.reserveCapacity(side * side)
-            for i in 0..<(side * side) {
-                let cx = x0 + Double(i % side) * child, cy = y0 + Double(i / side) * child
-                guard !best.isWhollyCountry(node: base + i) && !isWhollyCountry(nodes[base + i], country),
-                      best.window.mayReach(west: cx, south: cy, east: cx + child, north: cy + child) else { continue }
-                let lower = best.lowerHaversine(west: cx, south: cy, east: cx + child, north: cy + child)
-                if best.mayBeNearer(lower) { children.append((lower, i)) }
-            }
-            children.sort { $0.lower < $1.lower }
-            for c in children {
-                guard best.mayBeNearer(c.lower) else { break }
-                let cx = x0 + Double(c.index % side) * child, cy = y0 + Double(c.index / side) * child
-                let d = CountryIndex.distanceToRectangle(p, west: cx, south: cy, east: cx + child, north: cy + child)
-                visit(nodes[base + c.index], x0: cx, y0: cy, size: child, bound: d, p: p, country: country, best: &best)
-            }
-        default:
-            var g = leaves.baseAddress! + Int(slot & F.payloadMask)
-            let groups = Int(g.pointee & AreaIndexFormat.groupCountMask)
-            // The leaf's own cell, which holds this one when the leaf was repeated into a merged node.
-            let cell = AreaLeafCell(depth: Int(g.pointee >> AreaIndexFormat.depthShift), holding: x0, y: y0)
-            g += 1
-            var holdsCountry = false
-            for _ in 0..<groups {
-                let group = AreaLeafGroup(g)
-                g = group.next
-                guard self.country(ofRegion: group.region) == country else { continue }
-                holdsCountry = true
-                best.offer(Self.distanceToCountryEdges(of: group, p, cell: cell, cosLatitude: best.cosLatitude))
-            }
-            // None of the country here: the whole cell is outside it.
-            if !holdsCountry { best.offer(bound) }
-        }
     }
 
     /// A cell wholly inside `country` holds none of its edges: the search need not measure it.
@@ -145,7 +146,9 @@ extension AreaIndex {
 private struct BorderSearch {
     let p: Coordinate
     let country: Int16
-    let table: AreaBorderTable?
+    /// The table's entries (see ``AreaBorderTable``), kept alive by the caller's table.
+    private let rootTable: UnsafePointer<Int16>?
+    private let nodeTable: UnsafePointer<Int16>?
     private(set) var km: Double
     private(set) var window: SearchWindow
     private var windowKm: Double
@@ -156,7 +159,8 @@ private struct BorderSearch {
     init(_ p: Coordinate, maxKm: Double, country: Int, table: AreaBorderTable?) {
         self.p = p
         self.country = Int16(truncatingIfNeeded: country)
-        self.table = table
+        rootTable = table?.root.baseAddress
+        nodeTable = table?.nodes.baseAddress
         km = maxKm
         windowKm = maxKm
         window = SearchWindow(around: p, radiusKm: maxKm)
@@ -164,8 +168,8 @@ private struct BorderSearch {
         haversineOfBest = Self.haversine(maxKm / GreatCircle.meanEarthRadiusKm)
     }
 
-    @inline(__always) func isWhollyCountry(root i: Int) -> Bool { table?.root[i] == country }
-    @inline(__always) func isWhollyCountry(node i: Int) -> Bool { table?.nodes[i] == country }
+    @inline(__always) func isWhollyCountry(root i: Int) -> Bool { rootTable.map { $0[i] == country } ?? false }
+    @inline(__always) func isWhollyCountry(node i: Int) -> Bool { nodeTable.map { $0[i] == country } ?? false }
 
     private static func haversine(_ angle: Double) -> Double {
         guard angle < .pi else { return 1 }
@@ -211,5 +215,53 @@ private struct BorderSearch {
             windowKm = d
             window = SearchWindow(around: p, radiusKm: d)
         }
+    }
+}
+
+/// A binary min-heap of cells by their lower bound (sifting by moving a hole, on the raw
+/// buffer: the search pushes a few hundred cells per position).
+private struct CellQueue {
+    struct Cell {
+        let lower: Double
+        let slot: UInt32
+        let x0: Double, y0: Double, size: Double
+    }
+
+    private var heap: ContiguousArray<Cell> = []
+
+    init() { heap.reserveCapacity(256) }
+
+    mutating func push(_ cell: Cell) {
+        heap.append(cell)
+        heap.withUnsafeMutableBufferPointer { h in
+            var i = h.count - 1
+            while i > 0 {
+                let parent = (i - 1) >> 1
+                guard cell.lower < h[parent].lower else { break }
+                h[i] = h[parent]
+                i = parent
+            }
+            h[i] = cell
+        }
+    }
+
+    mutating func pop() -> Cell? {
+        guard let first = heap.first else { return nil }
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return first }
+        heap.withUnsafeMutableBufferPointer { h in
+            let n = h.count
+            var i = 0
+            while true {
+                var m = 2 * i + 1
+                guard m < n else { break }
+                if m + 1 < n && h[m + 1].lower < h[m].lower { m += 1 }
+                guard h[m].lower < last.lower else { break }
+                h[i] = h[m]
+                i = m
+            }
+            h[i] = last
+        }
+        return first
     }
 }

@@ -95,6 +95,12 @@ public final class AreaIndex: @unchecked Sendable {
         }
     }
 
+    /// Gives back the resident pages of the mapping after a scan of all of it (see
+    /// ``MappedFile/releaseResidentPages()``); lookups touch only the pages they need.
+    func releaseResidentPages() {
+        (owner as? MappedFile)?.releaseResidentPages()
+    }
+
     /// The catalogue index of region `r`'s country, `nil` for the open ocean.
     @inline(__always)
     public func country(ofRegion r: Int) -> Int? {

@@ -26,6 +26,12 @@ public final class MappedFile: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(start: base, count: size)
     }
 
+    /// Drops the pages a scan of the whole file brought into this process's resident set: they
+    /// stay in the page cache and come back, without reading the disk, when touched again.
+    public func releaseResidentPages() {
+        _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count, Int32(MADV_DONTNEED))
+    }
+
     deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 
     /// A little-endian integer at `offset`; throws on a short file instead of reading past it.

@@ -239,11 +239,21 @@ struct SearchWindow {
     }
 
     /// Root columns in reach, wrapped across the antimeridian.
-    var columns: [Int] {
-        guard let halfWidth, halfWidth < 179 else { return Array(0..<CountryIndexFormat.rootColumns) }
+    var columns: WrappedColumns {
+        guard let halfWidth, halfWidth < 179 else { return WrappedColumns(range: 0...(CountryIndexFormat.rootColumns - 1)) }
         let c0 = Int((centreLongitude - halfWidth).rounded(.down)) + 180
         let c1 = Int((centreLongitude + halfWidth).rounded(.down)) + 180
-        return (c0...c1).map { (($0 % 360) + 360) % 360 }
+        return WrappedColumns(range: c0...c1)
+    }
+
+    /// Column numbers of a range that may run past either end, wrapped into 0..<360, without
+    /// allocating: a search makes one for each window.
+    struct WrappedColumns: Sequence {
+        let range: ClosedRange<Int>
+
+        func makeIterator() -> LazyMapSequence<ClosedRange<Int>, Int>.Iterator {
+            range.lazy.map { (($0 % 360) + 360) % 360 }.makeIterator()
+        }
     }
 
     /// False when the rectangle lies wholly outside the window (so it is out of reach).

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,6 +18,9 @@ import Darwin
 public final class TimeZoneRules: Sendable {
     private let zoneIndex: [String: Int]
     private let file: ZoneRulesFile
+    /// Each zone's rules once read: a server answers the same few zones many times a second,
+    /// and reading a TZif file costs more than the rest of an answer's time zone.
+    private let parsed = Mutex<[Int: ZoneRules]>([:])
 
     public convenience init(catalogue: TimeZoneCatalogue, file: ZoneRulesFile) {
         self.init(zoneIDs: catalogue.zones.map(\.id), file: file)
@@ -88,7 +92,10 @@ public final class TimeZoneRules: Sendable {
     /// The offset of zone `id` at `instant` (seconds since 1970-01-01T00:00:00Z), daylight
     /// saving time included; `nil` for a zone these rules do not know.
     public func offset(ofZone id: String, at instant: Int64) -> UTCOffset? {
-        guard let i = zoneIndex[id], let rules = try? file.rules(ofZone: i) else { return nil }
+        guard let i = zoneIndex[id] else { return nil }
+        if let rules = parsed.withLock({ $0[i] }) { return UTCOffset(seconds: rules.offset(at: instant)) }
+        guard let rules = try? file.rules(ofZone: i) else { return nil }
+        parsed.withLock { $0[i] = rules }
         return UTCOffset(seconds: rules.offset(at: instant))
     }
 

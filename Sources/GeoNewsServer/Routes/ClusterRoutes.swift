@@ -12,23 +12,8 @@ struct ClusterRoutes {
 
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/clusters") { request, _ in
-            let dataset = try dataset(request)
-            let tileSize = try request.integerQuery("tileSize", in: 0...4096, default: 512)
-            let query: ClusterQuery
-            let (zoom, altitude, bbox, center) = (request.query("zoom"), request.query("altitude"), request.query("bbox"), request.query("center"))
-            let viewport = request.query("viewport") ?? "390x844"
-            do throws(ClusterQueryError) {
-                query = try ClusterQuery(
-                    zoom: zoom, altitude: altitude, bbox: bbox, center: center, viewport: viewport, tileSize: tileSize)
-            } catch {
-                throw Problem.badValue(Self.parameter(of: error), error.description)
-            }
-            let level = try clusterLevel(dataset, zoom: query.zoom, text: request.query("zoom") ?? request.query("altitude") ?? "")
-            let b = query.bounds
-            let tag = EntityTag.of(["clusters", dataset.name, dataset.version, "\(level)", "\(b.west),\(b.south),\(b.east),\(b.north)"])
-            return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
-                try dataset.featureCollection(dataset.index.clusters(in: b, zoom: Double(level)))
-            }
+            let (tag, body) = try Self.collection(request.parameters, state: state)
+            return try EntityTag.respond(to: request, tag: tag, contentType: "application/geo+json", cache: state.answers, body: body)
         }
         routes.get("/v1/clusters/{id}/children") { request, context in
             let (dataset, id) = try cluster(request, context)
@@ -57,8 +42,38 @@ struct ClusterRoutes {
         }
     }
 
+    /// The ETag of the clusters a query asks for, and how to encode them (kept by the tag in
+    /// ``ServerState/answers``). Throws the problem a bad parameter earns.
+    static func collection(_ query: QueryParameters, state: ServerState) throws -> (tag: String, body: () throws -> ByteBuffer) {
+        let dataset = try ClusterRoutes(state: state).dataset(query)
+        let tileSize = try query.integer("tileSize", in: 0...4096, default: 512)
+        let clusterQuery: ClusterQuery
+        let (zoom, altitude, bbox, center) = (query.value("zoom"), query.value("altitude"), query.value("bbox"), query.value("center"))
+        do throws(ClusterQueryError) {
+            clusterQuery = try ClusterQuery(
+                zoom: zoom, altitude: altitude, bbox: bbox, center: center, viewport: query.value("viewport") ?? "390x844", tileSize: tileSize)
+        } catch {
+            throw Problem.badValue(Self.parameter(of: error), error.description)
+        }
+        let level = try clusterLevel(dataset, zoom: clusterQuery.zoom, text: zoom ?? altitude ?? "")
+        let b = clusterQuery.bounds
+        let tag = EntityTag.of(["clusters", dataset.name, dataset.version, "\(level)", "\(b.west),\(b.south),\(b.east),\(b.north)"])
+        return (tag, { ByteBuffer(string: try dataset.featureCollection(dataset.index.clusters(in: b, zoom: Double(level)))) })
+    }
+
+    /// The answer to a `GET /v1/clusters` without `If-None-Match`.
+    static func plainAnswer(_ query: QueryParameters, state: ServerState) throws -> PlainAnswer {
+        let (tag, body) = try collection(query, state: state)
+        return PlainAnswer(headers: EntityTag.headers(tag: tag, contentType: "application/geo+json"),
+                           body: try state.answers.answer(tag, encode: body))
+    }
+
     private func dataset(_ request: Request) throws -> ClusterDataset {
-        let name = request.query("dataset") ?? "markers"
+        try dataset(request.parameters)
+    }
+
+    private func dataset(_ query: QueryParameters) throws -> ClusterDataset {
+        let name = query.value("dataset") ?? "markers"
         guard let dataset = state.datasets.dataset(name) else { throw Problem.notFound("dataset", name) }
         return dataset
     }
@@ -73,7 +88,7 @@ struct ClusterRoutes {
     }
 
     /// The level a zoom queries, or 400 when the index has no such zoom.
-    private func clusterLevel(_ dataset: ClusterDataset, zoom: Double, text: String) throws -> Int {
+    private static func clusterLevel(_ dataset: ClusterDataset, zoom: Double, text: String) throws -> Int {
         do {
             return try dataset.index.level(forZoom: zoom)
         } catch {

@@ -11,7 +11,15 @@ struct RouteBuilder {
 
     init(router: Router<Context>) { self.router = router }
 
-    mutating func get(_ path: String, _ handler: @escaping Handler) { on(.get, path, handler) }
+    /// A GET route, and HEAD on the same path (RFC 9110 §9.3.2): the GET's status and
+    /// headers, its Content-Length included, without the body.
+    mutating func get(_ path: String, _ handler: @escaping Handler) {
+        on(.get, path, handler)
+        router.on(RouterPath(path), method: .head) { request, context in
+            let response = try await handler(request, context)
+            return Response(status: response.status, headers: response.headers, body: .init())
+        }
+    }
     mutating func post(_ path: String, _ handler: @escaping Handler) { on(.post, path, handler) }
     mutating func put(_ path: String, _ handler: @escaping Handler) { on(.put, path, handler) }
     mutating func delete(_ path: String, _ handler: @escaping Handler) { on(.delete, path, handler) }

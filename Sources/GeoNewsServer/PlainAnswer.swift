@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// A complete answer known without waiting on anything: status, headers and the encoded body.
+/// The routes turn it into a ``Response``; ``EventLoopAnswers`` writes it straight to the
+/// connection. One builder for both, so the two can never answer differently.
+struct PlainAnswer: Sendable {
+    var status: HTTPResponse.Status = .ok
+    var headers: HTTPFields
+    var body: ByteBuffer
+
+    var response: Response {
+        Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+}
