@@ -17,18 +17,17 @@ public final class AreaBorderTable: @unchecked Sendable {
     let nodes: UnsafeBufferPointer<Int16>
 
     public init(_ index: AreaIndex) {
-        var nodes = [Int16](repeating: -1, count: index.nodes.count)
-        var root = [Int16](repeating: -1, count: index.root.count)
+        // Filled in place: no temporary arrays of this size are freed at start, which would
+        // raise glibc's mmap threshold and leave later large buffers (a batch's chunks) in
+        // the heap for good.
+        let nodes = UnsafeMutableBufferPointer<Int16>.allocate(capacity: index.nodes.count)
+        nodes.initialize(repeating: -1)
+        let root = UnsafeMutableBufferPointer<Int16>.allocate(capacity: index.root.count)
         for i in 0..<index.root.count {
-            root[i] = Self.wholeCountry(index.root[i], index, &nodes)
+            root[i] = Self.wholeCountry(index.root[i], index, nodes)
         }
-        func copy(_ values: [Int16]) -> UnsafeBufferPointer<Int16> {
-            let buffer = UnsafeMutableBufferPointer<Int16>.allocate(capacity: values.count)
-            _ = buffer.initialize(from: values)
-            return UnsafeBufferPointer(buffer)
-        }
-        self.root = copy(root)
-        self.nodes = copy(nodes)
+        self.root = UnsafeBufferPointer(root)
+        self.nodes = UnsafeBufferPointer(nodes)
         // The scan read every leaf (79 MB); a server's resident set should hold only what its
         // lookups touch.
         index.releaseResidentPages()
@@ -40,7 +39,7 @@ public final class AreaBorderTable: @unchecked Sendable {
     }
 
     /// The country that wholly holds the cell of `slot`, or -1; fills `nodes` below it.
-    private static func wholeCountry(_ slot: UInt32, _ index: AreaIndex, _ nodes: inout [Int16]) -> Int16 {
+    private static func wholeCountry(_ slot: UInt32, _ index: AreaIndex, _ nodes: UnsafeMutableBufferPointer<Int16>) -> Int16 {
         typealias F = CountryIndexFormat
         switch slot >> F.kindShift {
         case F.Kind.sea.rawValue:
@@ -51,7 +50,7 @@ public final class AreaBorderTable: @unchecked Sendable {
             let side = 1 << (Int(slot >> F.fanOutShift & 3) + 1), base = Int(slot & F.nodeIndexMask)
             var common: Int16? = nil, mixed = false
             for i in 0..<(side * side) {
-                let c = wholeCountry(index.nodes[base + i], index, &nodes)
+                let c = wholeCountry(index.nodes[base + i], index, nodes)
                 nodes[base + i] = c
                 if c < 0 || (common != nil && common != c) { mixed = true } else { common = c }
             }
