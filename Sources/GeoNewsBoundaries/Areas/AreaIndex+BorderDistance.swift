@@ -7,7 +7,9 @@ import GeoNewsGeodesy
 
 extension AreaIndex {
     /// The widening windows of the search, in kilometres; beyond the last, the whole Earth.
-    private static let borderSearchRadii: [Double] = [50, 250, 1000, 4000]
+    /// Tripling from 60 km was the fastest of the sequences timed (Paris 4.4 us, cities
+    /// 11.8 us, random land 19 us with the table, against 5.1, 13.6 and 23.7 for 50, 250, 1000, 4000).
+    private static let borderSearchRadii: [Double] = [60, 180, 540, 1620, 4000]
 
     /// Great-circle kilometres from a position inside `country` to the nearest edge of that
     /// country's area: the nearest point that is not the country's (another country, the open
