@@ -4,6 +4,7 @@
 #
 #   1. GET /v1/resolve and GET /v1/clusters (the 54 markers at 15,000 km) with wrk, 64
 #      connections: requests/s, the ratio to nginx, p99 latency, errors, the server's RSS;
+#      then GET /v1/resolve over 1,000 GPS fixes in turn (a wrk script), for comparison;
 #   2. POST /v1/resolve with a CSV of 10M GPS fixes streamed through (curl -T): rows/s end to
 #      end and the server's peak RSS;
 #   3. POST /v1/datasets with 1M points: seconds until the answer, which comes once the points
