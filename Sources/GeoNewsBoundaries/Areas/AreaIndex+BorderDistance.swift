@@ -40,7 +40,7 @@ extension AreaIndex {
     private func borderDistance(_ p: Coordinate, country: Int, within maxKm: Double, table: AreaBorderTable?) -> Double {
         typealias F = CountryIndexFormat
         var best = BorderSearch(p, maxKm: maxKm, country: country, table: table)
-        let window = best.window
+        let window = SearchWindow(around: p, radiusKm: maxKm)
         // Best first over every level at once: the cell with the lowest bound comes next,
         // wherever it is in the tree, and the search ends when that bound reaches the best.
         // The bound needs no trigonometry; a cell's exact distance is measured only where it
@@ -142,9 +142,7 @@ extension AreaIndex {
     }
 }
 
-/// The nearest border found so far in a search, and the longitude–latitude window that holds
-/// every point nearer than it: the window shrinks as the search finds nearer edges, so cells
-/// beyond the best distance are skipped before their distance is measured.
+/// The nearest border found so far in a search, and what the cheap bound needs of the position.
 private struct BorderSearch {
     let p: Coordinate
     let country: Int16
@@ -152,8 +150,6 @@ private struct BorderSearch {
     private let rootTable: UnsafePointer<Int16>?
     private let nodeTable: UnsafePointer<Int16>?
     private(set) var km: Double
-    private(set) var window: SearchWindow
-    private var windowKm: Double
     /// cos of the position's latitude, and the haversine of the best distance's angle.
     let cosLatitude: Double
     private var haversineOfBest: Double
@@ -164,8 +160,6 @@ private struct BorderSearch {
         rootTable = table?.root.baseAddress
         nodeTable = table?.nodes.baseAddress
         km = maxKm
-        windowKm = maxKm
-        window = SearchWindow(around: p, radiusKm: maxKm)
         cosLatitude = cos(p.latitude * .pi / 180)
         haversineOfBest = Self.haversine(maxKm / GreatCircle.meanEarthRadiusKm)
     }
@@ -212,11 +206,6 @@ private struct BorderSearch {
         guard d < km else { return }
         km = d
         haversineOfBest = Self.haversine(d / GreatCircle.meanEarthRadiusKm)
-        // A new window costs a few trigonometric calls: only when it is markedly smaller.
-        if d < windowKm * 0.8 {
-            windowKm = d
-            window = SearchWindow(around: p, radiusKm: d)
-        }
     }
 }
 
