@@ -43,6 +43,8 @@ let package = Package(
         // JSON text primitives every wire format shares: the string escaper and a JSON value.
         // Pure Swift, no dependencies, so that any module may write JSON the same way.
         .target(name: "GeoNewsJSON"),
+        // The release's version, in one place, for every binary, the server and the User-Agent.
+        .target(name: "GeoNewsVersion"),
         // Country catalogue, GEOS polygons, the prebuilt country index, the resolver and the
         // resolution JSON.
         .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsGeodesy", "GeoNewsJSON"]),
@@ -50,7 +52,7 @@ let package = Package(
         // GeoJSON and the parsing of query boxes, centres and viewports. Pure Swift.
         .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy", "GeoNewsJSON"]),
         // Headline providers (Google News RSS, NewsAPI, GNews), provider chain and cache.
-        .target(name: "GeoNewsHeadlines"),
+        .target(name: "GeoNewsHeadlines", dependencies: ["GeoNewsVersion"]),
         // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX), and the point
         // files that clustering reads.
         .target(name: "GeoNewsTraces", dependencies: ["GeoNewsBoundaries", "GeoNewsGeodesy", "GeoNewsJSON"]),
@@ -59,13 +61,13 @@ let package = Package(
             name: "GeoNews",
             dependencies: [
                 "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering",
-                "GeoNewsHeadlines", "GeoNewsTraces",
+                "GeoNewsHeadlines", "GeoNewsTraces", "GeoNewsVersion",
             ]
         ),
         // Exit codes and one-line errors shared by the two executables.
         .target(
             name: "GeoNewsCommandLine",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GeoNewsVersion", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Links no headline code: no FoundationNetworking/libcurl or FoundationXML/libxml2 to
         // load at start. Headline commands run the geonews-news executable beside it.
@@ -73,6 +75,7 @@ let package = Package(
             name: "geonews",
             dependencies: [
                 "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsCommandLine",
+                "GeoNewsVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "geonews-news",
             dependencies: [
-                "GeoNewsHeadlines", "GeoNewsCommandLine",
+                "GeoNewsHeadlines", "GeoNewsCommandLine", "GeoNewsVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,7 +94,7 @@ let package = Package(
         .target(
             name: "GeoNewsServer",
             dependencies: [
-                "GeoNews", "GeoNewsJSON", "GeoNewsStore", "CZlib",
+                "GeoNews", "GeoNewsJSON", "GeoNewsStore", "GeoNewsVersion", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // FlatDictionary, the type of a request's parsed query parameters.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -114,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "geonews-serve",
             dependencies: [
-                "GeoNewsServer", "GeoNewsCommandLine",
+                "GeoNewsServer", "GeoNewsCommandLine", "GeoNewsVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -143,7 +146,7 @@ let package = Package(
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
         .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),
-        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines", "GeoNewsLoopback"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines", "GeoNewsLoopback", "GeoNewsVersion"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GeoNewsTracesTests",
             dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -3,3 +3,4 @@
 @_exported import GeoNewsClustering
 @_exported import GeoNewsHeadlines
 @_exported import GeoNewsTraces
+@_exported import GeoNewsVersion

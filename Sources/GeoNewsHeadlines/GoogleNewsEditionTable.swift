@@ -75,7 +75,7 @@ public struct GoogleNewsEditionTable: Sendable {
 
     /// Where the table is, searched like the rest of Data/: `$GEONEWS_DATA/google-news-editions.json`;
     /// else `Data/google-news-editions.json` in the executable's folder or any folder above it;
-    /// else `../share/geonews/` beside the executable (an installed layout); else `Data/` in the
+    /// else `share/geonews/Data/` under the executable's prefix (the installed layouts); else `Data/` in the
     /// working directory or any folder above it. `nil` when none exists.
     public static func locate(environment: [String: String]) -> URL? {
         let name = "google-news-editions.json"
@@ -93,7 +93,10 @@ public struct GoogleNewsEditionTable: Sendable {
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
             let folder = executable.deletingLastPathComponent()
             candidates += ancestors(folder).map { $0.appendingPathComponent("Data/" + name) }
-            candidates.append(folder.deletingLastPathComponent().appendingPathComponent("share/geonews/" + name))
+            // The installed layouts, as DataDirectory.locate() searches them.
+            let prefix = folder.deletingLastPathComponent()
+            candidates.append(prefix.appendingPathComponent("share/geonews/Data/" + name))
+            candidates.append(prefix.deletingLastPathComponent().appendingPathComponent("share/geonews/Data/" + name))
         }
         candidates += ancestors(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .map { $0.appendingPathComponent("Data/" + name) }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsVersion
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoNewsCommandLine
+import GeoNewsVersion
 
 /// `geonews-news`: the headline commands of `geonews`, in their own executable so that the
 /// networking and XML libraries they need are loaded only when headlines are wanted.
@@ -12,6 +13,7 @@ struct GeoNewsNewsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geonews",
         abstract: "Headlines, article search and news sources.",
+        version: GeoNewsRelease.version,
         subcommands: [HeadlinesCommand.self, SearchCommand.self, SourcesCommand.self]
     )
 

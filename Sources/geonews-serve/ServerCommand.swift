@@ -6,6 +6,7 @@ import Foundation
 import GeoNewsBoundaries
 import GeoNewsCommandLine
 import GeoNewsServer
+import GeoNewsVersion
 import Logging
 
 /// `geonews serve` (run through `geonews`, or directly as `geonews-serve`).
@@ -18,7 +19,8 @@ struct ServerCommand: AsyncParsableCommand {
             accepts connections, and runs until SIGTERM or SIGINT, letting requests in flight \
             finish. Exit codes: 0 stopped, 64 bad option, 65 data missing or damaged, \
             69 the address cannot be bound, 74 the state directory is unusable.
-            """
+            """,
+        version: GeoNewsRelease.version
     )
 
     @Option(help: ArgumentHelp("Address to bind.", valueName: "address"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoNewsCommandLine
+import GeoNewsVersion
 
 /// `geonews`: where am I, and what is the news there?
 @main
@@ -7,6 +8,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geonews",
         abstract: "Where am I, and what is the news there?",
+        version: GeoNewsRelease.version,
         subcommands: [
             LocateCommand.self,
             CountriesCommand.self,

@@ -1,4 +1,5 @@
 import GeoNewsLoopback
+import GeoNewsVersion
 import XCTest
 @testable import GeoNewsHeadlines
 

@@ -16,17 +16,20 @@ public struct DataDirectory: Sendable, Hashable {
     public func file(_ name: String) -> String { path + "/" + name }
 
     /// The folder of derived data too large to commit (`area-index.bin`, `country-areas.bin`,
-    /// the decoded time-zone geometry): `$GEONEWS_BUILD_DATA` if set, else `.build-data`
-    /// beside this folder.
+    /// the decoded time-zone geometry): `$GEONEWS_BUILD_DATA` if set; else this folder itself
+    /// when it holds `area-index.bin` (an installed layout, such as the Debian package's
+    /// `/usr/share/geonews/Data`); else `.build-data` beside this folder (a checkout).
     public var buildFolder: String {
         if let env = getenv("GEONEWS_BUILD_DATA") { return String(cString: env) }
+        if Self.exists(file("area-index.bin")) { return path }
         return path + "/../.build-data"
     }
 
     /// Finds the data folder: `$GEONEWS_DATA` if set; else a `Data/` folder holding
     /// `countries.json` in the executable's folder or any folder above it (a build inside the
-    /// checkout finds the checkout's `Data/`), then `../share/geonews` beside the executable
-    /// (an installed layout), then the working directory and the folders above it.
+    /// checkout finds the checkout's `Data/`), then the installed layouts (`share/geonews/Data`
+    /// under the executable's prefix, whether the executable is in `bin/` or, as the Debian
+    /// package has it, in `lib/geonews/`), then the working directory and the folders above it.
     public static func locate() throws(DataError) -> DataDirectory {
         if let env = getenv("GEONEWS_DATA") {
             let dir = DataDirectory(path: String(cString: env))
@@ -39,7 +42,8 @@ public struct DataDirectory: Sendable, Hashable {
         var candidates: [String] = []
         if let exe = executableDirectory() {
             candidates += ancestors(of: exe).map { $0 + "/Data" }
-            candidates.append(exe + "/../share/geonews")
+            candidates.append(exe + "/../share/geonews/Data")
+            candidates.append(exe + "/../../share/geonews/Data")
         }
         if let cwd = currentDirectory() {
             candidates += ancestors(of: cwd).map { $0 + "/Data" }

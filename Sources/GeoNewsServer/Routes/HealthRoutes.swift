@@ -1,3 +1,4 @@
+import GeoNewsVersion
 import Hummingbird
 import Prometheus
 
@@ -8,7 +9,7 @@ struct HealthRoutes {
     let metrics: PrometheusCollectorRegistry
 
     func add(to routes: inout RouteBuilder) {
-        routes.get("/healthz") { _, _ in JSONResponse.make(#"{"status":"ok"}"#) }
+        routes.get("/healthz") { _, _ in JSONResponse.make(#"{"status":"ok","version":"\#(GeoNewsRelease.version)"}"#) }
         routes.get("/readyz") { _, _ in
             do {
                 _ = try await state.store.user(tokenHash: .init())

@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsVersion
 import Hummingbird
 
 /// `GET /openapi.yaml`: the hand-written OpenAPI 3.1 description of every route.
@@ -10,7 +11,19 @@ struct OpenAPIRoutes {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
             throw ServerStartError.data("openapi.yaml is missing from the server's resources")
         }
-        document = try Data(contentsOf: url)
+        document = try Self.stamped(Data(contentsOf: url))
+    }
+
+    /// The document with `info.version` set to the release's version: the file carries a
+    /// placeholder, so that the version is written in one place only.
+    static func stamped(_ document: Data) throws -> Data {
+        let placeholder = Data(#"version: "0.0.0-unreleased""#.utf8)
+        guard let range = document.range(of: placeholder) else {
+            throw ServerStartError.data("openapi.yaml has no info.version placeholder")
+        }
+        var stamped = document
+        stamped.replaceSubrange(range, with: Data(#"version: "\#(GeoNewsRelease.version)""#.utf8))
+        return stamped
     }
 
     func add(to routes: inout RouteBuilder) {
