@@ -12,7 +12,7 @@ import Logging
 /// `geonews serve` (run through `geonews`, or directly as `geonews-serve`).
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "geonews serve",
+        commandName: "geonews-serve",
         abstract: "Serve the GeoNews HTTP API (resolve, countries, favourites, settings).",
         discussion: """
             Prints "geonews-serve: listening on http://HOST:PORT" on standard output once it \
