@@ -11,7 +11,7 @@ import Logging
 /// `geonews serve` (run through `geonews`, or directly as `geonews-serve`).
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "geonews serve",
+        commandName: "serve",
         abstract: "Serve the GeoNews HTTP API (resolve, countries, favourites, settings).",
         discussion: """
             Prints "geonews-serve: listening on http://HOST:PORT" on standard output once it \
@@ -51,6 +51,8 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
     var dataPath: String?
 
+    @OptionGroup var ownership: OwnershipOptions
+
     func run() async throws {
         guard (0...65535).contains(port) else { throw fail("port \(port) is outside 0…65535", .usage) }
         guard maxBodyBytes > 0 else { throw fail("max body bytes \(maxBodyBytes) must be above 0", .usage) }
@@ -73,6 +75,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.headerTimeoutSeconds = headerTimeout
+        try ownership.apply(to: &configuration)
         configuration.pageDirectory = try folder(pageDir, option: "--page-dir", fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
         configuration.vendorDirectory = try folder(vendorDir, option: "--vendor-dir", fallback: "/usr/share/javascript/leaflet")
 
