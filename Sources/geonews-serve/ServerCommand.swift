@@ -11,14 +11,16 @@ import Logging
 /// `geonews serve` (run through `geonews`, or directly as `geonews-serve`).
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve",
+        commandName: "geonews serve",
         abstract: "Serve the GeoNews HTTP API (resolve, countries, favourites, settings).",
         discussion: """
             Prints "geonews-serve: listening on http://HOST:PORT" on standard output once it \
             accepts connections, and runs until SIGTERM or SIGINT, letting requests in flight \
             finish. Exit codes: 0 stopped, 64 bad option, 65 data missing or damaged, \
             69 the address cannot be bound, 74 the state directory is unusable.
-            """
+            """,
+        // Operators' commands on the state directory; without one, the server runs.
+        subcommands: [TokensCommand.self]
     )
 
     @Option(help: ArgumentHelp("Address to bind.", valueName: "address"))

@@ -11,11 +11,15 @@ struct TokensCommand: ParsableCommand {
         subcommands: [Revoke.self]
     )
 
+    /// The server's options, `--state-dir` among them, which may come before or after
+    /// `tokens revoke`.
+    @ParentCommand var server: ServerCommand
+
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke a user's token; the server answers it 401 from its next request on.",
             discussion: """
-                Opens the state database directly (the server may be running). The user's \
+                Opens the state database of --state-dir directly (the server may be running). The user's \
                 favourites, settings and datasets are kept; the datasets stay readable by id. \
                 Prints one line per user revoked. Exit codes: 0 revoked, 64 bad argument or an \
                 ambiguous prefix, 66 no state database there or no such token, 74 the database \
@@ -26,11 +30,10 @@ struct TokensCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The user's id, the whole token, or its first 11 characters (gn_ and 8 hex digits).", valueName: "user-or-token"))
         var selector: String
 
-        @Option(help: ArgumentHelp("Folder of the users' database (default: $XDG_STATE_HOME/geonews or ~/.local/state/geonews).", valueName: "dir"))
-        var stateDir: String?
+        @ParentCommand var tokens: TokensCommand
 
         func run() throws {
-            let directory = stateDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultStateDirectory()
+            let directory = tokens.server.stateDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultStateDirectory()
             do {
                 let revoked = try TokenRevocation.revoke(selector, stateDirectory: directory)
                 for user in revoked { print("revoked the token of user \(user)") }

@@ -1,2 +1,2 @@
-// Parses the options and runs the server (or an operator command); failures are one line with a documented exit code.
-await GeoNewsServeCommand.runReportingOneLine()
+// Parses the options and runs the server; failures are one line with a documented exit code.
+await ServerCommand.runReportingOneLine()
