@@ -104,7 +104,7 @@ public enum GeoNewsAPI {
     }
 
     /// Every route, under the middleware every request passes: problem JSON, metrics, the
-    /// body limit, and CORS when an origin is configured.
+    /// write rate limit, the body limit, and CORS when an origin is configured.
     static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<RouteBuilder.Context> {
         let router = Router(context: RouteBuilder.Context.self)
         router.add(middleware: ProblemMiddleware())

@@ -132,7 +132,8 @@ struct DatasetRoutes {
             try await OffThread.run { try handle.synchronize() }
         } catch {
             try? FileManager.default.removeItem(at: url)
-            throw error as? Problem ?? Problem(.internalServerError, detail: "the upload cannot be stored: \(error)")
+            // Not the error itself: a file error names the absolute path in the state directory.
+            throw error as? Problem ?? Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
         }
         return (hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined(), received)
     }

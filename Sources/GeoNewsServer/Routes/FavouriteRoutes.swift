@@ -1,11 +1,10 @@
 import Foundation
 import GeoNewsStore
-import HTTPTypes
 import Hummingbird
 
-/// `GET /v1/favourites` (newest first, in pages: ``FavouritePage``), `POST /v1/favourites` (201 when saved, 200 with the
-/// existing favourite when that article was already saved) and `DELETE /v1/favourites/{id}`,
-/// each for the user of the bearer token only.
+/// `GET /v1/favourites` (newest first, in pages: ``FavouritePage``), `POST /v1/favourites`
+/// (201 when saved, 200 with the existing favourite when that article was already saved) and
+/// `DELETE /v1/favourites/{id}`, each for the user of the bearer token only.
 struct FavouriteRoutes {
     let state: ServerState
 
@@ -80,8 +79,7 @@ struct FavouriteRoutes {
             throw Problem.badValue("title", "must not be empty")
         }
         for (field, value) in [("url", article.url), ("title", article.title), ("source", article.source ?? ""),
-                               ("imageURL", article.imageURL ?? ""), ("publishedAt", article.publishedAt ?? "")]
-        {
+                               ("imageURL", article.imageURL ?? ""), ("publishedAt", article.publishedAt ?? "")] {
             if value.utf8.count > 4096 {
                 throw Problem.badValue(field, "is \(value.utf8.count) bytes long; at most 4096")
             }
