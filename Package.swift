@@ -154,6 +154,7 @@ let package = Package(
             dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
-        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsLoopback"]),
+        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsServer", "GeoNewsLoopback"]),
+        .testTarget(name: "GeoNewsStoreTests", dependencies: ["GeoNewsStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -104,9 +104,9 @@ public enum GeoNewsAPI {
     }
 
     /// Every route, under the middleware every request passes: problem JSON, metrics, the
-    /// body limit, and CORS when an origin is configured.
-    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    /// write rate limit, the body limit, and CORS when an origin is configured.
+    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<RouteBuilder.Context> {
+        let router = Router(context: RouteBuilder.Context.self)
         router.add(middleware: ProblemMiddleware())
         if let origin = state.configuration.corsOrigin {
             router.add(middleware: CORSMiddleware(
@@ -114,6 +114,9 @@ public enum GeoNewsAPI {
                 allowMethods: [.get, .post, .put, .delete, .head, .options], exposedHeaders: ["ETag"], maxAge: .seconds(600)))
         }
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: WriteRateLimit(buckets: WriteBuckets(
+            rate: state.configuration.writesPerSecond, burst: state.configuration.writeBurst,
+            trackedAddresses: state.configuration.trackedAddresses)))
         router.add(middleware: BodyLimitMiddleware(maximumBytes: state.configuration.maximumBodyBytes))
         if let folder = state.configuration.vendorDirectory {
             router.add(middleware: CompressedFolderMiddleware(folder: folder, urlBasePath: "/vendor", cacheControl: "public, max-age=3600"))

@@ -24,6 +24,22 @@ public struct ServerConfiguration: Sendable {
     /// The folder served under `/vendor/` (Debian's libjs-leaflet), or `nil` for none.
     public var vendorDirectory: String?
 
+    /// Seconds a bearer token stays valid after `POST /v1/users` issued it; past that it
+    /// answers 401. Default 90 days.
+    public var tokenLifetimeSeconds: Int64 = 90 * 86_400
+    /// The most points one user's datasets may hold together; an upload past it gets 413.
+    public var quotaPoints = 2_000_000
+    /// The most bytes of upload one user's datasets may hold together; past it, 413.
+    public var quotaBytes = 256 << 20
+    /// Writes (POST, PUT, DELETE on users, favourites, settings and datasets) one client
+    /// address may make per second, on average; past the burst the answer is 429.
+    public var writesPerSecond = 5.0
+    /// Writes one client address may make at once before the rate applies.
+    public var writeBurst = 30
+    /// Client addresses whose write rate is tracked at once; past it the fullest buckets
+    /// (the addresses quiet longest) are forgotten, so memory stays bounded.
+    public var trackedAddresses = 10_000
+
     public init(stateDirectory: URL) {
         self.stateDirectory = stateDirectory
     }

@@ -20,7 +20,9 @@ struct ServerCommand: AsyncParsableCommand {
             finish. Exit codes: 0 stopped, 64 bad option, 65 data missing or damaged, \
             69 the address cannot be bound, 74 the state directory is unusable.
             """,
-        version: GeoNewsRelease.version
+        version: GeoNewsRelease.version,
+        // Operators' commands on the state directory; without one, the server runs.
+        subcommands: [TokensCommand.self]
     )
 
     @Option(help: ArgumentHelp("Address to bind.", valueName: "address"))
@@ -53,6 +55,8 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
     var dataPath: String?
 
+    @OptionGroup var ownership: OwnershipOptions
+
     func run() async throws {
         guard (0...65535).contains(port) else { throw fail("port \(port) is outside 0…65535", .usage) }
         guard maxBodyBytes > 0 else { throw fail("max body bytes \(maxBodyBytes) must be above 0", .usage) }
@@ -75,6 +79,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.headerTimeoutSeconds = headerTimeout
+        try ownership.apply(to: &configuration)
         configuration.pageDirectory = try folder(pageDir, option: "--page-dir", fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
         configuration.vendorDirectory = try folder(vendorDir, option: "--vendor-dir", fallback: "/usr/share/javascript/leaflet")
 

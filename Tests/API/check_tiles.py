@@ -108,8 +108,11 @@ def main():
 
         # An upload of 40 x 25 points: the tiles of zoom 1 add up to all 1000.
         rows = ["lat,lon"] + [f"{-60 + 5 * i},{-170 + 8.5 * j}" for i in range(25) for j in range(40)]
+        status, _, body = server.request("POST", "/v1/users")
+        assert status == 201, (status, body)
+        token = json.loads(body)["token"]
         status, _, body = server.request("POST", "/v1/datasets?name=grid", "\n".join(rows).encode(),
-                                         {"Content-Type": "text/csv"})
+                                         {"Content-Type": "text/csv", "Authorization": f"Bearer {token}"})
         assert status == 201, (status, body)
         dataset = json.loads(body)["id"]
         total = 0

@@ -79,7 +79,7 @@ struct ClusterRoutes {
     }
 
     /// The dataset and a cluster id below 2^53 (JavaScript reads ids as doubles).
-    private func cluster(_ request: Request, _ context: BasicRequestContext) throws -> (ClusterDataset, ClusterID) {
+    private func cluster(_ request: Request, _ context: RouteBuilder.Context) throws -> (ClusterDataset, ClusterID) {
         let text = context.parameters.get("id") ?? ""
         guard let raw = UInt64(text), raw < 1 << 53 else {
             throw Problem.badValue("id", "'\(text)' is not a cluster id (a whole number below 2^53)")

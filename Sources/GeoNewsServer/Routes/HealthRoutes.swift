@@ -12,7 +12,7 @@ struct HealthRoutes {
         routes.get("/healthz") { _, _ in JSONResponse.make(#"{"status":"ok","version":"\#(GeoNewsRelease.version)"}"#) }
         routes.get("/readyz") { _, _ in
             do {
-                _ = try await state.store.user(tokenHash: .init())
+                _ = try await state.store.tokenHolder(tokenHash: .init())
             } catch {
                 throw Problem(.serviceUnavailable, detail: "the state database does not answer")
             }
