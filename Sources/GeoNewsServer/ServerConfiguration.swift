@@ -19,6 +19,15 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a new connection may take to send its first request's head, whole; a client
     /// that connects and stays silent, or sends its headers a byte at a time, is cut off then.
     public var headerTimeoutSeconds: Int64 = 10
+    /// Seconds a request body may take to arrive, plus the time ``bodyMinimumRate`` earns it;
+    /// past that the answer is 408 (or, when an answer has begun, the connection is closed).
+    public var bodyTimeoutSeconds: Int64 = 60
+    /// Bytes per second of body that earn it one more second past ``bodyTimeoutSeconds``, so
+    /// that a large upload over a slow link goes through; 0 earns none.
+    public var bodyMinimumRate = 64 << 10
+    /// Seconds the requests in flight have, once SIGTERM or SIGINT arrives, to finish; then the
+    /// connections still open are closed (a body still arriving gets 503) and the server exits.
+    public var shutdownTimeoutSeconds: Int64 = 30
     /// The folder of the web map page served at `/`, or `nil` for none.
     public var pageDirectory: String?
     /// The folder served under `/vendor/` (Debian's libjs-leaflet), or `nil` for none.
