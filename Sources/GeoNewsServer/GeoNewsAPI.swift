@@ -24,7 +24,7 @@ public enum GeoNewsAPI {
         onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        MetricsSystem.bootstrap(PrometheusNaming(registry: registry))
         let state = try load(configuration: configuration, data: data)
         for (id, reason) in state.datasets.unavailable {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
@@ -114,6 +114,7 @@ public enum GeoNewsAPI {
                 allowMethods: [.get, .post, .put, .delete, .head, .options], exposedHeaders: ["ETag"], maxAge: .seconds(600)))
         }
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: AnswerCompressionMiddleware())
         router.add(middleware: BodyLimitMiddleware(maximumBytes: state.configuration.maximumBodyBytes))
         if let folder = state.configuration.vendorDirectory {
             router.add(middleware: CompressedFolderMiddleware(folder: folder, urlBasePath: "/vendor", cacheControl: "public, max-age=3600"))
