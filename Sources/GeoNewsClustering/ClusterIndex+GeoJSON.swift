@@ -18,18 +18,28 @@ extension ClusterIndex {
     /// known, its `name`. Coordinates are `[longitude, latitude]` in degrees, written with
     /// Swift's shortest round-trip form.
     ///
+    /// With `maximumBytes`, features are written in order while the collection stays within
+    /// it; when some are left out, the collection gets the foreign member `omitted` (RFC 7946
+    /// §6.1), their number. Only past ``ClusterOptions/maxZoom``, or over a wide box at a high
+    /// zoom, do so many features share one answer.
+    ///
     /// - Parameters:
     ///   - features: the answer of ``clusters(in:zoom:)`` on this index.
     ///   - ids: one id per input point, indexed like ``points``.
     ///   - names: one optional display name per input point, indexed like ``points``.
     ///   - abbreviatedCounts: also write supercluster's `point_count_abbreviated` on clusters
     ///     (`950`, `3.2k`, `12k`, `1.5M`), which its Leaflet demo draws; the HTTP API does.
+    ///   - maximumBytes: the most UTF-8 bytes the collection may take; no limit by default.
     /// - Throws: ``ClusterIndexError/unknownCluster(_:)`` when a feature is not from this index.
     public func featureCollection(
-        _ features: [ClusterFeature], ids: [String], names: [String?], abbreviatedCounts: Bool = false
+        _ features: [ClusterFeature], ids: [String], names: [String?], abbreviatedCounts: Bool = false,
+        maximumBytes: Int = .max
     ) throws(ClusterIndexError) -> String {
-        var out = #"{"type":"FeatureCollection","features":["#
+        var collection = #"{"type":"FeatureCollection","features":["#
+        // Room kept for the end, `],"omitted":N}` at most.
+        let budget = maximumBytes == .max ? .max : maximumBytes - 32
         for (i, f) in features.enumerated() {
+            var out = ""
             if i > 0 { out += "," }
             out += #"{"type":"Feature","#
             if case .cluster(let id) = f.kind { out += "\"id\":\(id.rawValue)," }
@@ -46,8 +56,12 @@ extension ClusterIndex {
                 if let name = names[p] { out += ",\"name\":\(JSONString.quoted(name))" }
             }
             out += "}}"
+            guard collection.utf8.count + out.utf8.count <= budget else {
+                return collection + "],\"omitted\":\(features.count - i)}"
+            }
+            collection += out
         }
-        return out + "]}"
+        return collection + "]}"
     }
 
     /// The JSON array of a cluster's member ids, or `nil` when it has more than

@@ -78,6 +78,24 @@ final class ClusterAnswerBoundsTests: XCTestCase {
         XCTAssertEqual(try index.leaves(of: id, limit: 10, offset: 19_995).count, 5)
     }
 
+    /// Past zoom 16 the 20,000 points stand alone: with a byte limit the collection keeps the
+    /// first that fit, counts the rest in `omitted`, and stays valid JSON.
+    func testAFeatureCollectionWithALimitCountsWhatItLeavesOut() throws {
+        let (index, ids, names) = try denseSpot(20_000)
+        let features = try index.clusters(in: .world, zoom: 17)
+        XCTAssertEqual(features.count, 20_000)
+        let text = try index.featureCollection(features, ids: ids, names: names, maximumBytes: 100_000)
+        XCTAssertLessThanOrEqual(text.utf8.count, 100_000)
+        XCTAssertGreaterThan(text.utf8.count, 99_000)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let kept = try XCTUnwrap(root["features"] as? [[String: Any]]).count
+        XCTAssertEqual(kept + (root["omitted"] as? Int ?? 0), 20_000)
+        XCTAssertGreaterThan(kept, 500)
+        let whole = try index.featureCollection(features, ids: ids, names: names)
+        XCTAssertFalse(whole.contains("omitted"))
+        XCTAssertGreaterThan(whole.utf8.count, 2_000_000)
+    }
+
     /// 40,000 points in one spot: the world tile is one cluster without members; past zoom 16,
     /// where they stand alone, the tile over the spot stops at the limit instead of 2 MB.
     func testNoVectorTilePassesTheLimitOverADenseSpot() throws {

@@ -40,6 +40,18 @@ final class LargeDatasetTests: XCTestCase {
             XCTAssertGreaterThan(answer.body.count, 0, tile)
         }
 
+        // GeoJSON past zoom 16, where the points stand alone: the first that fit, and a count
+        // of the others (the tile was 27.5 MB).
+        for path in ["/v1/tiles/17/66391/45095.geojson?dataset=\(dataset)", "/v1/clusters?zoom=18&bbox=2.34,48.84,2.36,48.86&dataset=\(dataset)"] {
+            let answer = try await server.get(path)
+            XCTAssertEqual(answer.status, 200, path)
+            XCTAssertLessThanOrEqual(answer.body.count, 500_000, path)
+            let object = try answer.object()
+            let kept = try XCTUnwrap(object["features"] as? [[String: Any]]).count
+            XCTAssertGreaterThan(kept, 1000, path)
+            XCTAssertEqual(kept + (object["omitted"] as? Int ?? 0), 200_000, path)
+        }
+
         // Leaves: pages of at most 1000, which follow on from each other.
         let first = try await server.get("/v1/clusters/\(id)/leaves?limit=1000&dataset=\(dataset)")
         let second = try await server.get("/v1/clusters/\(id)/leaves?limit=1000&offset=1000&dataset=\(dataset)")
