@@ -11,10 +11,14 @@ final class AnswerEncodingTests: XCTestCase {
         let body: Data
     }
 
-    /// Sends one request on a new connection and reads the whole answer (Content-Length framed).
-    private func exchange(_ server: ServerProcess, _ request: String) throws -> Answer {
+    /// Sends one request on a new connection and reads its answer. Any `Connection` header
+    /// sends a request to the router, so `Connection: close` goes with it there; on the fast
+    /// path a `/healthz` asking to close follows it.
+    private func exchange(_ server: ServerProcess, _ request: String, router: Bool = false) throws -> Answer {
         let connection = try LoopbackConnection(port: server.port)
-        try connection.send(Data((request + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").utf8))
+        let text = router ? request + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            : request + "\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        try connection.send(Data(text.utf8))
         let bytes = connection.receiveAllBytes()
         let separator = Data("\r\n\r\n".utf8)
         let end = try XCTUnwrap(bytes.range(of: separator), String(decoding: bytes, as: UTF8.self))
@@ -24,7 +28,10 @@ final class AnswerEncodingTests: XCTestCase {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return Answer(status: lines[0], headers: headers, body: Data(bytes[end.upperBound...]))
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let body = bytes[end.upperBound...].prefix(length)
+        XCTAssertEqual(body.count, length, lines[0])
+        return Answer(status: lines[0], headers: headers, body: Data(body))
     }
 
     /// `gzip -dc` of `data`.
@@ -50,15 +57,16 @@ final class AnswerEncodingTests: XCTestCase {
         let fast = try exchange(server, "GET \(path) HTTP/1.1")
         let tag = try XCTUnwrap(fast.headers["etag"], "\(fast.headers)")
         XCTAssertTrue(tag.hasPrefix("\"") && tag.hasSuffix("\"") && tag.count == 18, tag)
-        let router = try exchange(server, "GET \(path) HTTP/1.1\r\nConnection: keep-alive")
+        let router = try exchange(server, "GET \(path) HTTP/1.1", router: true)
         XCTAssertEqual(router.headers["etag"], tag)
-        for extra in ["", "\r\nConnection: keep-alive"] {
-            let again = try exchange(server, "GET \(path) HTTP/1.1\r\nIf-None-Match: \(tag)\(extra)")
-            XCTAssertEqual(again.status, "HTTP/1.1 304 Not Modified", extra)
-            XCTAssertEqual(again.headers["etag"], tag, extra)
-            XCTAssertTrue(again.body.isEmpty, extra)
-            let other = try exchange(server, "GET \(path) HTTP/1.1\r\nIf-None-Match: \"0000000000000000\"\(extra)")
-            XCTAssertEqual(other.status, "HTTP/1.1 200 OK", extra)
+        for router in [false, true] {
+            let again = try exchange(server, "GET \(path) HTTP/1.1\r\nIf-None-Match: \(tag)", router: router)
+            XCTAssertEqual(again.status, "HTTP/1.1 304 Not Modified", "router: \(router)")
+            XCTAssertEqual(again.headers["etag"], tag, "router: \(router)")
+            XCTAssertNil(again.headers["content-length"], "router: \(router)")
+            XCTAssertTrue(again.body.isEmpty, "router: \(router)")
+            let other = try exchange(server, "GET \(path) HTTP/1.1\r\nIf-None-Match: \"0000000000000000\"", router: router)
+            XCTAssertEqual(other.status, "HTTP/1.1 200 OK", "router: \(router)")
         }
         // Another place, another tag.
         let berlin = try exchange(server, "GET /v1/resolve?lat=52.52&lon=13.405 HTTP/1.1")
@@ -74,8 +82,9 @@ final class AnswerEncodingTests: XCTestCase {
         XCTAssertNil(plain.headers["content-encoding"])
         XCTAssertEqual(plain.headers["vary"], "Accept-Encoding")
         let tag = try XCTUnwrap(plain.headers["etag"])
-        for extra in ["", "\r\nConnection: keep-alive"] {
-            let gzipped = try exchange(server, "GET \(path) HTTP/1.1\r\nAccept-Encoding: gzip, deflate, br\(extra)")
+        for router in [false, true] {
+            let extra = "router: \(router)"
+            let gzipped = try exchange(server, "GET \(path) HTTP/1.1\r\nAccept-Encoding: gzip, deflate, br", router: router)
             XCTAssertEqual(gzipped.status, "HTTP/1.1 200 OK", extra)
             XCTAssertEqual(gzipped.headers["content-encoding"], "gzip", extra)
             XCTAssertEqual(gzipped.headers["vary"], "Accept-Encoding", extra)
@@ -83,7 +92,8 @@ final class AnswerEncodingTests: XCTestCase {
             XCTAssertEqual(gzipped.headers["content-length"], String(gzipped.body.count), extra)
             XCTAssertLessThan(gzipped.body.count, plain.body.count / 2, extra)
             XCTAssertEqual(try gunzip(gzipped.body), plain.body, extra)
-            let cached = try exchange(server, "GET \(path) HTTP/1.1\r\nAccept-Encoding: gzip\r\nIf-None-Match: \(gzipped.headers["etag"] ?? "")\(extra)")
+            let cached = try exchange(server, "GET \(path) HTTP/1.1\r\nAccept-Encoding: gzip\r\nIf-None-Match: \(gzipped.headers["etag"] ?? "")",
+                                      router: router)
             XCTAssertEqual(cached.status, "HTTP/1.1 304 Not Modified", extra)
         }
         // q=0 refuses gzip.
