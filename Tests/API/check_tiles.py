@@ -110,10 +110,15 @@ def main():
         assert len(fr) == 1 and fr[0]["properties"]["name"] == "France", fr
         print(f"ok: France's marker in tile 5/16/11 at {fr[0]['geometry']['coordinates']}")
 
+        # Uploads carry a user's bearer token: datasets belong to whoever uploads them.
+        status, _, body = server.request("POST", "/v1/users")
+        assert status == 201, (status, body)
+        upload = {"Content-Type": "text/csv", "Authorization": "Bearer " + json.loads(body)["token"]}
+
         # An upload of 40 x 25 points: the tiles of zoom 1 add up to all 1000.
         rows = ["lat,lon"] + [f"{-60 + 5 * i},{-170 + 8.5 * j}" for i in range(25) for j in range(40)]
         status, _, body = server.request("POST", "/v1/datasets?name=grid", "\n".join(rows).encode(),
-                                         {"Content-Type": "text/csv"})
+                                         upload)
         assert status == 201, (status, body)
         dataset = json.loads(body)["id"]
         total = 0
@@ -133,7 +138,7 @@ def main():
         # zoom 17, where they stand alone, the tile stops at 500,000 bytes and still decodes.
         rows = ["lat,lon,id"] + [f"{48.8505 + (i % 400) / 400000},{2.349 + (i // 400) / 250000},p{i:07d}" for i in range(100_000)]
         status, _, body = server.request("POST", "/v1/datasets?name=dense", "\n".join(rows).encode(),
-                                         {"Content-Type": "text/csv"})
+                                         upload)
         assert status == 201, (status, body)
         dense = json.loads(body)["id"]
         vector, plain = check_against_geojson(server, 0, 0, 0, f"?dataset={dense}")
