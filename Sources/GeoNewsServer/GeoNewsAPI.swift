@@ -26,7 +26,7 @@ public enum GeoNewsAPI {
         onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        MetricsSystem.bootstrap(PrometheusNaming(registry: registry))
         let state = try load(configuration: configuration, data: data)
         for (id, reason) in state.datasets.unavailable {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
@@ -125,6 +125,7 @@ public enum GeoNewsAPI {
         router.add(middleware: WriteRateLimit(buckets: WriteBuckets(
             rate: state.configuration.writesPerSecond, burst: state.configuration.writeBurst,
             trackedAddresses: state.configuration.trackedAddresses)))
+        router.add(middleware: AnswerCompressionMiddleware())
         router.add(middleware: BodyLimitMiddleware(maximumBytes: state.configuration.maximumBodyBytes))
         if let folder = state.configuration.vendorDirectory {
             router.add(middleware: CompressedFolderMiddleware(folder: folder, urlBasePath: "/vendor", cacheControl: "public, max-age=3600"))

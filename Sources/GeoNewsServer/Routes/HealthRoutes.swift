@@ -3,7 +3,8 @@ import Hummingbird
 import Prometheus
 
 /// `/healthz` (the process answers), `/readyz` (data and state are loaded and the database
-/// answers) and `/metrics` (Prometheus text format).
+/// answers) and `/metrics` (Prometheus text format: the request families of
+/// ``PrometheusNaming``, then ``ProcessMetrics``).
 struct HealthRoutes {
     let state: ServerState
     let metrics: PrometheusCollectorRegistry
@@ -21,6 +22,7 @@ struct HealthRoutes {
         routes.get("/metrics") { _, _ in
             var text: [UInt8] = []
             metrics.emit(into: &text)
+            text += ProcessMetrics.text().utf8
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: .init(byteBuffer: ByteBuffer(bytes: text)))
         }
