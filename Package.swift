@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Property-based tests (Swift Testing) of the batch readers.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation --target GeoNews` (the DocC catalogue).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // GEOS's reentrant C API over Debian's libgeos-dev (pkg-config `geos`).
@@ -152,6 +154,7 @@ let package = Package(
             dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
-        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsLoopback"]),
+        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsServer", "GeoNewsLoopback"]),
+        .testTarget(name: "GeoNewsStoreTests", dependencies: ["GeoNewsStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -144,7 +144,8 @@ with open(path, "w") as f:
         f.write(f"{rng.uniform(-60, 75):.5f},{rng.uniform(-180, 180):.5f}\n")
 PY
 start_server dataset
-curl -sf -T "$OUT/points.csv" -X POST -H 'Content-Type: text/csv' -w '%{time_total}\n' \
+TOKEN=$(curl -sf -X POST "$BASE/v1/users" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+curl -sf -T "$OUT/points.csv" -X POST -H 'Content-Type: text/csv' -H "Authorization: Bearer $TOKEN" -w '%{time_total}\n' \
     -o "$OUT/dataset.json" "$BASE/v1/datasets" > "$OUT/dataset.curl"
 echo "answer: $(cat "$OUT/dataset.json"), seconds: $(cat "$OUT/dataset.curl")"
 echo "geonews-serve peak RSS (VmHWM): $(rss_kb "$SERVER_PID" VmHWM) kB"

@@ -36,6 +36,12 @@ public struct TileFeature: Hashable, Sendable {
     public var pointCount: Int
     public var x: Int
     public var y: Int
+
+    /// The cluster id, or `nil` for a point.
+    public var clusterID: ClusterID? {
+        if case .cluster(let id) = kind { return id }
+        return nil
+    }
 }
 
 extension ClusterIndex {

@@ -1,14 +1,27 @@
 import GeoNewsJSON
 
 extension ClusterIndex {
+    /// The most points a cluster may have and still list them all in its `members` property.
+    /// A larger cluster has no `members`: its points are paged with ``leaves(of:limit:offset:)``
+    /// (`/v1/clusters/{id}/leaves` over HTTP). Without this limit a cluster's answer grew with
+    /// the dataset: at zoom 0, one cluster of 200,000 points was 1.89 MB.
+    public static let listedMembersLimit = 100
+
     /// `features` as an RFC 7946 FeatureCollection of Points, in one line of JSON: what
     /// `geonews cluster` prints and what a cluster query over HTTP answers.
     ///
-    /// A cluster's properties are `cluster: true`, `cluster_id` (its ``ClusterID`` raw value),
-    /// `point_count`, `expansion_zoom` (the zoom at which it splits) and `members` (the ids of
-    /// all its points, in ``leaves(of:limit:offset:)`` order); a lone point's are its `id` and,
-    /// when known, its `name`. Coordinates are `[longitude, latitude]` in degrees, written
-    /// with Swift's shortest round-trip form.
+    /// A cluster's Feature has a top-level `id`, its ``ClusterID`` raw value as supercluster
+    /// gives it; its properties are `cluster: true`, `cluster_id` (the same number),
+    /// `point_count`, `expansion_zoom` (the zoom at which it splits) and, for a cluster of at
+    /// most ``listedMembersLimit`` points, `members` (the ids of all its points, in
+    /// ``leaves(of:limit:offset:)`` order). A lone point's properties are its `id` and, when
+    /// known, its `name`. Coordinates are `[longitude, latitude]` in degrees, written with
+    /// Swift's shortest round-trip form.
+    ///
+    /// With `maximumBytes`, features are written in order while the collection stays within
+    /// it; when some are left out, the collection gets the foreign member `omitted` (RFC 7946
+    /// §6.1), their number. Only past ``ClusterOptions/maxZoom``, or over a wide box at a high
+    /// zoom, do so many features share one answer.
     ///
     /// - Parameters:
     ///   - features: the answer of ``clusters(in:zoom:)`` on this index.
@@ -16,28 +29,47 @@ extension ClusterIndex {
     ///   - names: one optional display name per input point, indexed like ``points``.
     ///   - abbreviatedCounts: also write supercluster's `point_count_abbreviated` on clusters
     ///     (`950`, `3.2k`, `12k`, `1.5M`), which its Leaflet demo draws; the HTTP API does.
+    ///   - maximumBytes: the most UTF-8 bytes the collection may take; no limit by default.
     /// - Throws: ``ClusterIndexError/unknownCluster(_:)`` when a feature is not from this index.
     public func featureCollection(
-        _ features: [ClusterFeature], ids: [String], names: [String?], abbreviatedCounts: Bool = false
+        _ features: [ClusterFeature], ids: [String], names: [String?], abbreviatedCounts: Bool = false,
+        maximumBytes: Int = .max
     ) throws(ClusterIndexError) -> String {
-        var out = #"{"type":"FeatureCollection","features":["#
+        var collection = #"{"type":"FeatureCollection","features":["#
+        // Room kept for the end, `],"omitted":N}` at most.
+        let budget = maximumBytes == .max ? .max : maximumBytes - 32
         for (i, f) in features.enumerated() {
+            var out = ""
             if i > 0 { out += "," }
-            out += #"{"type":"Feature","geometry":{"type":"Point","coordinates":["#
+            out += #"{"type":"Feature","#
+            if case .cluster(let id) = f.kind { out += "\"id\":\(id.rawValue)," }
+            out += #""geometry":{"type":"Point","coordinates":["#
             out += "\(f.coordinate.longitude),\(f.coordinate.latitude)]},\"properties\":{"
             switch f.kind {
             case .cluster(let id):
-                let members = try leaves(of: id, limit: .max).map { JSONString.quoted(ids[$0]) }
                 out += "\"cluster\":true,\"cluster_id\":\(id.rawValue),\"point_count\":\(f.pointCount),"
                 if abbreviatedCounts { out += "\"point_count_abbreviated\":\(Self.abbreviated(f.pointCount)),"}
-                out += "\"expansion_zoom\":\(try expansionZoom(of: id)),\"members\":[\(members.joined(separator: ","))]"
+                out += "\"expansion_zoom\":\(try expansionZoom(of: id))"
+                if let members = try listedMembers(of: id, pointCount: f.pointCount, ids: ids) { out += ",\"members\":\(members)" }
             case .point(let p):
                 out += "\"id\":\(JSONString.quoted(ids[p]))"
                 if let name = names[p] { out += ",\"name\":\(JSONString.quoted(name))" }
             }
             out += "}}"
+            guard collection.utf8.count + out.utf8.count <= budget else {
+                return collection + "],\"omitted\":\(features.count - i)}"
+            }
+            collection += out
         }
-        return out + "]}"
+        return collection + "]}"
+    }
+
+    /// The JSON array of a cluster's member ids, or `nil` when it has more than
+    /// ``listedMembersLimit`` points.
+    func listedMembers(of id: ClusterID, pointCount: Int, ids: [String]) throws(ClusterIndexError) -> String? {
+        guard pointCount <= Self.listedMembersLimit else { return nil }
+        let members = try leaves(of: id, limit: Self.listedMembersLimit).map { JSONString.quoted(ids[$0]) }
+        return "[" + members.joined(separator: ",") + "]"
     }
 
     /// supercluster's `point_count_abbreviated`, as a JSON value: the count itself below 1000,

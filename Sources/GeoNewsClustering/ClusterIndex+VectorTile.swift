@@ -5,15 +5,27 @@ extension ClusterIndex {
     /// spec's customary 4096 units across a tile.
     public static let vectorTileExtent = 4096
 
+    /// The most bytes a tile from ``vectorTile(z:x:y:ids:names:layerName:)`` takes:
+    /// tippecanoe's default limit, which MapLibre and Mapbox clients are built around.
+    public static let maximumTileBytes = 500_000
+
     /// Tile (z, x, y) as a Mapbox Vector Tile 2.1: one layer of points, the clusters and lone
     /// points of ``tile(z:x:y:tileExtent:)`` with a buffer around the tile, on a 4096-unit grid.
     ///
     /// Properties are those of ``featureCollection(_:ids:names:abbreviatedCounts:)`` with
     /// abbreviated counts: a cluster has `cluster` (true), `cluster_id`, `point_count`,
     /// `point_count_abbreviated` (a number below 1000, else text such as `3.2k`),
-    /// `expansion_zoom` and `members` (a vector tile value cannot be a list, so it is the JSON
-    /// array text of the member ids); a lone point has `id` and, when known, `name`. A cluster's
-    /// feature id is its cluster id. An empty tile is zero bytes, as the spec allows.
+    /// `expansion_zoom` and, up to ``listedMembersLimit`` points, `members` (a vector tile
+    /// value cannot be a list, so it is the JSON array text of the member ids); a lone point
+    /// has `id` and, when known, `name`. A cluster's feature id is its cluster id. An empty
+    /// tile is zero bytes, as the spec allows.
+    ///
+    /// A tile never takes more than ``maximumTileBytes``. Clusters are written first, then
+    /// lone points; a feature whose text properties (`members`, `id`, `name`) would pass the
+    /// limit is written without them, and once even such a bare feature does not fit, the
+    /// rest are left out. Clustering keeps a tile to a few hundred features up to
+    /// ``ClusterOptions/maxZoom``, so this only happens past it, where points are no longer
+    /// clustered and tens of thousands of them share one tile.
     ///
     /// - Parameters:
     ///   - ids: one id per input point, indexed like ``points``.
@@ -26,23 +38,30 @@ extension ClusterIndex {
     ) throws(ClusterIndexError) -> [UInt8] {
         let features = try tile(z: z, x: x, y: y, tileExtent: Double(Self.vectorTileExtent))
         var layer = VectorTileLayer(name: layerName, extent: UInt32(Self.vectorTileExtent))
-        for f in features {
+        let budget = Self.maximumTileBytes - 8  // the Tile message's own field key and length
+        for f in features.filter({ $0.clusterID != nil }) + features.filter({ $0.clusterID == nil }) {
+            var id: UInt64?
+            var numbers: [(String, VectorTileLayer.Value)] = []
+            var texts: [(String, VectorTileLayer.Value)] = []
             switch f.kind {
-            case .cluster(let id):
-                let members = try leaves(of: id, limit: .max).map { JSONString.quoted(ids[$0]) }
+            case .cluster(let cluster):
+                id = cluster.rawValue
                 let abbreviated: VectorTileLayer.Value = f.pointCount < 1000
                     ? .unsigned(UInt64(f.pointCount)) : .string(String(Self.abbreviated(f.pointCount).dropFirst().dropLast()))
-                layer.addPoint(x: f.x, y: f.y, id: id.rawValue, properties: [
-                    ("cluster", .bool(true)), ("cluster_id", .unsigned(id.rawValue)),
+                numbers = [
+                    ("cluster", .bool(true)), ("cluster_id", .unsigned(cluster.rawValue)),
                     ("point_count", .unsigned(UInt64(f.pointCount))), ("point_count_abbreviated", abbreviated),
-                    ("expansion_zoom", .unsigned(UInt64(try expansionZoom(of: id)))),
-                    ("members", .string("[" + members.joined(separator: ",") + "]")),
-                ])
+                    ("expansion_zoom", .unsigned(UInt64(try expansionZoom(of: cluster)))),
+                ]
+                if let members = try listedMembers(of: cluster, pointCount: f.pointCount, ids: ids) {
+                    texts = [("members", .string(members))]
+                }
             case .point(let p):
-                var properties: [(String, VectorTileLayer.Value)] = [("id", .string(ids[p]))]
-                if let name = names[p] { properties.append(("name", .string(name))) }
-                layer.addPoint(x: f.x, y: f.y, id: nil, properties: properties)
+                texts = [("id", .string(ids[p]))]
+                if let name = names[p] { texts.append(("name", .string(name))) }
             }
+            if layer.addPoint(x: f.x, y: f.y, id: id, properties: numbers + texts, within: budget) { continue }
+            guard !texts.isEmpty, layer.addPoint(x: f.x, y: f.y, id: id, properties: numbers, within: budget) else { break }
         }
         return VectorTileLayer.tile([layer])
     }

@@ -20,6 +20,8 @@ struct VectorTileLayer {
     private var keyIndex: [String: UInt32] = [:]
     private var values: [Value] = []
     private var valueIndex: [Value: UInt32] = [:]
+    /// Bytes the key and value tables take in the encoded layer.
+    private var tableBytes = 0
 
     init(name: String, extent: UInt32) {
         self.name = name
@@ -27,6 +29,30 @@ struct VectorTileLayer {
     }
 
     var isEmpty: Bool { features.isEmpty }
+
+    /// Bytes this layer adds to a tile: the `Layer` message and its field key and length.
+    var tileBytes: Int {
+        let nameBytes = name.utf8.count
+        let layer = 2 + 1 + ProtobufWriter.varintLength(UInt64(nameBytes)) + nameBytes + features.count + tableBytes
+            + 1 + ProtobufWriter.varintLength(UInt64(extent))
+        return layer + 1 + ProtobufWriter.varintLength(UInt64(layer))
+    }
+
+    /// Adds a point as ``addPoint(x:y:id:properties:)`` does if the layer then still takes at
+    /// most `budget` bytes of a tile (``tileBytes``); otherwise leaves the layer as it was and
+    /// returns false.
+    mutating func addPoint(x: Int, y: Int, id: UInt64?, properties: [(String, Value)], within budget: Int) -> Bool {
+        let saved = (features: features.count, keys: keys.count, values: values.count, tableBytes: tableBytes)
+        addPoint(x: x, y: y, id: id, properties: properties)
+        if tileBytes <= budget { return true }
+        features.removeSubrange(saved.features...)
+        for key in keys[saved.keys...] { keyIndex[key] = nil }
+        keys.removeSubrange(saved.keys...)
+        for value in values[saved.values...] { valueIndex[value] = nil }
+        values.removeSubrange(saved.values...)
+        tableBytes = saved.tableBytes
+        return false
+    }
 
     /// Adds a point at (`x`, `y`) in tile units (0…extent, outside in the buffer) with
     /// `properties` in their order, and `id` when it has one.
@@ -57,15 +83,7 @@ struct VectorTileLayer {
         layer.stringField(1, name)
         layer.bytes += features
         for key in keys { layer.stringField(3, key) }
-        for value in values {
-            var v = ProtobufWriter()
-            switch value {
-            case .string(let s): v.stringField(1, s)
-            case .unsigned(let u): v.varintField(5, u)
-            case .bool(let b): v.varintField(7, b ? 1 : 0)
-            }
-            layer.bytesField(4, v.bytes)
-        }
+        for value in values { layer.bytesField(4, Self.message(of: value)) }
         layer.varintField(5, UInt64(extent))
         return layer.bytes
     }
@@ -77,11 +95,23 @@ struct VectorTileLayer {
         return tile.bytes
     }
 
+    /// The `Value` message of a property value.
+    private static func message(of value: Value) -> [UInt8] {
+        var v = ProtobufWriter()
+        switch value {
+        case .string(let s): v.stringField(1, s)
+        case .unsigned(let u): v.varintField(5, u)
+        case .bool(let b): v.varintField(7, b ? 1 : 0)
+        }
+        return v.bytes
+    }
+
     private mutating func index(ofKey key: String) -> UInt32 {
         if let i = keyIndex[key] { return i }
         let i = UInt32(keys.count)
         keys.append(key)
         keyIndex[key] = i
+        tableBytes += 1 + ProtobufWriter.varintLength(UInt64(key.utf8.count)) + key.utf8.count
         return i
     }
 
@@ -90,6 +120,8 @@ struct VectorTileLayer {
         let i = UInt32(values.count)
         values.append(value)
         valueIndex[value] = i
+        let length = Self.message(of: value).count
+        tableBytes += 1 + ProtobufWriter.varintLength(UInt64(length)) + length
         return i
     }
 
@@ -103,6 +135,11 @@ struct VectorTileLayer {
 /// The protobuf wire format, as far as vector tiles need it: varints and length-delimited fields.
 struct ProtobufWriter {
     var bytes: [UInt8] = []
+
+    /// The bytes ``varint(_:)`` writes for `value`.
+    static func varintLength(_ value: UInt64) -> Int {
+        value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
+    }
 
     mutating func varint(_ value: UInt64) {
         var v = value

@@ -26,8 +26,13 @@ struct ClusterDataset: Sendable {
                               index: try ClusterIndex(points: points.coordinates))
     }
 
-    /// `features` as a FeatureCollection with supercluster's abbreviated counts.
+    /// The most bytes of a cluster, tile or leaves answer in GeoJSON: the vector tiles' limit.
+    static let maximumAnswerBytes = ClusterIndex.maximumTileBytes
+
+    /// `features` as a FeatureCollection with supercluster's abbreviated counts, of at most
+    /// ``maximumAnswerBytes`` (those left out are counted in its `omitted` member).
     func featureCollection(_ features: [ClusterFeature]) throws -> String {
-        try index.featureCollection(features, ids: points.ids, names: points.names, abbreviatedCounts: true)
+        try index.featureCollection(features, ids: points.ids, names: points.names, abbreviatedCounts: true,
+                                    maximumBytes: Self.maximumAnswerBytes)
     }
 }

@@ -39,20 +39,24 @@ final class DatasetRegistry: @unchecked Sendable {  // `table` is guarded by `lo
         lock.withLock { table[id]?.dataset }
     }
 
-    /// Every dataset's summary, the markers first, then by id.
-    func summaries() -> [DatasetSummary] {
+    /// The summary of the markers, then of each of `records` that is loaded, in their order.
+    func summaries(of records: [DatasetRecord]) -> [DatasetSummary] {
         lock.withLock {
-            table.map { DatasetSummary(id: $0.key, name: $0.value.name, points: $0.value.dataset.points.coordinates.count,
-                                       version: $0.value.dataset.version) }
-        }.sorted { ($0.id == "markers" ? 0 : 1, $0.id) < ($1.id == "markers" ? 0 : 1, $1.id) }
+            (["markers"] + records.map(\.id)).compactMap { id in
+                table[id].map { DatasetSummary(id: id, name: $0.name, points: $0.dataset.points.coordinates.count,
+                                               version: $0.dataset.version) }
+            }
+        }
     }
 
     func add(_ dataset: ClusterDataset, name: String) {
         lock.withLock { table[dataset.name] = (dataset, name) }
     }
 
-    func remove(_ id: String) {
-        _ = lock.withLock { table.removeValue(forKey: id) }
+    /// Forgets the dataset of `record`, the store having forgotten it, and removes its file.
+    func discard(_ record: DatasetRecord) {
+        _ = lock.withLock { table.removeValue(forKey: record.id) }
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(record.file))
     }
 }
 

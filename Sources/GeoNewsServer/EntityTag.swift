@@ -7,8 +7,14 @@ enum EntityTag {
     /// A quoted tag: FNV-1a (64-bit) over the parts, which name the dataset version and the
     /// query as understood.
     static func of(_ parts: [String]) -> String {
+        of(bytes: parts.joined(separator: "\u{1F}").utf8)
+    }
+
+    /// A quoted tag: FNV-1a (64-bit) over an answer's bytes, for answers whose inputs are
+    /// more than the query (a resolution also depends on the hour: its UTC offset).
+    static func of(bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in parts.joined(separator: "\u{1F}").utf8 {
+        for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
@@ -22,16 +28,42 @@ enum EntityTag {
     }
 
     /// 304 when the request's `If-None-Match` lists `tag` (or is `*`), else 200 with `body()`
-    /// as `contentType`, kept in `cache` under `tag`.
+    /// as `contentType`, kept in `cache` under `tag`, gzipped when the client accepts it.
     static func respond(to request: Request, tag: String, contentType: String, cache: AnswerCache,
                         body: () throws -> ByteBuffer) throws -> Response {
-        let headers = headers(tag: tag)
-        if let match = request.headers[.ifNoneMatch],
-           match.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == tag || t == "*" || t == "W/" + tag }) {
-            return Response(status: .notModified, headers: headers)
+        try answer(to: request.headers, tag: tag, contentType: contentType, cache: cache, body: body).response
+    }
+
+    /// The answer to a request with these header fields: 304 when its `If-None-Match` lists
+    /// `tag` or the tag of its gzip form (or is `*`), else 200 with `body()` as
+    /// `contentType` (kept in `cache` under `tag` when given) and ``AnswerEncoding``'s gzip.
+    static func answer(to fields: HTTPFields, tag: String, contentType: String, cache: AnswerCache?,
+                       extraHeaders: HTTPFields = [:], body: () throws -> ByteBuffer) throws -> PlainAnswer {
+        let gzip = AnswerEncoding.acceptsGzip(fields)
+        if let matched = matching(fields[.ifNoneMatch], tag: tag) {
+            var headers = headers(tag: matched)
+            for field in extraHeaders { headers[field.name] = field.value }
+            if AnswerEncoding.compressedTypes.contains(contentType) { headers[.vary] = "Accept-Encoding" }
+            return PlainAnswer(status: .notModified, headers: headers, body: ByteBuffer())
         }
-        return Response(status: .ok, headers: Self.headers(tag: tag, contentType: contentType),
-                        body: .init(byteBuffer: try cache.answer(tag, encode: body)))
+        var headers = headers(tag: tag, contentType: contentType)
+        for field in extraHeaders { headers[field.name] = field.value }
+        let plain = PlainAnswer(headers: headers, body: try cache.map { try $0.answer(tag, encode: body) } ?? body())
+        return AnswerEncoding.encode(plain, acceptsGzip: gzip, cache: cache)
+    }
+
+    /// The tag in `ifNoneMatch` that `tag` or its gzip form matches (`*` matches the plain
+    /// one), or `nil`. A weak `W/` prefix is ignored, as RFC 9110's weak comparison does.
+    static func matching(_ ifNoneMatch: String?, tag: String) -> String? {
+        guard let ifNoneMatch else { return nil }
+        let gzip = AnswerEncoding.gzipTag(tag)
+        for item in ifNoneMatch.split(separator: ",") {
+            var t = item.trimmingCharacters(in: .whitespaces)
+            if t == "*" { return tag }
+            if t.hasPrefix("W/") { t.removeFirst(2) }
+            if t == tag || t == gzip { return t }
+        }
+        return nil
     }
 
     /// The headers of an answer with this tag: the tag and a minute's caching, and the content

@@ -13,7 +13,9 @@ import ServiceLifecycle
 /// runs them until SIGTERM or SIGINT.
 public enum GeoNewsAPI {
     /// Loads the data and the state database, binds, and serves until SIGTERM or SIGINT; then
-    /// stops accepting connections, lets requests in flight finish, and returns.
+    /// stops accepting connections, lets requests in flight finish for up to
+    /// ``ServerConfiguration/shutdownTimeoutSeconds``, closes the connections still open, and
+    /// returns.
     ///
     /// - Parameters:
     ///   - onListening: called once with the bound port (the chosen one when `port` is 0).
@@ -24,13 +26,15 @@ public enum GeoNewsAPI {
         onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        MetricsSystem.bootstrap(PrometheusNaming(registry: registry))
         let state = try load(configuration: configuration, data: data)
         for (id, reason) in state.datasets.unavailable {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
         }
         let router = try makeRouter(state: state, metrics: registry, logger: logger)
         let serverName = "geonews"
+        let deadlines = BodyDeadline.Limits(timeoutSeconds: configuration.bodyTimeoutSeconds, bytesPerSecond: configuration.bodyMinimumRate,
+                                            shutdownSeconds: configuration.shutdownTimeoutSeconds)
         let answers = EventLoopAnswers.Routes(state: state, serverName: serverName)
         let application = Application(
             router: router,
@@ -38,15 +42,20 @@ public enum GeoNewsAPI {
                 GeoNewsHTTP1Channel(
                     responder: responder, idleTimeout: .seconds(configuration.idleTimeoutSeconds),
                     extraHandlers: { [RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds)),
-                                      ExpectContinue(maximumBytes: configuration.maximumBodyBytes)] },
+                                      ExpectContinue(maximumBytes: configuration.maximumBodyBytes),
+                                      BodyDeadline(limits: deadlines)] },
                     answers: answers)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-        let group = ServiceGroup(configuration: .init(
-            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Each connection closes itself at the shutdown deadline (``BodyDeadline``); past it and
+        // a margin, the tasks still running are cancelled.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeoutSeconds) + BodyDeadline.shutdownMargin
+        let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
     }
 
@@ -103,17 +112,20 @@ public enum GeoNewsAPI {
                            basemap: BasemapRoutes(data: data))
     }
 
-    /// Every route, under the middleware every request passes: problem JSON, metrics, the
-    /// body limit, and CORS when an origin is configured.
-    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: ProblemMiddleware())
+    /// Every route, under the middleware every request passes: CORS when an origin is
+    /// configured (outermost, so that problems get its headers too), problem JSON, metrics, the
+    /// write rate limit and the body limit.
+    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<RouteBuilder.Context> {
+        let router = Router(context: RouteBuilder.Context.self)
         if let origin = state.configuration.corsOrigin {
-            router.add(middleware: CORSMiddleware(
-                allowOrigin: .custom(origin), allowHeaders: [.accept, .authorization, .contentType, .ifNoneMatch],
-                allowMethods: [.get, .post, .put, .delete, .head, .options], exposedHeaders: ["ETag"], maxAge: .seconds(600)))
+            router.add(middleware: CrossOrigin(origin: origin))
         }
+        router.add(middleware: ProblemMiddleware())
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: WriteRateLimit(buckets: WriteBuckets(
+            rate: state.configuration.writesPerSecond, burst: state.configuration.writeBurst,
+            trackedAddresses: state.configuration.trackedAddresses)))
+        router.add(middleware: AnswerCompressionMiddleware())
         router.add(middleware: BodyLimitMiddleware(maximumBytes: state.configuration.maximumBodyBytes))
         if let folder = state.configuration.vendorDirectory {
             router.add(middleware: CompressedFolderMiddleware(folder: folder, urlBasePath: "/vendor", cacheControl: "public, max-age=3600"))

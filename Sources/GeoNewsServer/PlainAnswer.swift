@@ -8,7 +8,10 @@ struct PlainAnswer: Sendable {
     var headers: HTTPFields
     var body: ByteBuffer
 
+    /// Whether the status forbids a body, and so a `Content-Length` (RFC 9110 §8.6): 204 and 304.
+    var hasNoBody: Bool { status == .noContent || status == .notModified }
+
     var response: Response {
-        Response(status: status, headers: headers, body: .init(byteBuffer: body))
+        Response(status: status, headers: headers, body: hasNoBody ? ResponseBody() : .init(byteBuffer: body))
     }
 }

@@ -19,10 +19,35 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a new connection may take to send its first request's head, whole; a client
     /// that connects and stays silent, or sends its headers a byte at a time, is cut off then.
     public var headerTimeoutSeconds: Int64 = 10
+    /// Seconds a request body may take to arrive, plus the time ``bodyMinimumRate`` earns it;
+    /// past that the answer is 408 (or, when an answer has begun, the connection is closed).
+    public var bodyTimeoutSeconds: Int64 = 60
+    /// Bytes per second of body that earn it one more second past ``bodyTimeoutSeconds``, so
+    /// that a large upload over a slow link goes through; 0 earns none.
+    public var bodyMinimumRate = 64 << 10
+    /// Seconds the requests in flight have, once SIGTERM or SIGINT arrives, to finish; then the
+    /// connections still open are closed (a body still arriving gets 503) and the server exits.
+    public var shutdownTimeoutSeconds: Int64 = 30
     /// The folder of the web map page served at `/`, or `nil` for none.
     public var pageDirectory: String?
     /// The folder served under `/vendor/` (Debian's libjs-leaflet), or `nil` for none.
     public var vendorDirectory: String?
+
+    /// Seconds a bearer token stays valid after `POST /v1/users` issued it; past that it
+    /// answers 401. Default 90 days.
+    public var tokenLifetimeSeconds: Int64 = 90 * 86_400
+    /// The most points one user's datasets may hold together; an upload past it gets 413.
+    public var quotaPoints = 2_000_000
+    /// The most bytes of upload one user's datasets may hold together; past it, 413.
+    public var quotaBytes = 256 << 20
+    /// Writes (POST, PUT, DELETE on users, favourites, settings and datasets) one client
+    /// address may make per second, on average; past the burst the answer is 429.
+    public var writesPerSecond = 5.0
+    /// Writes one client address may make at once before the rate applies.
+    public var writeBurst = 30
+    /// Client addresses whose write rate is tracked at once; past it the fullest buckets
+    /// (the addresses quiet longest) are forgotten, so memory stays bounded.
+    public var trackedAddresses = 10_000
 
     public init(stateDirectory: URL) {
         self.stateDirectory = stateDirectory

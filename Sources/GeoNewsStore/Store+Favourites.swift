@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 
 extension Store {
-    /// The user's favourites, newest first.
-    public func favourites(user: Int64) async throws(StoreError) -> [Favourite] {
+    /// Up to `limit` of the user's favourites, newest first (the most recently saved, by id),
+    /// starting after the favourite `before` when given: the next page of a listing.
+    public func favourites(user: Int64, before: Int64? = nil, limit: Int) async throws(StoreError) -> [Favourite] {
         try await read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, url, title, source, publishedAt, imageURL, savedAt FROM favourite
-                WHERE userId = ? ORDER BY savedAt DESC, id DESC
-                """, arguments: [user]).map(Self.favourite)
+                WHERE userId = ? AND id < ? ORDER BY id DESC LIMIT ?
+                """, arguments: [user, before ?? Int64.max, limit]).map(Self.favourite)
         }
     }
 
@@ -22,10 +23,12 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (userId, url) DO NOTHING
                 """, arguments: [user, url, title, source, publishedAt, imageURL, Date()])
             let created = db.changesCount > 0
-            let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db, sql: """
                 SELECT id, url, title, source, publishedAt, imageURL, savedAt FROM favourite
                 WHERE userId = ? AND url = ?
-                """, arguments: [user, url])!
+                """, arguments: [user, url]) else {
+                throw StoreError.failed("the favourite just saved cannot be read back")
+            }
             return (Self.favourite(row), created)
         }
     }

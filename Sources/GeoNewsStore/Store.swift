@@ -24,15 +24,33 @@ public final class Store: Sendable {
             throw .cannotOpen(path: directory.path, reason: "the directory cannot be created: \(error.localizedDescription)")
         }
         var configuration = Configuration()
+        // Every connection the pool opens, readers included, starts with FULL.
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         configuration.busyMode = .timeout(5)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // The pool opens its one writer connection first (FULL, above) and then switches
+            // it to WAL with `synchronous = NORMAL` (GRDB's Database.setUpWALMode), which
+            // commits without an fsync. The writer is never reopened, so setting it once more
+            // here holds for the pool's life.
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             try StoreSchema.migrator.migrate(pool)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The `synchronous` setting (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA) of the pool's writer
+    /// connection and of one of its readers, as SQLite reports it on those connections.
+    public func synchronousSettings() throws(StoreError) -> (writer: Int, reader: Int) {
+        do {
+            let writer = try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
+            let reader = try pool.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
+            return (writer, reader)
+        } catch {
+            throw .failed("\(error)")
         }
     }
 

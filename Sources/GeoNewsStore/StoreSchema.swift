@@ -45,6 +45,23 @@ enum StoreSchema {
                 t.column("createdAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v3: owners, quotas, revocable tokens") { db in
+            try db.alter(table: "dataset") { t in
+                // NULL for a dataset uploaded before datasets had owners, or whose owner's
+                // token an operator revoked: still readable by id, listed and deleted by no user.
+                t.add(column: "ownerId", .integer).references("user", onDelete: .setNull)
+                // The upload's size in bytes, counted against the owner's quota.
+                t.add(column: "bytes", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(index: "dataset_owner", on: "dataset", columns: ["ownerId"])
+            try db.alter(table: "user") { t in
+                // The token's first characters (`gn_` and 8 hex digits), not secret, so that an
+                // operator can name a token to revoke; NULL for users created before.
+                t.add(column: "tokenPrefix", .text)
+                t.add(column: "revokedAt", .datetime)
+            }
+            try db.create(index: "user_token_prefix", on: "user", columns: ["tokenPrefix"])
+        }
         return migrator
     }
 }

@@ -17,10 +17,12 @@ struct ServerCommand: AsyncParsableCommand {
         discussion: """
             Prints "geonews-serve: listening on http://HOST:PORT" on standard output once it \
             accepts connections, and runs until SIGTERM or SIGINT, letting requests in flight \
-            finish. Exit codes: 0 stopped, 64 bad option, 65 data missing or damaged, \
+            finish for up to --shutdown-timeout seconds. Exit codes: 0 stopped, 64 bad option, 65 data missing or damaged, \
             69 the address cannot be bound, 74 the state directory is unusable.
             """,
-        version: GeoNewsRelease.version
+        version: GeoNewsRelease.version,
+        // Operators' commands on the state directory; without one, the server runs.
+        subcommands: [TokensCommand.self]
     )
 
     @Option(help: ArgumentHelp("Address to bind.", valueName: "address"))
@@ -44,6 +46,15 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a new connection may take to send its first request's headers.", valueName: "seconds"))
     var headerTimeout: Int64 = 10
 
+    @Option(help: ArgumentHelp("Seconds a request body may take to arrive, plus one per --body-min-rate bytes received; slower bodies get 408.", valueName: "seconds"))
+    var bodyTimeout: Int64 = 60
+
+    @Option(help: ArgumentHelp("Bytes of request body that earn it one more second past --body-timeout (0: none).", valueName: "bytes"))
+    var bodyMinRate = 64 << 10
+
+    @Option(help: ArgumentHelp("Seconds the requests in flight have to finish after SIGTERM or SIGINT before their connections are closed.", valueName: "seconds"))
+    var shutdownTimeout: Int64 = 30
+
     @Option(help: ArgumentHelp("Folder of the web map page served at / (default: WebMap beside Data/ when present).", valueName: "dir"))
     var pageDir: String?
 
@@ -53,11 +64,16 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
     var dataPath: String?
 
+    @OptionGroup var ownership: OwnershipOptions
+
     func run() async throws {
         guard (0...65535).contains(port) else { throw fail("port \(port) is outside 0…65535", .usage) }
         guard maxBodyBytes > 0 else { throw fail("max body bytes \(maxBodyBytes) must be above 0", .usage) }
         guard idleTimeout > 0 else { throw fail("idle timeout \(idleTimeout) must be above 0 seconds", .usage) }
         guard headerTimeout > 0 else { throw fail("header timeout \(headerTimeout) must be above 0 seconds", .usage) }
+        guard bodyTimeout > 0 else { throw fail("body timeout \(bodyTimeout) must be above 0 seconds", .usage) }
+        guard bodyMinRate >= 0 else { throw fail("body min rate \(bodyMinRate) must be 0 or more bytes per second", .usage) }
+        guard shutdownTimeout > 0 else { throw fail("shutdown timeout \(shutdownTimeout) must be above 0 seconds", .usage) }
         if let corsOrigin, URL(string: corsOrigin)?.host == nil {
             throw fail("CORS origin '\(corsOrigin)' is not of the form scheme://host[:port]", .usage)
         }
@@ -75,6 +91,10 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.headerTimeoutSeconds = headerTimeout
+        configuration.bodyTimeoutSeconds = bodyTimeout
+        configuration.bodyMinimumRate = bodyMinRate
+        configuration.shutdownTimeoutSeconds = shutdownTimeout
+        try ownership.apply(to: &configuration)
         configuration.pageDirectory = try folder(pageDir, option: "--page-dir", fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
         configuration.vendorDirectory = try folder(vendorDir, option: "--vendor-dir", fallback: "/usr/share/javascript/leaflet")
 

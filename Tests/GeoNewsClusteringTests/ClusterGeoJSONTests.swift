@@ -27,7 +27,8 @@ final class ClusterGeoJSONTests: XCTestCase {
         XCTAssertEqual(single["name"] as? String, "Apia\n")
         let geometry = try XCTUnwrap(list.first { ($0["properties"] as? [String: Any])?["id"] != nil }?["geometry"] as? [String: Any])
         XCTAssertEqual(geometry["coordinates"] as? [Double], [-171.76, -13.83])
-        XCTAssertTrue(text.hasPrefix(#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":["#), text)
+        XCTAssertTrue(text.hasPrefix(#"{"type":"FeatureCollection","features":[{"type":"Feature","#), text)
+        XCTAssertTrue(text.contains(#"{"type":"Feature","id":\#(id.rawValue),"geometry":{"type":"Point","coordinates":["#), text)
     }
 
     func testAnEmptyAnswerIsAnEmptyCollection() throws {

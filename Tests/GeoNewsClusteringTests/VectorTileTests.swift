@@ -33,6 +33,22 @@ final class VectorTileTests: XCTestCase {
         XCTAssertEqual(VectorTileLayer.tile([VectorTileLayer(name: "empty", extent: 4096)]), [])
     }
 
+    /// The running size the tile limit is checked against is the encoded size, to the byte; a
+    /// point past the budget leaves the layer as it was.
+    func testTileBytesIsTheEncodedSizeAndAPointPastTheBudgetIsNotAdded() {
+        var layer = VectorTileLayer(name: "clusters", extent: 4096)
+        for i in 0..<300 {
+            layer.addPoint(x: i * 13 - 200, y: 4000 - i * 7, id: i % 2 == 0 ? UInt64(i) << 40 : nil,
+                           properties: [("id", .string(String(repeating: "x", count: i))), ("n", .unsigned(UInt64(i)))])
+            XCTAssertEqual(layer.tileBytes, VectorTileLayer.tile([layer]).count, "after \(i + 1) points")
+        }
+        let before = VectorTileLayer.tile([layer])
+        XCTAssertFalse(layer.addPoint(x: 1, y: 1, id: nil, properties: [("name", .string("too long"))], within: before.count + 5))
+        XCTAssertEqual(VectorTileLayer.tile([layer]), before)
+        XCTAssertTrue(layer.addPoint(x: 1, y: 1, id: nil, properties: [("n", .unsigned(3))], within: before.count + 20))
+        XCTAssertEqual(layer.tileBytes, VectorTileLayer.tile([layer]).count)
+    }
+
     func testClusterTileCarriesTheGeoJSONProperties() throws {
         let index = try ClusterIndex(points: [Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0.01, longitude: 0.01)])
         let bytes = try index.vectorTile(z: 0, x: 0, y: 0, ids: ["a", "b"], names: [nil, nil])

@@ -10,7 +10,8 @@ final class DatasetTests: XCTestCase {
     func testAnUploadIsClusteredListedAndSurvivesARestartUntilDeleted() async throws {
         let directory = ServerProcess.newStateDirectory()
         var server = try ServerProcess(stateDirectory: directory)
-        let created = try await server.send("POST", "/v1/datasets?name=grid", body: Data(Self.csv.utf8), contentType: "text/csv")
+        let token = try await server.newUser()
+        let created = try await server.send("POST", "/v1/datasets?name=grid", token: token, body: Data(Self.csv.utf8), contentType: "text/csv")
         XCTAssertEqual(created.status, 201, created.text)
         let object = try created.object()
         let id = try XCTUnwrap(object["id"] as? String)
@@ -23,61 +24,64 @@ final class DatasetTests: XCTestCase {
         let features = try XCTUnwrap(try clusters.object()["features"] as? [[String: Any]])
         let total = features.reduce(0) { $0 + (((($1["properties"] as? [String: Any])?["point_count"]) as? Int) ?? 1) }
         XCTAssertEqual(total, 2000)
-        let listed = try await server.get("/v1/datasets").array()
+        let listed = try await server.get("/v1/datasets", token: token).array()
         XCTAssertEqual(listed.map { $0["id"] as? String }, ["markers", id])
 
         server.stop()
         server = try ServerProcess(stateDirectory: directory)
-        let again = try await server.get("/v1/datasets").array()
+        let again = try await server.get("/v1/datasets", token: token).array()
         XCTAssertEqual(again.last?["points"] as? Int, 2000)
         XCTAssertEqual(again.last?["version"] as? String, version)
         let rebuilt = try await server.get("/v1/clusters?dataset=\(id)&altitude=15000km")
         XCTAssertEqual(rebuilt.text, clusters.text)
 
-        let deleted = try await server.send("DELETE", "/v1/datasets/\(id)")
+        let deleted = try await server.send("DELETE", "/v1/datasets/\(id)", token: token)
         XCTAssertEqual(deleted.status, 204, deleted.text)
         try assertProblem(try await server.get("/v1/clusters?dataset=\(id)&altitude=15000km"), 404, mentions: [id])
-        try assertProblem(try await server.send("DELETE", "/v1/datasets/\(id)"), 404, mentions: [id])
-        let remaining = try await server.get("/v1/datasets").array()
+        try assertProblem(try await server.send("DELETE", "/v1/datasets/\(id)", token: token), 404, mentions: [id])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("datasets/\(id).csv").path))
+        let remaining = try await server.get("/v1/datasets", token: token).array()
         XCTAssertEqual(remaining.count, 1)
     }
 
     func testGeoJSONUploadsAndRefusals() async throws {
         let server = try ServerProcess(arguments: ["--max-body-bytes", "20000"])
+        let token = try await server.newUser()
         let geojson = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[2.35,48.85]},"properties":{"name":"Paris"}},{"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{}}]}"#
-        let created = try await server.send("POST", "/v1/datasets", body: Data(geojson.utf8), contentType: "application/geo+json")
+        let created = try await server.send("POST", "/v1/datasets", token: token, body: Data(geojson.utf8), contentType: "application/geo+json")
         XCTAssertEqual(created.status, 201, created.text)
         XCTAssertEqual(try created.object()["points"] as? Int, 2)
-        try assertProblem(try await server.send("POST", "/v1/datasets", body: Data(Self.csv.utf8), contentType: "text/csv"),
+        try assertProblem(try await server.send("POST", "/v1/datasets", token: token, body: Data(Self.csv.utf8), contentType: "text/csv"),
                           413, mentions: ["20000"])
-        try assertProblem(try await server.send("POST", "/v1/datasets", body: Data("x".utf8), contentType: "text/plain"),
+        try assertProblem(try await server.send("POST", "/v1/datasets", token: token, body: Data("x".utf8), contentType: "text/plain"),
                           415, mentions: ["text/plain"])
-        try assertProblem(try await server.send("POST", "/v1/datasets", body: Data("lat,lon\n95,2\n".utf8), contentType: "text/csv"),
+        try assertProblem(try await server.send("POST", "/v1/datasets", token: token, body: Data("lat,lon\n95,2\n".utf8), contentType: "text/csv"),
                           400, mentions: ["95"])
         try assertProblem(try await server.get("/v1/clusters?dataset=nope&zoom=2&bbox=-10,30,20,60"), 404, mentions: ["nope"])
-        let listed = try await server.get("/v1/datasets").array()
+        let listed = try await server.get("/v1/datasets", token: token).array()
         XCTAssertEqual(listed.count, 2)
     }
 
     func testADatasetWhoseFileIsMissingAtStartIsLeftOutAndLogged() async throws {
         let directory = ServerProcess.newStateDirectory()
         var server = try ServerProcess(stateDirectory: directory)
+        let token = try await server.newUser()
         var ids: [String] = []
         for name in ["kept", "lost"] {
-            let created = try await server.send("POST", "/v1/datasets?name=\(name)", body: Data(Self.csv.utf8), contentType: "text/csv")
+            let created = try await server.send("POST", "/v1/datasets?name=\(name)", token: token, body: Data(Self.csv.utf8), contentType: "text/csv")
             ids.append(try XCTUnwrap(try created.object()["id"] as? String))
         }
         server.stop()
         try FileManager.default.removeItem(at: directory.appendingPathComponent("datasets/\(ids[1]).csv"))
 
         server = try ServerProcess(stateDirectory: directory)
-        let listed = try await server.get("/v1/datasets").array()
+        let listed = try await server.get("/v1/datasets", token: token).array()
         XCTAssertEqual(listed.map { $0["name"] as? String }, ["markers", "kept"])
         let kept = try await server.get("/v1/clusters?dataset=\(ids[0])&zoom=3&bbox=-10,30,30,70")
         XCTAssertEqual(kept.status, 200, kept.text)
         try assertProblem(try await server.get("/v1/clusters?dataset=\(ids[1])&zoom=3&bbox=-10,30,30,70"), 404, mentions: [ids[1]])
         // Its record is still there to delete.
-        let deleted = try await server.send("DELETE", "/v1/datasets/\(ids[1])")
+        let deleted = try await server.send("DELETE", "/v1/datasets/\(ids[1])", token: token)
         XCTAssertEqual(deleted.status, 204)
         server.stop()
         let log = server.standardError
@@ -86,6 +90,7 @@ final class DatasetTests: XCTestCase {
 
     func testOtherRequestsAreAnsweredWhileLargeUploadsAreIndexed() async throws {
         let server = try ServerProcess()
+        let token = try await server.newUser()
         // One upload per core, each long enough to index that, were the builds on the request
         // threads, every one of them would be busy and /healthz would wait for the builds.
         let uploads = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -97,7 +102,7 @@ final class DatasetTests: XCTestCase {
         async let uploaded: [Int] = withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<uploads {
                 group.addTask {
-                    let call = try await server.send("POST", "/v1/datasets", body: body, contentType: "text/csv")
+                    let call = try await server.send("POST", "/v1/datasets", token: token, body: body, contentType: "text/csv")
                     finished.insert(UUID().uuidString)
                     return call.status
                 }

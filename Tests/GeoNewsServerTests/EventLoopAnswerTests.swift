@@ -98,11 +98,11 @@ final class EventLoopAnswerTests: XCTestCase {
         _ = try exchange(server, Array(repeating: "GET /v1/resolve?lat=48.8566&lon=2.3522 HTTP/1.1", count: 3)
                             + Array(repeating: "GET /v1/clusters?altitude=15000km HTTP/1.1", count: 2) + ["GET /healthz HTTP/1.1"])
         let metrics = try await server.get("/metrics").text
-        XCTAssertTrue(metrics.contains(#"hb_requests{http_route="/v1/resolve",http_request_method="GET",http_response_status_code="200"} 3"#), metrics)
-        XCTAssertTrue(metrics.contains(#"hb_requests{http_route="/v1/clusters",http_request_method="GET",http_response_status_code="200"} 2"#), metrics)
+        XCTAssertTrue(metrics.contains(#"http_server_requests_total{http_route="/v1/resolve",http_request_method="GET",http_response_status_code="200"} 3"#), metrics)
+        XCTAssertTrue(metrics.contains(#"http_server_requests_total{http_route="/v1/clusters",http_request_method="GET",http_response_status_code="200"} 2"#), metrics)
     }
 
-    func testConditionalAndHeadRequestsGoToTheRouter() throws {
+    func testConditionalRequestsAre304AndHeadRequestsGoToTheRouter() throws {
         let server = try ServerProcess()
         let first = try exchange(server, ["GET /v1/clusters?altitude=15000km HTTP/1.1"])
         let tag = try XCTUnwrap(first.first?.headers["etag"])

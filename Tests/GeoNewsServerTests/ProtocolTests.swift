@@ -19,7 +19,7 @@ final class ProtocolTests: XCTestCase {
         let metrics = try await server.get("/metrics")
         XCTAssertEqual(metrics.status, 200)
         XCTAssertTrue(metrics.header("Content-Type")?.hasPrefix("text/plain") ?? false)
-        XCTAssertTrue(metrics.text.contains("hb_requests"), metrics.text)
+        XCTAssertTrue(metrics.text.contains("http_server_requests_total"), metrics.text)
         XCTAssertTrue(metrics.text.contains("/v1/countries/{iso2}"), metrics.text)
     }
 

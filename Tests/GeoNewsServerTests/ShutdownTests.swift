@@ -33,67 +33,62 @@ final class ShutdownTests: XCTestCase {
     }
 }
 
-/// A plain TCP connection to 127.0.0.1, to send a request in pieces.
-final class LoopbackConnection {
-    private let socket: Int32
-
-    struct Failure: Error { let call: String; let code: Int32 }
-
-    init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+/// SIGTERM drains within `--shutdown-timeout`: what can finish does, whole; what cannot is
+/// closed at the deadline; the server then exits 0.
+final class ShutdownDrainTests: XCTestCase {
+    func testSIGTERMEndsAStreamedAnswerWholeAndCutsATricklingBodyAtTheDeadline() async throws {
+        let server = try ServerProcess(arguments: ["--shutdown-timeout", "8", "--body-timeout", "120"])
+        let token = try await server.newUser()
+        let trickler = try SlowClientTests.startBody(SlowClientTests.bodyRoutes[3], port: server.port, token: token, length: 10_000)
+        let drip = Task.detached {
+            for _ in 0..<100 {
+                guard (try? trickler.send("7")) != nil else { return }
+                try? await Task.sleep(for: .milliseconds(300))
+            }
         }
-        if result != 0 {
-            close(socket)
-            throw Failure(call: "connect", code: errno)
+        defer { drip.cancel() }
+
+        // A GeoJSON answer of about 7 MB, more than the kernel's buffers hold, read by a
+        // client slower than the server: its last part is written while earlier ones still
+        // wait in the server's own queue.
+        let rows = (0..<30_000).map { "\(40 + Double($0 % 100) * 0.1),\(2 + Double($0 % 70) * 0.1)" }.joined(separator: "\n") + "\n"
+        let body = "lat,lon\n" + rows
+        let stream = try LoopbackConnection(port: server.port, receiveBufferBytes: 64 << 10)
+        Thread.detachNewThread {
+            try? stream.send("POST /v1/resolve?outputFormat=geojson HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
         }
+        let head = stream.receiveHead()
+        XCTAssertTrue(head.hasPrefix("HTTP/1.1 200"), head)
+        let stopping = ContinuousClock.now
+        kill(server.process.processIdentifier, SIGTERM)
+        let rest = stream.receiveAllBytes(seconds: 10, readBytes: 32 << 10, pause: .milliseconds(10))
+        let answer = try XCTUnwrap(WireAnswer(Data(head.utf8) + rest))
+        XCTAssertEqual(answer.endedWithLastChunk, true, "the streamed answer was cut: \(answer.body.count) bytes")
+        let collection = try XCTUnwrap(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+        XCTAssertEqual((collection["features"] as? [Any])?.count, 30_000)
+
+        let refused = try XCTUnwrap(WireAnswer(trickler.receiveAllBytes(seconds: 12)), "nothing answered to the trickling body")
+        XCTAssertEqual(refused.status, 503, refused.head)
+        XCTAssertTrue(refused.text.contains("--shutdown-timeout"), refused.text)
+        XCTAssertGreaterThan(ContinuousClock.now - stopping, .seconds(7), "the trickling body had until the deadline")
+
+        let status = server.waitForExit(within: .seconds(10))
+        XCTAssertEqual(status, 0, "the server did not exit 0 within 10 s of the deadline")
     }
+}
 
-    func send(_ data: Data) throws {
-        let sent = data.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == data.count else { throw Failure(call: "send", code: errno) }
-    }
-
-    /// Whether the server has not closed the connection (nothing waiting to be read counts
-    /// as open).
-    var isOpen: Bool {
-        var byte: UInt8 = 0
-        let n = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-    }
-
-    /// The next response head the server sends, up to and with its blank line (or what came
-    /// within 10 s).
-    func receiveHead() -> String {
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received: [UInt8] = []
-        var byte: UInt8 = 0
-        while !received.suffix(4).elementsEqual([13, 10, 13, 10]), recv(socket, &byte, 1, 0) == 1 { received.append(byte) }
-        return String(decoding: received, as: UTF8.self)
-    }
-
-    /// Everything the server sends until it closes the connection (or 10 s pass).
-    func receiveAll() -> String { String(decoding: receiveAllBytes(), as: UTF8.self) }
-
-    /// Everything the server sends until it closes the connection (or 10 s pass), as bytes.
-    func receiveAllBytes() -> Data {
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(socket, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            received.append(contentsOf: buffer[0..<n])
+extension ServerProcess {
+    /// The exit status once the process ends, or `nil` (and the process killed) when it has
+    /// not ended within `limit`.
+    func waitForExit(within limit: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning, ContinuousClock.now < deadline { usleep(50_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
         }
-        return received
+        return process.terminationStatus
     }
-
-    deinit { close(socket) }
 }

@@ -37,10 +37,12 @@ final class TileTests: XCTestCase {
         XCTAssertNotEqual(geoJSON.header("ETag"), tag)
         let cached = try await server.get("/v1/tiles/2/2/1.mvt", headers: ["If-None-Match": tag])
         XCTAssertEqual(cached.status, 304)
-        // Nothing on the open Pacific at zoom 6: an empty tile, zero bytes.
+        // Nothing on the open Pacific at zoom 6: an empty tile is 204, with no body or type.
         let empty = try await server.get("/v1/tiles/6/0/30.mvt")
-        XCTAssertEqual(empty.status, 200)
+        XCTAssertEqual(empty.status, 204)
         XCTAssertTrue(empty.body.isEmpty)
+        XCTAssertNil(empty.header("Content-Type"))
+        XCTAssertNotNil(empty.header("ETag"))
     }
 
     func testBadTileCoordinatesAreProblems() async throws {

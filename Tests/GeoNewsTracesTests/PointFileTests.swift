@@ -96,6 +96,16 @@ final class PointFileTests: XCTestCase {
         }
     }
 
+    func testTextThatIsNotJSONIsNotAnEmptyGeoJSONCollection() throws {
+        for text in ["hello, world", "lat,lon\n48.85,2.35\n", ""] {
+            XCTAssertThrowsError(try PointFile.read(.bytes(Array(text.utf8), name: "upload"), format: .geoJSON), text) {
+                XCTAssertTrue("\($0)".contains("not GeoJSON"), "\($0)")
+            }
+        }
+        let empty = try PointFile.read(.bytes(Array(#"{"type":"FeatureCollection","features":[]}"#.utf8), name: "upload"), format: .geoJSON)
+        XCTAssertEqual(empty.coordinates, [])
+    }
+
     func testAMissingFileIsUnreadable() {
         XCTAssertThrowsError(try PointFile.read(.file("/nonexistent/points.csv"))) {
             XCTAssertEqual($0 as? PointFileError, .unreadable(name: "/nonexistent/points.csv", reason: "No such file or directory"))

@@ -367,8 +367,10 @@ def scenario_a_dataset_is_clustered_with_an_altitude_readout(ctx, driver):
     import urllib.request
     rng = random.Random(14)
     rows = ["lat,lon"] + [f"{rng.uniform(-60, 70):.5f},{rng.uniform(-180, 180):.5f}" for _ in range(5000)]
+    with urllib.request.urlopen(urllib.request.Request(ctx.server.url + "/v1/users", data=b"", method="POST"), timeout=30) as r:
+        token = json.loads(r.read())["token"]
     request = urllib.request.Request(ctx.server.url + "/v1/datasets", data=("\n".join(rows) + "\n").encode(),
-                                     headers={"Content-Type": "text/csv"}, method="POST")
+                                     headers={"Content-Type": "text/csv", "Authorization": f"Bearer {token}"}, method="POST")
     with urllib.request.urlopen(request, timeout=30) as r:
         dataset = json.loads(r.read())["id"]
     open_page(ctx, driver, f"/?dataset={dataset}")

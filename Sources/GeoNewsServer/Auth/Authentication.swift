@@ -1,10 +1,12 @@
+import Foundation
 import Hummingbird
 
 extension ServerState {
     /// The id of the user whose token is in the request's `Authorization: Bearer …` header.
     ///
-    /// Throws a 401 problem when the header is absent, malformed or names no user. The token
-    /// is never echoed in the problem or a log line.
+    /// Throws a 401 problem when the header is absent or malformed, or the token names no user,
+    /// was revoked, or is older than `--token-lifetime`. The token is never echoed in the
+    /// problem or a log line.
     func authenticatedUser(_ request: Request) async throws -> Int64 {
         let challenge: HTTPFields = [.wwwAuthenticate: #"Bearer realm="geonews""#]
         guard let header = request.headers[.authorization] else {
@@ -16,9 +18,18 @@ extension ServerState {
             throw Problem(.unauthorized, detail: "the Authorization header is not of the form 'Bearer <token>'", headers: challenge)
         }
         let token = BearerToken(text: parts[1].trimmingCharacters(in: .whitespaces))
-        guard let user = try await store.user(tokenHash: token.hash) else {
-            throw Problem(.unauthorized, detail: "the bearer token is not valid; create a user with POST /v1/users", headers: challenge)
+        let invalid: HTTPFields = [.wwwAuthenticate: #"Bearer realm="geonews", error="invalid_token""#]
+        guard let holder = try await store.tokenHolder(tokenHash: token.hash) else {
+            throw Problem(.unauthorized, detail: "the bearer token is not valid; create a user with POST /v1/users", headers: invalid)
         }
-        return user
+        guard holder.revokedAt == nil else {
+            throw Problem(.unauthorized, detail: "the bearer token was revoked; create a user with POST /v1/users", headers: invalid)
+        }
+        let age = Date().timeIntervalSince(holder.issuedAt)
+        guard age <= Double(configuration.tokenLifetimeSeconds) else {
+            throw Problem(.unauthorized, detail: "the bearer token expired (tokens last \(configuration.tokenLifetimeSeconds) seconds); create a user with POST /v1/users",
+                          headers: invalid)
+        }
+        return holder.user
     }
 }

@@ -13,12 +13,13 @@ import NIOHTTPTypes
 /// event loop, where the request was read, instead of handing each one to a Swift task and
 /// back: both are a few microseconds of work, and the hop cost more than the answer.
 ///
-/// The answers are the routes' own (``ResolveRoutes/plainAnswer(_:state:)``,
-/// ``ClusterRoutes/plainAnswer(_:state:)``), with the headers the application adds (`Date`,
-/// `Server`) and the same request metrics. Anything else goes on to the router untouched:
+/// The answers are the routes' own (``ResolveRoutes/plainAnswer(_:state:fields:)``,
+/// ``ClusterRoutes/plainAnswer(_:state:fields:)``: 304 to a matching `If-None-Match`, gzip
+/// when accepted), with the headers the application adds (`Date`, `Server`) and the same
+/// request metrics, under the same status. Anything else goes on to the router untouched:
 /// other routes and methods, a query the route refuses (its problem JSON comes from the
-/// router), `If-None-Match`, `Connection`, a CORS `Origin`, a request body, and every request
-/// while one the router holds is unanswered, so that answers leave in the order asked.
+/// router), `Connection`, a CORS `Origin`, a request body, and every request while one the
+/// router holds is unanswered, so that answers leave in the order asked.
 final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -29,17 +30,22 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     final class Routes: Sendable {
         let state: ServerState
         let serverName: String
-        private let resolveMetrics: (Counter, Metrics.Timer)
-        private let clusterMetrics: (Counter, Metrics.Timer)
+        private let resolveMetrics: [HTTPResponse.Status: (Counter, Metrics.Timer)]
+        private let clusterMetrics: [HTTPResponse.Status: (Counter, Metrics.Timer)]
 
         init(state: ServerState, serverName: String) {
             self.state = state
             self.serverName = serverName
-            // The labels Hummingbird's MetricsMiddleware gives the same requests.
-            func metrics(_ route: String) -> (Counter, Metrics.Timer) {
-                let dimensions = [("http.route", route), ("http.request.method", "GET"), ("http.response.status_code", "200")]
-                return (Counter(label: "hb.requests", dimensions: dimensions),
-                        Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
+            // The labels Hummingbird's MetricsMiddleware gives the same requests, for the
+            // statuses answered here.
+            func metrics(_ route: String) -> [HTTPResponse.Status: (Counter, Metrics.Timer)] {
+                var byStatus: [HTTPResponse.Status: (Counter, Metrics.Timer)] = [:]
+                for status in [HTTPResponse.Status.ok, .notModified] {
+                    let dimensions = [("http.route", route), ("http.request.method", "GET"), ("http.response.status_code", "\(status.code)")]
+                    byStatus[status] = (Counter(label: "hb.requests", dimensions: dimensions),
+                                        Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
+                }
+                return byStatus
             }
             resolveMetrics = metrics("/v1/resolve")
             clusterMetrics = metrics("/v1/clusters")
@@ -50,18 +56,24 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         func answer(_ head: HTTPRequest) -> (PlainAnswer, (Counter, Metrics.Timer))? {
             guard head.method == .get, let path = head.path else { return nil }
             let fields = head.headerFields
-            guard fields[.connection] == nil, fields[.ifNoneMatch] == nil, fields[.expect] == nil,
+            guard fields[.connection] == nil, fields[.expect] == nil,
                   fields[.transferEncoding] == nil, (fields[.contentLength] ?? "0") == "0",
                   state.configuration.corsOrigin == nil || fields[.origin] == nil else { return nil }
             let uri = URI(path)
+            let answer: PlainAnswer?
+            let metrics: [HTTPResponse.Status: (Counter, Metrics.Timer)]
             switch uri.path {
             case "/v1/resolve":
-                return (try? ResolveRoutes.plainAnswer(QueryParameters(uri), state: state)).flatMap { $0 }.map { ($0, resolveMetrics) }
+                answer = (try? ResolveRoutes.plainAnswer(QueryParameters(uri), state: state, fields: fields)).flatMap { $0 }
+                metrics = resolveMetrics
             case "/v1/clusters":
-                return (try? ClusterRoutes.plainAnswer(QueryParameters(uri), state: state)).map { ($0, clusterMetrics) }
+                answer = try? ClusterRoutes.plainAnswer(QueryParameters(uri), state: state, fields: fields)
+                metrics = clusterMetrics
             default:
                 return nil
             }
+            guard let answer, let recorded = metrics[answer.status] else { return nil }
+            return (answer, recorded)
         }
     }
 
@@ -105,11 +117,11 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func write(_ answer: PlainAnswer, context: ChannelHandlerContext) {
         var fields = answer.headers
-        fields[.contentLength] = String(answer.body.readableBytes)
+        if !answer.hasNoBody { fields[.contentLength] = String(answer.body.readableBytes) }
         fields[.date] = date.now()
         fields[.server] = routes.serverName
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
-        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        if !answer.hasNoBody { context.write(wrapOutboundOut(.body(answer.body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

@@ -10,9 +10,10 @@ import NIOHTTPTypesHTTP1
 /// after the connection-state handler (so idle timeouts, graceful shutdown and request
 /// counting see every request) and before the hop to the router's task.
 ///
-/// The pipeline is `HTTP1Channel`'s: NIO's HTTP/1.1 codec, HTTP types, `extraHandlers` (the
-/// header timeout and `100 Continue`), `HTTPConnectionStateHandler` with the idle timeout,
-/// then ``EventLoopAnswers`` and the async channel the router reads.
+/// The pipeline is `HTTP1Channel`'s: NIO's HTTP/1.1 codec, ``ConnectionPersistence`` (which
+/// needs the HTTP version), HTTP types, `extraHandlers` (the header timeout, `100 Continue`
+/// and the body and shutdown deadlines), ``FlushBeforeClose``, `HTTPConnectionStateHandler`
+/// with the idle timeout, then ``EventLoopAnswers`` and the async channel the router reads.
 struct GeoNewsHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -27,8 +28,10 @@ struct GeoNewsHTTP1Channel: HTTPChannelHandler {
                 withPipeliningAssistance: false,  // the async channel reads requests in order
                 withErrorHandling: false,  // Hummingbird answers parse errors
                 withOutboundHeaderValidation: false)  // HTTP types validate
+            try channel.pipeline.syncOperations.addHandler(ConnectionPersistence())
             try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try channel.pipeline.syncOperations.addHandlers(extraHandlers())
+            try channel.pipeline.syncOperations.addHandler(FlushBeforeClose(linger: .seconds(idleTimeout.components.seconds)))
             try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
             try channel.pipeline.syncOperations.addHandler(EventLoopAnswers(routes: answers))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

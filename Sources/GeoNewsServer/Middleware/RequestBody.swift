@@ -1,13 +1,21 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 extension Request {
-    /// The whole body, refusing with 413 past `limit` bytes.
+    /// The whole body, refusing with 413 past `limit` bytes: at once when the declared
+    /// `Content-Length` says so, else once that many have arrived.
     func collectBody(upTo limit: Int) async throws -> ByteBuffer {
+        func tooLarge() -> Problem {
+            Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(limit) bytes for \(method) \(uri.path)")
+        }
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit { throw tooLarge() }
         do {
             return try await body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw tooLarge()
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(limit) bytes (--max-body-bytes)")
+            throw tooLarge()
         }
     }
 

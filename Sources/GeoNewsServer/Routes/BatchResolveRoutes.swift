@@ -40,15 +40,15 @@ struct BatchResolveRoutes {
             }
             // Waiting for the first rows lets a refusal (no latitude column, 413) still be a
             // problem rather than a cut-off 200.
+            let outputFormat = options.outputFormat ?? options.inputFormat ?? .csv
             let first: [UInt8]?
             do {
-                first = try await download.take()
+                first = try await Self.firstRows(from: download, format: outputFormat)
             } catch {
                 upload.cancel()
                 await feeder.value
                 throw Self.problem(error, upload: upload)
             }
-            let outputFormat = options.outputFormat ?? options.inputFormat ?? .csv
             return Response(status: .ok, headers: [.contentType: Self.mediaType(of: outputFormat)], body: ResponseBody { writer in
                 defer { download.cancel(); upload.cancel() }
                 if let first { try await writer.write(ByteBuffer(bytes: first)) }
@@ -57,6 +57,19 @@ struct BatchResolveRoutes {
                 try await writer.finish(nil)
             })
         }
+    }
+
+    /// The opening of a FeatureCollection, which the batch writer sends before it reads any
+    /// input.
+    static let featureCollectionOpening = Array(#"{"type":"FeatureCollection","features":["#.utf8)
+
+    /// The output up to and with the first rows (or the end): a GeoJSON answer's opening comes
+    /// before the input is read, so it is held back with them, for a body that cannot be
+    /// resolved to get its 400 rather than a 200 cut after the opening.
+    static func firstRows(from download: ChunkQueue, format: RecordFormat) async throws -> [UInt8]? {
+        guard let first = try await download.take() else { return nil }
+        guard format == .geojson, first == featureCollectionOpening else { return first }
+        return first + (try await download.take() ?? [])
     }
 
     /// Whether `summary=true` asks for the run's summary instead of its rows.

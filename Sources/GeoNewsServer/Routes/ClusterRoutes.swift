@@ -7,13 +7,17 @@ import Hummingbird
 /// Answers are GeoJSON FeatureCollections with the CLI's properties and supercluster's
 /// `point_count_abbreviated`. Every answer has an ETag derived from the dataset version and
 /// the query as understood (so `zoom=3` and `zoom=3.4` share one); `If-None-Match` gets 304.
+/// A cluster lists its `members` only up to ``ClusterIndex/listedMembersLimit`` points;
+/// `leaves` pages through any cluster's points, at most ``maximumLeavesPage`` at a time.
 struct ClusterRoutes {
     let state: ServerState
 
+    /// The most points one `leaves` answer holds (supercluster's `getLeaves` default is 10).
+    static let maximumLeavesPage = 1000
+
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/clusters") { request, _ in
-            let (tag, body) = try Self.collection(request.parameters, state: state)
-            return try EntityTag.respond(to: request, tag: tag, contentType: "application/geo+json", cache: state.answers, body: body)
+            try Self.plainAnswer(request.parameters, state: state, fields: request.headers).response
         }
         routes.get("/v1/clusters/{id}/children") { request, context in
             let (dataset, id) = try cluster(request, context)
@@ -24,7 +28,7 @@ struct ClusterRoutes {
         }
         routes.get("/v1/clusters/{id}/leaves") { request, context in
             let (dataset, id) = try cluster(request, context)
-            let limit = try request.integerQuery("limit", in: 1...1_000_000, default: 10)
+            let limit = try request.integerQuery("limit", in: 1...Self.maximumLeavesPage, default: 10)
             let offset = try request.integerQuery("offset", in: 0...Int(Int32.max), default: 0)
             let tag = EntityTag.of(["leaves", dataset.name, dataset.version, "\(id.rawValue)", "\(limit)", "\(offset)"])
             return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
@@ -61,11 +65,11 @@ struct ClusterRoutes {
         return (tag, { ByteBuffer(string: try dataset.featureCollection(dataset.index.clusters(in: b, zoom: Double(level)))) })
     }
 
-    /// The answer to a `GET /v1/clusters` without `If-None-Match`.
-    static func plainAnswer(_ query: QueryParameters, state: ServerState) throws -> PlainAnswer {
+    /// The answer to a `GET /v1/clusters` with these header fields: 304 to a matching
+    /// `If-None-Match`, gzip when accepted.
+    static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer {
         let (tag, body) = try collection(query, state: state)
-        return PlainAnswer(headers: EntityTag.headers(tag: tag, contentType: "application/geo+json"),
-                           body: try state.answers.answer(tag, encode: body))
+        return try EntityTag.answer(to: fields, tag: tag, contentType: "application/geo+json", cache: state.answers, body: body)
     }
 
     private func dataset(_ request: Request) throws -> ClusterDataset {
@@ -79,7 +83,7 @@ struct ClusterRoutes {
     }
 
     /// The dataset and a cluster id below 2^53 (JavaScript reads ids as doubles).
-    private func cluster(_ request: Request, _ context: BasicRequestContext) throws -> (ClusterDataset, ClusterID) {
+    private func cluster(_ request: Request, _ context: RouteBuilder.Context) throws -> (ClusterDataset, ClusterID) {
         let text = context.parameters.get("id") ?? ""
         guard let raw = UInt64(text), raw < 1 << 53 else {
             throw Problem.badValue("id", "'\(text)' is not a cluster id (a whole number below 2^53)")

@@ -9,6 +9,12 @@ import Hummingbird
 /// The body is streamed to a file in the state directory, which the library's point-file reader
 /// then reads, and the index is built, off the request threads (see ``OffThread``); the file and
 /// the store's record let the dataset survive a restart.
+///
+/// Uploading, listing and deleting take a bearer token: a dataset belongs to the user who
+/// uploaded it, counts against that user's quota of points and bytes, and is listed and
+/// deleted by that user only (another user's id answers 404, as an unknown one). Reading it
+/// through the cluster and tile routes stays open to whoever has its id, so that a shared map
+/// link works.
 struct DatasetRoutes {
     let state: ServerState
 
@@ -16,39 +22,64 @@ struct DatasetRoutes {
         ("text/csv", .csv), ("application/geo+json", .geoJSON), ("application/json", .geoJSON),
     ]
 
+    /// The longest dataset name accepted, in UTF-8 bytes.
+    static let maximumNameBytes = 200
+
     func add(to routes: inout RouteBuilder) {
-        routes.get("/v1/datasets") { _, _ in
-            try JSONResponse.encode(state.datasets.summaries(), headers: [.cacheControl: "no-store"])
+        routes.get("/v1/datasets") { request, _ in
+            let user = try await state.authenticatedUser(request)
+            let records = try await state.store.datasets(owner: user)
+            return try JSONResponse.encode(state.datasets.summaries(of: records), headers: [.cacheControl: "private, no-store"])
         }
         routes.post("/v1/datasets") { request, _ in
+            let user = try await state.authenticatedUser(request)
             let format = try request.bodyFormat(Self.mediaTypes)
             let id = Self.newID()
-            let name = request.query("name") ?? id
+            let name = try Self.validName(request.query("name")) ?? id
+            let quota = DatasetUsage(points: state.configuration.quotaPoints, bytes: state.configuration.quotaBytes)
+            let usage = try await state.store.datasetUsage(owner: user)
+            let room = quota.bytes - usage.bytes
+            let overQuota = Self.overQuota(usage, quota)
+            if room <= 0 || (request.headers[.contentLength].flatMap(Int.init).map { $0 > room } ?? false) { throw overQuota }
             let file = "\(id).\(format == .csv ? "csv" : "geojson")"
             let url = state.datasets.folder.appendingPathComponent(file)
-            let version = try await Self.save(request.body, to: url, limit: state.configuration.maximumBodyBytes)
-            let record = DatasetRecord(id: id, name: name, points: 0, version: version, file: file)
+            let maximum = state.configuration.maximumBodyBytes
+            let (version, bytes) = try await Self.save(
+                request.body, to: url, limit: min(maximum, room),
+                refusal: room < maximum ? overQuota : Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(maximum) bytes (--max-body-bytes)"))
+            let record = DatasetRecord(id: id, name: name, points: 0, version: version, file: file, owner: user, bytes: bytes)
             let dataset: ClusterDataset
             do {
                 dataset = try await OffThread.run { try ClusterDataset.uploaded(record, file: url) }
             } catch {
                 try? FileManager.default.removeItem(at: url)
-                throw Problem(.badRequest, title: "Unusable points", detail: "the uploaded points cannot be clustered: \(error)")
+                // The reader names its input by its path; the client knows it as the upload.
+                let reason = "\(error)".replacingOccurrences(of: url.path, with: "upload")
+                    .replacingOccurrences(of: state.configuration.stateDirectory.path, with: "the state directory")
+                throw Problem(.badRequest, title: "Unusable points", detail: "the uploaded points cannot be clustered: \(reason)")
             }
             var stored = record
             stored.points = dataset.points.coordinates.count
-            try await state.store.addDataset(stored)
+            guard stored.points > 0 else {
+                try? FileManager.default.removeItem(at: url)
+                throw Problem(.badRequest, title: "Unusable points", detail: "the upload has no points: a dataset needs at least one")
+            }
+            let admission = try await state.store.addDataset(stored, quota: quota)
+            guard admission.added else {
+                try? FileManager.default.removeItem(at: url)
+                throw Self.overQuota(admission.usage, quota, adding: stored)
+            }
             state.datasets.add(dataset, name: name)
             return try JSONResponse.encode(DatasetSummary(id: id, name: name, points: stored.points, version: version),
                                            status: .created, headers: [.location: "/v1/datasets/\(id)", .cacheControl: "no-store"])
         }
-        routes.delete("/v1/datasets/{id}") { _, context in
+        routes.delete("/v1/datasets/{id}") { request, context in
+            let user = try await state.authenticatedUser(request)
             let id = context.parameters.get("id") ?? ""
             guard id != "markers" else { throw Problem.badValue("id", "'markers' is built in and cannot be deleted") }
-            guard try await state.store.removeDataset(id: id) else { throw Problem.notFound("dataset", id) }
-            state.datasets.remove(id)
-            try? FileManager.default.removeItem(at: state.datasets.folder.appendingPathComponent("\(id).csv"))
-            try? FileManager.default.removeItem(at: state.datasets.folder.appendingPathComponent("\(id).geojson"))
+            // Another user's dataset answers 404 like an unknown one: its existence is not told.
+            guard let record = try await state.store.removeDataset(id: id, owner: user) else { throw Problem.notFound("dataset", id) }
+            state.datasets.discard(record)
             return Response(status: .noContent)
         }
     }
@@ -59,9 +90,30 @@ struct DatasetRoutes {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// Writes `body` to `url` chunk by chunk (413 past `limit` bytes, the file then removed)
-    /// and answers the first 16 hex digits of its SHA-256, the dataset's version.
-    static func save(_ body: RequestBody, to url: URL, limit: Int) async throws -> String {
+    /// `name=` as given, `nil` when absent; 400 for one too long or holding a control character.
+    static func validName(_ name: String?) throws -> String? {
+        guard let name else { return nil }
+        guard name.utf8.count <= maximumNameBytes else {
+            throw Problem.badValue("name", "is \(name.utf8.count) bytes long; at most \(maximumNameBytes)")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw Problem.badValue("name", "contains a control character (such as NUL); send printable text")
+        }
+        return name
+    }
+
+    /// 413 for an upload that would take its owner past the quota.
+    static func overQuota(_ usage: DatasetUsage, _ quota: DatasetUsage, adding record: DatasetRecord? = nil) -> Problem {
+        let adding = record.map { " and this upload has \($0.points) points in \($0.bytes) bytes" } ?? ""
+        return Problem(.contentTooLarge, title: "Quota exceeded",
+                       detail: "your datasets hold \(usage.points) of \(quota.points) points and \(usage.bytes) of \(quota.bytes) bytes\(adding); delete a dataset (DELETE /v1/datasets/{id}) to make room",
+                       type: "https://geonews.invalid/problems/quota-exceeded")
+    }
+
+    /// Writes `body` to `url` chunk by chunk (`refusal` past `limit` bytes, the file then
+    /// removed) and answers the first 16 hex digits of its SHA-256, the dataset's version, and
+    /// the number of bytes written.
+    static func save(_ body: RequestBody, to url: URL, limit: Int, refusal: Problem) async throws -> (version: String, bytes: Int) {
         guard FileManager.default.createFile(atPath: url.path, contents: nil),
               let handle = try? FileHandle(forWritingTo: url) else {
             throw Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
@@ -72,9 +124,7 @@ struct DatasetRoutes {
             defer { try? handle.close() }
             for try await buffer in body {
                 received += buffer.readableBytes
-                guard received <= limit else {
-                    throw Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(limit) bytes (--max-body-bytes)")
-                }
+                guard received <= limit else { throw refusal }
                 let bytes = Data(buffer.readableBytesView)
                 hash.update(data: bytes)
                 try handle.write(contentsOf: bytes)
@@ -82,8 +132,9 @@ struct DatasetRoutes {
             try await OffThread.run { try handle.synchronize() }
         } catch {
             try? FileManager.default.removeItem(at: url)
-            throw error as? Problem ?? Problem(.internalServerError, detail: "the upload cannot be stored: \(error)")
+            // Not the error itself: a file error names the absolute path in the state directory.
+            throw error as? Problem ?? Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
         }
-        return hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        return (hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined(), received)
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import GeoNewsStore
 import Hummingbird
 
-/// `GET /v1/favourites` (newest first), `POST /v1/favourites` (201 when saved, 200 with the
-/// existing favourite when that article was already saved) and `DELETE /v1/favourites/{id}`,
-/// each for the user of the bearer token only.
+/// `GET /v1/favourites` (newest first, in pages: ``FavouritePage``), `POST /v1/favourites`
+/// (201 when saved, 200 with the existing favourite when that article was already saved) and
+/// `DELETE /v1/favourites/{id}`, each for the user of the bearer token only.
 struct FavouriteRoutes {
     let state: ServerState
 
@@ -41,8 +41,15 @@ struct FavouriteRoutes {
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/favourites") { request, _ in
             let user = try await state.authenticatedUser(request)
-            let favourites = try await state.store.favourites(user: user).map(Saved.init)
-            return try JSONResponse.encode(favourites, headers: [.cacheControl: "private, no-cache"])
+            let page = try FavouritePage(request.parameters)
+            // One more than asked, to learn whether a next page exists.
+            let found = try await state.store.favourites(user: user, before: page.before, limit: page.limit + 1)
+            let shown = found.prefix(page.limit)
+            var headers: HTTPFields = [.cacheControl: "private, no-cache"]
+            if found.count > page.limit, let last = shown.last {
+                headers[.link] = "</v1/favourites?limit=\(page.limit)&before=\(last.id)>; rel=\"next\""
+            }
+            return try JSONResponse.encode(shown.map(Saved.init), headers: headers)
         }
         routes.post("/v1/favourites") { request, _ in
             let user = try await state.authenticatedUser(request)
@@ -72,9 +79,14 @@ struct FavouriteRoutes {
             throw Problem.badValue("title", "must not be empty")
         }
         for (field, value) in [("url", article.url), ("title", article.title), ("source", article.source ?? ""),
-                               ("imageURL", article.imageURL ?? ""), ("publishedAt", article.publishedAt ?? "")]
-        where value.utf8.count > 4096 {
-            throw Problem.badValue(field, "is \(value.utf8.count) bytes long; at most 4096")
+                               ("imageURL", article.imageURL ?? ""), ("publishedAt", article.publishedAt ?? "")] {
+            if value.utf8.count > 4096 {
+                throw Problem.badValue(field, "is \(value.utf8.count) bytes long; at most 4096")
+            }
+            // SQLite would keep the text only up to a NUL; refused rather than cut.
+            if value.utf8.contains(0) {
+                throw Problem.badValue(field, "contains a NUL character (U+0000), which is not stored")
+            }
         }
     }
 }

@@ -3,7 +3,8 @@ import Hummingbird
 import Prometheus
 
 /// `/healthz` (the process answers), `/readyz` (data and state are loaded and the database
-/// answers) and `/metrics` (Prometheus text format).
+/// answers) and `/metrics` (Prometheus text format: the request families of
+/// ``PrometheusNaming``, then ``ProcessMetrics``).
 struct HealthRoutes {
     let state: ServerState
     let metrics: PrometheusCollectorRegistry
@@ -12,7 +13,7 @@ struct HealthRoutes {
         routes.get("/healthz") { _, _ in JSONResponse.make(#"{"status":"ok","version":"\#(GeoNewsRelease.version)"}"#) }
         routes.get("/readyz") { _, _ in
             do {
-                _ = try await state.store.user(tokenHash: .init())
+                _ = try await state.store.tokenHolder(tokenHash: .init())
             } catch {
                 throw Problem(.serviceUnavailable, detail: "the state database does not answer")
             }
@@ -21,6 +22,7 @@ struct HealthRoutes {
         routes.get("/metrics") { _, _ in
             var text: [UInt8] = []
             metrics.emit(into: &text)
+            text += ProcessMetrics.text().utf8
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: .init(byteBuffer: ByteBuffer(bytes: text)))
         }

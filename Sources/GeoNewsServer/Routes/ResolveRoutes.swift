@@ -11,7 +11,7 @@ struct ResolveRoutes {
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/resolve") { request, _ in
             let query = request.parameters
-            if let plain = try Self.plainAnswer(query, state: state) { return plain.response }
+            if let plain = try Self.plainAnswer(query, state: state, fields: request.headers) { return plain.response }
             let (resolution, language) = try resolve(query)
             let wanted = try query.integer("headlines", in: 1...100, default: 5)
             let category = try query.value("category").map(HeadlineRoutes.category)
@@ -19,18 +19,30 @@ struct ResolveRoutes {
             let result = try await state.headlineService().topHeadlines(
                 country: (suggested.iso2 ?? suggested.id).lowercased(), category: category, limit: wanted)
             let headlines = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(result))
-            return JSONResponse.make(try ResolutionReport(resolution, language: language, headlines: headlines, zoneRules: state.zoneRules).jsonBytes(),
-                                     headers: [.cacheControl: HeadlineRoutes.cacheControl(result)])
+            let body = try ResolutionReport(resolution, language: language, headlines: headlines, zoneRules: state.zoneRules).jsonBytes()
+            return try Self.tagged(body, cacheControl: HeadlineRoutes.cacheControl(result), fields: request.headers).response
         }
     }
 
-    /// The answer without headlines, or `nil` when the query asks for headlines (those wait
-    /// on the providers). Throws the 400 problem a bad parameter earns.
-    static func plainAnswer(_ query: QueryParameters, state: ServerState) throws -> PlainAnswer? {
+    /// The answer without headlines to a request with these header fields (304 to a
+    /// matching `If-None-Match`), or `nil` when the query asks for headlines (those wait on
+    /// the providers). Throws the 400 problem a bad parameter earns.
+    static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer? {
         guard query.value("headlines") == nil else { return nil }
         let (resolution, language) = try ResolveRoutes(state: state).resolve(query)
         if let category = query.value("category") { _ = try HeadlineRoutes.category(category) }
-        return try answer(resolution, language: language, state: state)
+        let now = Date()
+        let report = ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now)
+        // Valid until the next whole or half hour: UTC offsets change then.
+        return try tagged(try report.jsonBytes(), cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: now))", fields: fields)
+    }
+
+    /// A resolution's JSON as the answer to a request with these fields: its ETag is the hash
+    /// of the bytes (a resolution also depends on the hour, through its UTC offset), 304 to
+    /// a matching `If-None-Match`, gzip when large enough and accepted.
+    private static func tagged(_ body: [UInt8], cacheControl: String, fields: HTTPFields) throws -> PlainAnswer {
+        try EntityTag.answer(to: fields, tag: EntityTag.of(bytes: body), contentType: "application/json", cache: nil,
+                         extraHeaders: [.cacheControl: cacheControl]) { ByteBuffer(bytes: body) }
     }
 
     /// The position and the name language the query asks for, resolved.
@@ -45,14 +57,5 @@ struct ResolveRoutes {
         }
         let language = try state.nameLanguage(query.value("lang"))
         return (state.resolver.resolve(position), language)
-    }
-
-    /// `geonews --json`'s object, valid until the next whole or half hour (UTC offsets change then).
-    private static func answer(_ resolution: Resolution, language: String?, state: ServerState) throws -> PlainAnswer {
-        let now = Date()
-        let report = ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now)
-        return PlainAnswer(headers: [.cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: now))",
-                                     .contentType: "application/json"],
-                           body: ByteBuffer(bytes: try report.jsonBytes()))
     }
 }

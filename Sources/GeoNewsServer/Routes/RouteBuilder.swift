@@ -3,7 +3,7 @@ import Hummingbird
 /// Registers routes on the router and remembers the methods of each path, so that other
 /// methods on a known path answer 405 rather than 404.
 struct RouteBuilder {
-    typealias Context = BasicRequestContext
+    typealias Context = ClientRequestContext
     typealias Handler = @Sendable (Request, Context) async throws -> Response
 
     let router: Router<Context>

@@ -7,7 +7,8 @@ import Hummingbird
 ///
 /// z, x or y that are not whole numbers, and z outside 0…32, are 400; a tile outside the
 /// grid of its zoom, another extension or an unknown dataset is 404. Every answer has an ETag
-/// from the dataset version and the tile.
+/// from the dataset version and the tile. A vector tile with nothing in it is 204, no body;
+/// none is larger than ``ClusterIndex/maximumTileBytes``.
 struct TileRoutes {
     let state: ServerState
 
@@ -32,9 +33,15 @@ struct TileRoutes {
             let vector = file[dot...] == ".mvt"
             let tag = EntityTag.of(["tile", dataset.name, dataset.version, "\(z)/\(x)/\(y)", vector ? "mvt" : "geojson"])
             if vector {
-                return try EntityTag.respond(to: request, tag: tag, contentType: Self.vectorTileType, cache: state.answers) {
+                var answer = try EntityTag.answer(to: request.headers, tag: tag, contentType: Self.vectorTileType, cache: state.answers) {
                     ByteBuffer(bytes: try dataset.index.vectorTile(z: z, x: x, y: y, ids: dataset.points.ids, names: dataset.points.names))
                 }
+                if answer.status == .ok, answer.body.readableBytes == 0 {
+                    answer.status = .noContent
+                    answer.headers[.contentType] = nil
+                    answer.headers[.vary] = nil
+                }
+                return answer.response
             }
             return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
                 try dataset.featureCollection(dataset.index.clusters(in: ClusterIndex.tileBounds(z: z, x: x, y: y), zoom: Double(z)))

@@ -103,12 +103,19 @@ struct PointFileReader {
 
     mutating func readGeoJSON(_ source: ByteSource) throws(BatchResolveError) {
         let reader = GeoJSONFeatureReader(source: source, chunkBytes: Self.chunkBytes)
+        var read = 0
         while let features = try reader.next() {
+            read += features.count
             for feature in features {
                 try feature.bytes.withUnsafeBufferPointer { (b) throws(BatchResolveError) in
                     try append(feature, JSONScanner(b))
                 }
             }
+        }
+        // Text with no JSON object in it yields no feature at all; it must not pass as an
+        // empty collection.
+        if read == 0, !reader.foundFeatureArray {
+            throw .usage("\(name): not GeoJSON: expected a FeatureCollection with a \"features\" array, or a Feature")
         }
     }
 

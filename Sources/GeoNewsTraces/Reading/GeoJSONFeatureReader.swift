@@ -33,6 +33,10 @@ final class GeoJSONFeatureReader {
     private var line = 1
     private var featureCount = 0
 
+    /// Whether a top-level `features` array was found: with no feature read, an empty
+    /// collection rather than input that is not GeoJSON at all.
+    var foundFeatureArray: Bool { sawFeatures }
+
     init(source: ByteSource, chunkBytes: Int) {
         reader = BlockReader(source: source, blockBytes: max(65536, chunkBytes / 2))
         self.chunkBytes = chunkBytes
