@@ -25,6 +25,15 @@ final class CountryAreaSplitterTests: XCTestCase {
         XCTAssertGreaterThan(sea.map(\.shape.areaKm2).max() ?? 0, 10_000, "the Gulf of Tonkin goes with Vietnam")
     }
 
+    func testBachLongViGoesToVietnamNotToThailandWhoseZoneItIsIn() throws {
+        // Natural Earth lacks the island; Asia/Bangkok draws its waters apart from the rest.
+        let unmapped = try decisions().filter { $0.zone == "Asia/Bangkok" && $0.kind == .unmappedLand }
+        let island = try XCTUnwrap(unmapped.first { $0.shape.areaKm2 > 1_000 })
+        XCTAssertEqual(island.country, "VNM")
+        XCTAssertEqual(island.shape.areaKm2, 1_750, accuracy: 250, "12 miles around a 2.5 km² island")
+        XCTAssertFalse(unmapped.contains { $0.country == "THA" && $0.shape.areaKm2 > 1_000 })
+    }
+
     func testTheWestBankGoesWithAsiaHebronWhereAsiaJerusalemOverlapsIt() throws {
         // Asia/Jerusalem is drawn over the whole West Bank, and Asia/Hebron (zone.tab: PS) over
         // it too: the smaller zone keeps the overlap, so the West Bank is Palestinian.
