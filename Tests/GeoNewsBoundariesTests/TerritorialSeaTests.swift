@@ -52,6 +52,13 @@ final class TerritorialSeaTests: XCTestCase {
         }
     }
 
+    func testLakesFarFromTheirShoresAreTheirCountrys() {
+        // Natural Earth's land takes in lakes, so no 12-mile limit applies in them.
+        for (lat, lon, id) in [(47.7, -87.5, "USA"), (42.3, -81.5, "CAN"), (-1.0, 33.0, "UGA"), (53.5, 108.0, "RUS")] {
+            XCTAssertEqual(resolve(lat, lon).country?.id, id, "\(lat), \(lon)")
+        }
+    }
+
     func testAntarcticIceShelvesThatNaturalEarthLeavesOutAreAntarctica() {
         // The Ross and Filchner-Ronne ice shelves, far from Natural Earth's grounding line.
         for (lat, lon) in [(-80.0, -175.0), (-79.25, -41.51)] {
