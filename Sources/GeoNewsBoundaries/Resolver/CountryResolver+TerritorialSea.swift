@@ -19,9 +19,9 @@ extension CountryResolver {
     /// - At sea within ``territorialSeaKm`` of that land: likewise the region's country, or
     ///   the nearest land's.
     /// - Farther out, none, whatever the region says: the zones reach hundreds of kilometres
-    ///   into the sea (America/Lima draws Peru's 200-mile claim, Pacific/Easter a box of
-    ///   ocean around Easter Island) because time has to be told there too, not because the
-    ///   sea is the country's.
+    ///   into the sea (America/Lima draws Peru's 200-mile claim, and Pacific/Easter drew a
+    ///   box of ocean around Easter Island until 2026e) because time has to be told there
+    ///   too, not because the sea is the country's.
     /// - In a region drawn around land Natural Earth lacks (``AreaIndex/holdsUnmappedLand(region:)``),
     ///   the region's country throughout: its waters are OpenStreetMap's own 12 miles.
     /// - In Antarctica's regions, Antarctica throughout: Natural Earth's Antarctica stops at the
