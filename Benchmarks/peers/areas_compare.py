@@ -31,7 +31,8 @@ def ensure_venv():
     wanted = open(REQUIREMENTS).read()
     if not (os.path.exists(stamp) and open(stamp).read() == wanted):
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([python, "-m", "pip", "install", "-q", "-r", REQUIREMENTS], check=True)
+        # timezonefinder-data 4 asks for Python 3.12; it and timezonefinder run on bookworm's 3.11.
+        subprocess.run([python, "-m", "pip", "install", "-q", "--ignore-requires-python", "-r", REQUIREMENTS], check=True)
         open(stamp, "w").write(wanted)
     if os.path.realpath(sys.prefix) != os.path.realpath(VENV):
         os.execv(python, [python] + sys.argv)

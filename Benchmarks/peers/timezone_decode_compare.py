@@ -33,7 +33,9 @@ def in_venv() -> None:
     if not os.path.exists(python):
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
         subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        "-r", REQUIREMENTS], check=True)
+                        # timezonefinder-data 4 asks for Python 3.12; its data and
+                        # timezonefinder's reader run on Debian bookworm's 3.11.
+                        "--ignore-requires-python", "-r", REQUIREMENTS], check=True)
     os.execv(python, [python] + sys.argv)
 
 

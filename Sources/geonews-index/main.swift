@@ -19,7 +19,9 @@
 //                                                 of every byte (loads check only its header),
 //                                                 and checks DIR/area-index.bin against the
 //                                                 committed Data/area-index.json (size and
-//                                                 checksum of every byte)
+//                                                 checksum of every byte), and that the
+//                                                 committed basemap.geojson is valid geometry
+//                                                 with RFC 7946's winding
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -94,6 +96,7 @@ do {
         // Loads check only the header; the whole-file checksum and layout are checked here.
         try CountryIndex(path: dir.file("country-index.bin"), catalogueIDs: catalogue.countries.map(\.id)).verify()
         print("\(dir.file("country-index.bin")) passes its checksum and layout checks")
+        try checkBasemap(at: dir.file("basemap.geojson"))
     }
     for (name, content) in outputs {
         let target = dir.file(name)
@@ -148,6 +151,18 @@ func checkAreaIndex(data dir: DataDirectory, folder: String) throws {
              + "rebuild it with `geonews-index --area-index`", code: 1)
     }
     print("\(path) is the one the record names (\(actual.bytes) bytes, checksum \(actual.checksum))")
+}
+
+/// Exit 1 unless the committed base map is valid geometry wound by RFC 7946's right-hand rule.
+func checkBasemap(at path: String) throws {
+    let file = try MappedFile(path: path)
+    let check = try withExtendedLifetime(file) { try BasemapCheck(geojson: Array(file.bytes), path: path) }
+    guard check.faults.isEmpty else {
+        fail("\(path) is not valid GeoJSON geometry (\(check.faults.count) faults): "
+             + check.faults.prefix(5).joined(separator: "; "), code: 1)
+    }
+    print("\(path): \(check.features) features, \(check.shells) shells and \(check.holes) holes, "
+          + "valid, shells counter-clockwise and holes clockwise")
 }
 
 /// A progress line on standard error: rewritten in place on a terminal, one line each otherwise.

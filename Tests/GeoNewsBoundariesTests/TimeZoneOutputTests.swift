@@ -7,7 +7,7 @@ import XCTest
 /// human summary. The resolutions are built here with a zone and a distance, as the resolver
 /// will give them once the country-area index is in; the end-to-end answers for real
 /// positions (Kolkata, Kathmandu, the Chatham Islands, a mid-Pacific point) follow with it in
-/// `CountryResolverTests`. Offsets come from Data/zoneinfo.bin (tzdata 2026c).
+/// `CountryResolverTests`. Offsets come from Data/zoneinfo.bin (tzdata 2026e).
 final class TimeZoneOutputTests: XCTestCase {
     private static let rules = try? TimeZoneRules.load(from: TestData.directory)
 

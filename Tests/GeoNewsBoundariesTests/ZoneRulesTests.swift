@@ -2,7 +2,7 @@ import Foundation
 import GeoNewsBoundaries
 import XCTest
 
-/// UTC offsets from `Data/zoneinfo.bin` (tzdata 2026c, the release the borders come from).
+/// UTC offsets from `Data/zoneinfo.bin` (tzdata 2026e, the release the borders come from).
 final class ZoneRulesTests: XCTestCase {
     private static let zones = try? TimeZoneCatalogue.load(from: TestData.directory)
     private static let file = try? ZoneRulesFile(directory: TestData.directory)
@@ -46,7 +46,7 @@ final class ZoneRulesTests: XCTestCase {
     }
 
     /// Every zone against the system's time-zone database at instants of 2024, where tzdata
-    /// 2025b (Debian's) and 2026c agree: this exercises the footers' rules, which slim TZif
+    /// 2025b (Debian's) and 2026e agree: this exercises the footers' rules, which slim TZif
     /// files rely on after their last transition.
     func testEveryZoneAgreesWithTheSystemDatabaseIn2024() throws {
         let zones = try XCTUnwrap(Self.zones), rules = try XCTUnwrap(Self.file)

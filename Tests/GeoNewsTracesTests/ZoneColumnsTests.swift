@@ -29,7 +29,7 @@ struct ZonedBoxResolver: CountryResolving {
 }
 
 /// The `time_zone` and `border_distance_km` columns in every output format, and the trace
-/// summary's local times (UTC offsets from Data/zoneinfo.bin, tzdata 2026c).
+/// summary's local times (UTC offsets from Data/zoneinfo.bin, tzdata 2026e).
 final class ZoneColumnsTests: XCTestCase {
     static let rules = try? TimeZoneRules.load(from: DataDirectory.locate())
 

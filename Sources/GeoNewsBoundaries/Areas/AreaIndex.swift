@@ -110,7 +110,12 @@ public final class AreaIndex: @unchecked Sendable {
 
     /// The index in ``TimeZoneCatalogue/zones`` of region `r`'s zone.
     @inline(__always)
-    public func zone(ofRegion r: Int) -> Int { Int(regions[2 &* r &+ 1]) }
+    public func zone(ofRegion r: Int) -> Int { Int(regions[2 &* r &+ 1] & ~CountryAreaFile.unmappedLandBit) }
+
+    /// Whether region `r` is drawn around land that Natural Earth lacks (Bạch Long Vĩ): its
+    /// country then holds throughout it, not only within 12 miles of Natural Earth's coast.
+    @inline(__always)
+    public func holdsUnmappedLand(region r: Int) -> Bool { regions[2 &* r &+ 1] & CountryAreaFile.unmappedLandBit != 0 }
 
     /// The region holding the position, or `nil` where no region does (a gap between zones,
     /// or NaN). Positions within ``CountryIndex/edgeNudge`` of a pole or the antimeridian are

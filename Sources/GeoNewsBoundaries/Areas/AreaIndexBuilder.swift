@@ -44,7 +44,7 @@ public struct AreaIndexBuilder {
             let g = try ctx.geometry(wkb: try areas.wkb(i)).normalized()
             geometries.append(g)
             boxes.append(Box(g.envelope))
-            table += [try areas.country(i).map(UInt32.init) ?? AreaIndexFormat.noCountry, UInt32(try areas.zone(i))]
+            table += [try areas.country(i).map(UInt32.init) ?? AreaIndexFormat.noCountry, UInt32(try areas.zone(i)) | (try areas.holdsUnmappedLand(i) ? CountryAreaFile.unmappedLandBit : 0)]
         }
         var writer = AreaLeafWriter()
         var tree = CellTree(leafVertexLimit: leafVertexLimit, maxDepth: maxDepth, emptySlot: 0)

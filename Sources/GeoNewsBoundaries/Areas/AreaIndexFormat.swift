@@ -25,7 +25,8 @@
 /// (no region: only where the zones leave a gap) is 0.
 ///
 /// `regions` holds two `UInt32` per region: its country's catalogue index (`UInt32.max` for the
-/// open ocean) and its zone's index in ``TimeZoneCatalogue/zones``.
+/// open ocean) and its zone's index in ``TimeZoneCatalogue/zones``, with bit 31 set when the
+/// region is drawn around land that Natural Earth lacks (``CountryAreaFile/unmappedLandBit``).
 ///
 /// A leaf (`UInt16` words; a leaf slot holds its offset in words) holds each region's
 /// polygons clipped to the cell the leaf was built for:
@@ -44,7 +45,7 @@
 /// A leaf stands for every merged cell it was repeated into; its depth gives back its own cell.
 enum AreaIndexFormat {
     static let magic: [UInt8] = Array("GNAREAX1".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerSize = 128
     static let sectionCount = 4
     static let fileName = "area-index.bin"

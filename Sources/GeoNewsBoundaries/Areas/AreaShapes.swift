@@ -58,4 +58,11 @@ struct Box {
     }
 
     func overlaps(_ o: Box) -> Bool { xmin <= o.xmax && o.xmin <= xmax && ymin <= o.ymax && o.ymin <= ymax }
+
+    /// The planar distance between the boxes (0 when they overlap), a lower bound of the
+    /// distance between anything inside them.
+    func gap(to o: Box) -> Double {
+        let dx = max(0, max(o.xmin - xmax, xmin - o.xmax)), dy = max(0, max(o.ymin - ymax, ymin - o.ymax))
+        return (dx * dx + dy * dy).squareRoot()
+    }
 }

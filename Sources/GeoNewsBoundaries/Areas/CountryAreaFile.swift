@@ -4,15 +4,19 @@
 /// `geonews-index --areas` into the build folder; the country index is built from it.
 ///
 /// ```
-/// "GNAREA01"  u32 count  u32 0
+/// "GNAREA02"  u32 count  u32 0
 /// count × (i32 country (catalogue index, -1 for the open ocean), u32 zone, u64 offset, u64 length)
 /// WKB blobs…
 /// ```
+/// Bit 31 of `zone` (``unmappedLandBit``) marks a region drawn around land that Natural Earth
+/// lacks (see ``CountryAreaSplitter``).
 public struct CountryAreaFile: Sendable {
     public static let fileName = "country-areas.bin"
     /// Degrees of the grid every vertex lies on.
     public static let gridDegrees = 1e-7
-    private static let magic = Array("GNAREA01".utf8)
+    private static let magic = Array("GNAREA02".utf8)
+    /// The bit of a region's zone word that marks it as drawn around land Natural Earth lacks.
+    static let unmappedLandBit: UInt32 = 1 << 31
     private static let entrySize = 24
 
     public let file: MappedFile
@@ -37,7 +41,13 @@ public struct CountryAreaFile: Sendable {
 
     /// Index of region `i`'s zone in ``TimeZoneCatalogue/zones``.
     public func zone(_ i: Int) throws(DataError) -> Int {
-        Int(try file.integer(UInt32.self, at: 20 + i * Self.entrySize))
+        Int(try file.integer(UInt32.self, at: 20 + i * Self.entrySize) & ~Self.unmappedLandBit)
+    }
+
+    /// Whether region `i` is drawn around land that Natural Earth lacks, so that its country
+    /// holds throughout it (see ``CountryResolver/territorialSeaKm``).
+    public func holdsUnmappedLand(_ i: Int) throws(DataError) -> Bool {
+        try file.integer(UInt32.self, at: 20 + i * Self.entrySize) & Self.unmappedLandBit != 0
     }
 
     /// The WKB bytes of region `i`.
@@ -51,7 +61,7 @@ public struct CountryAreaFile: Sendable {
     }
 
     /// The file's bytes for regions given as (country, zone, WKB).
-    static func encode(_ regions: [(country: Int?, zone: Int, wkb: [UInt8])]) -> [UInt8] {
+    static func encode(_ regions: [(country: Int?, zone: Int, unmappedLand: Bool, wkb: [UInt8])]) -> [UInt8] {
         var out = magic
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         put(UInt32(regions.count))
@@ -59,7 +69,7 @@ public struct CountryAreaFile: Sendable {
         var offset = 16 + regions.count * entrySize
         for r in regions {
             put(Int32(r.country ?? -1))
-            put(UInt32(r.zone))
+            put(UInt32(r.zone) | (r.unmappedLand ? unmappedLandBit : 0))
             put(UInt64(offset))
             put(UInt64(r.wkb.count))
             offset += r.wkb.count

@@ -13,6 +13,9 @@ extension CountryAreaSplitter {
             /// Another, smaller zone lies over part of this one (at least ``minimumAreaKm2``) and
             /// keeps that part (`country` names the zone here, `shape` is the overlap).
             case yields
+            /// A part of the zone with no Natural Earth land, drawn around land it lacks: the
+            /// country whose land in the zone lies nearest.
+            case unmappedLand = "unmapped-land"
         }
         public let zone: String
         public let zoneCountry: String?

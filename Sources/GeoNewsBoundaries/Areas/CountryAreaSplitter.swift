@@ -6,6 +6,8 @@ struct CountryZoneRegion {
     /// Index of the zone in ``TimeZoneCatalogue/zones``.
     let zone: Int
     let geometry: Geometry
+    /// Drawn around land that Natural Earth lacks: the country holds throughout it.
+    var unmappedLand = false
 }
 
 /// Splits the zones of timezone-boundary-builder into country areas with Natural Earth's
@@ -32,6 +34,11 @@ struct CountryZoneRegion {
 ///    Tokelau) belongs to the country with the most Natural Earth land in it.
 /// 4. Where zones overlap (Asia/Urumqi over Asia/Shanghai in Xinjiang), the smaller zone
 ///    keeps the overlap, so that regions never overlap.
+/// 5. A connected part of a zone (not the open ocean) that holds no Natural Earth land at all
+///    is drawn around land Natural Earth lacks (Bạch Long Vĩ, an island of Hai Phong in
+///    Asia/Bangkok): it goes to the country whose land in the zone lies nearest, never to
+///    the zone's own for being the zone's, and is marked so that its country holds
+///    throughout it (``CountryResolver/territorialSeaKm`` cuts the others' seas).
 ///
 /// Areas and lengths are converted from degrees at the latitude of each piece's centre, and the
 /// margin at 111.32 km a degree: good to a few per cent, which is all the thresholds need.
@@ -60,11 +67,11 @@ public struct CountryAreaSplitter {
                                  catalogue: try Catalogue.loadJSON(from: data), context: GEOSContext(),
                                  only: zoneIDs.map { ids in Set(zones.zones.indices.filter { ids.contains(zones.zones[$0].id) }) },
                                  progress: progress)
-        var encoded: [(country: Int?, zone: Int, wkb: [UInt8])] = []
+        var encoded: [(country: Int?, zone: Int, unmappedLand: Bool, wkb: [UInt8])] = []
         for region in result.regions {
             let snapped = try region.geometry.snapped(toGrid: CountryAreaFile.gridDegrees)
             guard !snapped.isEmpty else { continue }
-            encoded.append((region.country, region.zone, snapped.wkb()))
+            encoded.append((region.country, region.zone, region.unmappedLand, snapped.wkb()))
         }
         return (CountryAreaFile.encode(encoded), encoded.count, result.decisions)
     }
@@ -149,6 +156,23 @@ public struct CountryAreaSplitter {
                 }
                 decisions.append(decision)
             }
+            if !zone.isOcean {
+                let lands = pieces.filter { $0.country == own }.map { ($0.country, $0.geometry) } + shares
+                let unmapped = try unmappedLandParts(of: whole, pieces: pieces.map(\.geometry), lands: lands, own: own)
+                if !unmapped.parts.isEmpty {
+                    whole = try context.union(unmapped.kept)
+                    var byCountry: [Int: [Geometry]] = [:]
+                    for (k, part) in unmapped.parts {
+                        byCountry[k, default: []].append(part)
+                        decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: ids[k],
+                                                  kind: .unmappedLand, shape: Shape(part)))
+                    }
+                    for k in byCountry.keys.sorted() {
+                        regions.append(CountryZoneRegion(country: k, zone: z, geometry: try context.union(byCountry[k]!),
+                                                         unmappedLand: true))
+                    }
+                }
+            }
             guard !shares.isEmpty else {
                 regions.append(CountryZoneRegion(country: own, zone: z, geometry: whole))
                 continue
@@ -200,6 +224,37 @@ public struct CountryAreaSplitter {
         let beyond = try nearby.difference(try zone.clipped(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
         guard !beyond.isEmpty, beyond.area > 0 else { return 0 }
         return try piece.intersection(try beyond.buffered(by: d)).area / piece.area
+    }
+
+    /// The connected parts of `whole` that hold none of `pieces` (Natural Earth's land in the
+    /// zone, of any country), each with the country of the nearest of `lands` (the zone country's land in the zone and the shares: the
+    /// countries OpenStreetMap draws there, not whichever land is nearest, which would give
+    /// Greek islets to Turkey), or `own` when there are none; and the parts that hold land.
+    private func unmappedLandParts(of whole: Geometry, pieces: [Geometry], lands: [(country: Int, geometry: Geometry)],
+                                   own: Int?) throws -> (parts: [(country: Int, geometry: Geometry)], kept: [Geometry]) {
+        var parts: [(country: Int, geometry: Geometry)] = []
+        var kept: [Geometry] = []
+        let boxes = lands.map { Box($0.geometry.envelope) }
+        for i in 0..<whole.partCount {
+            let part = try whole.part(i)
+            let box = Box(part.envelope)
+            let prepared = try part.prepared()
+            let holdsLand = pieces.contains { box.overlaps(Box($0.envelope)) && prepared.intersects($0) }
+            guard !holdsLand, part.area > 0 else {
+                kept.append(part)
+                continue
+            }
+            // Nearest first by box, so that the exact distance (costly to a mainland) is
+            // measured only while a box could still be nearer.
+            var nearest = own, best = Double.infinity
+            let byBox = lands.indices.map { (gap: box.gap(to: boxes[$0]), land: $0) }.sorted { $0.gap < $1.gap }
+            for (gap, k) in byBox where gap < best {
+                let d = try part.distance(to: lands[k].geometry)
+                if d < best { (best, nearest) = (d, lands[k].country) }
+            }
+            if let nearest { parts.append((nearest, part)) } else { kept.append(part) }
+        }
+        return (parts, kept)
     }
 
     /// Area (km²) of a country's `land` inside `part`.

@@ -24,11 +24,13 @@ public struct BasemapBuilder: Sendable {
         var out = Array(#"{"type":"FeatureCollection","features":["#.utf8)
         var first = true
         for (i, country) in countries.enumerated() {
-            let source = try ctx.geometry(wkb: boundaries.wkb(i))
-            var polygons = try rings(of: source.simplified(preservingTopology: tolerance), decimals: decimals)
+            var source = try ctx.geometry(wkb: boundaries.wkb(i))
+            if !source.isValid { source = try source.madeValid() }
+            var polygons = try rings(of: Self.onLattice(source.simplified(preservingTopology: tolerance), decimals: decimals),
+                                     decimals: decimals)
             if polygons.isEmpty {
                 // Too small for the tolerance: keep the shape as it is, at 10 m.
-                polygons = rings(of: source, decimals: 4)
+                polygons = try rings(of: Self.onLattice(source, decimals: 4), decimals: 4)
             }
             guard !polygons.isEmpty else { continue }
             if !first { out.append(UInt8(ascii: ",")) }
@@ -67,9 +69,20 @@ public struct BasemapBuilder: Sendable {
         var area: Double
     }
 
-    /// The polygons of `geometry` on the integer lattice, keeping those of at least
-    /// ``minimumPolygonArea`` and always the largest; rings that collapse to fewer than three
-    /// distinct vertices on the lattice are dropped (a collapsed shell drops its polygon).
+    /// `geometry` snapped to the lattice of 10^-decimals degrees by GEOS's snap rounding, which
+    /// keeps it valid: rounding the coordinates alone made rings of the US, Canada, Russia and
+    /// 24 others cross themselves where two coasts pass closer than the lattice step.
+    static func onLattice(_ geometry: Geometry, decimals: Int) throws(GEOSError) -> Geometry {
+        var step = 1.0
+        for _ in 0..<decimals { step /= 10 }
+        return try geometry.snapped(toGrid: step)
+    }
+
+    /// The polygons of `geometry` (already on the lattice, see ``onLattice(_:decimals:)``) as
+    /// integer rings, keeping those of at least ``minimumPolygonArea`` and always the largest;
+    /// rings that collapse to fewer than three distinct vertices on the lattice are dropped (a
+    /// collapsed shell drops its polygon). Shells come out counter-clockwise and holes
+    /// clockwise, RFC 7946's right-hand rule (GEOS and Natural Earth have them the other way).
     func rings(of geometry: Geometry, decimals: Int) -> [Polygon] {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -89,7 +102,9 @@ public struct BasemapBuilder: Sendable {
                 if !isHole { shellLost = true }
                 return
             }
-            let area = abs(Self.signedArea(ring)) / (scale * scale)
+            let signed = Self.signedArea(ring)
+            if (signed < 0) != isHole { ring = Self.reversed(ring) }
+            let area = abs(signed) / (scale * scale)
             if isHole {
                 if area >= minimumPolygonArea, !polygons.isEmpty {
                     polygons[polygons.count - 1].rings.append(ring)
@@ -109,6 +124,14 @@ public struct BasemapBuilder: Sendable {
             sum += Double(ring[i]) * Double(ring[i + 3]) - Double(ring[i + 2]) * Double(ring[i + 1])
         }
         return sum / 2
+    }
+
+    /// The ring of interleaved x, y coordinates run the other way.
+    static func reversed<T>(_ ring: [T]) -> [T] {
+        var out: [T] = []
+        out.reserveCapacity(ring.count)
+        for i in stride(from: ring.count - 2, through: 0, by: -2) { out += [ring[i], ring[i + 1]] }
+        return out
     }
 
     /// `value / 10^decimals` in the shortest decimal form: 235 with 2 decimals is "2.35", 240 is "2.4".

@@ -11,8 +11,8 @@ import CGEOS
 //    `GEOSIntersection_r`, `GEOSDifference_r`, `GEOSUnaryUnion_r`, `GEOSBoundary_r`,
 //    `GEOSMakeValid_r`, `GEOSBuffer_r`, `GEOSGeom_setPrecision_r`, `GEOSTopologyPreserveSimplify_r`
 //    and `GEOSGeom_clone_r`) is
-//    wrapped at once. The WKB buffer of `GEOSWKBWriter_write_r` is copied and freed with
-//    `GEOSFree_r` at once. We never hand an owned
+//    wrapped at once. The WKB buffer of `GEOSWKBWriter_write_r` and the string of
+//    `GEOSisValidReason_r` are copied and freed with `GEOSFree_r` at once. We never hand an owned
 //    geometry to a GEOS constructor that would take it over: `GEOSGeom_createCollection_r` gets
 //    clones. The one chain of constructors that does take ownership is building a polygon
 //    from coordinates: `GEOSCoordSeq_copyFromBuffer_r` makes a sequence that
@@ -81,13 +81,22 @@ final class GEOSContext {
     /// A polygon from open rings of interleaved integer (x, y) coordinates, each multiplied
     /// by `scale`: the first ring is the shell, the others holes. Rings are closed here.
     func polygon(rings: [UnsafeBufferPointer<Int32>], scale: Double) throws(GEOSError) -> Geometry {
-        var made: [OpaquePointer] = []
-        for ring in rings {
+        try polygon(closedRings: rings.map { ring in
             let n = ring.count / 2
             var xy = [Double](repeating: 0, count: 2 * (n + 1))
             for i in 0..<(2 * n) { xy[i] = Double(ring[i]) * scale }
             xy[2 * n] = xy[0]
             xy[2 * n + 1] = xy[1]
+            return xy
+        })
+    }
+
+    /// A polygon from closed rings of interleaved (x, y) coordinates, taken as they are: the
+    /// first ring is the shell, the others holes.
+    func polygon(closedRings rings: [[Double]]) throws(GEOSError) -> Geometry {
+        var made: [OpaquePointer] = []
+        for xy in rings {
+            let n = xy.count / 2 - 1
             let sequence = xy.withUnsafeBufferPointer { GEOSCoordSeq_copyFromBuffer_r(handle, $0.baseAddress, UInt32(n + 1), 0, 0) }
             guard let sequence, let linear = GEOSGeom_createLinearRing_r(handle, sequence) else {
                 for r in made { GEOSGeom_destroy_r(handle, r) }
@@ -172,6 +181,13 @@ final class Geometry {
     }
 
     var isValid: Bool { GEOSisValid_r(context.handle, pointer) == 1 }
+
+    /// GEOS's reason why the geometry is not valid ("Self-intersection[x y]"), or "Valid Geometry".
+    var validityReason: String {
+        guard let reason = GEOSisValidReason_r(context.handle, pointer) else { return "unknown" }
+        defer { GEOSFree_r(context.handle, reason) }
+        return String(cString: reason)
+    }
 
     var isPolygon: Bool { GEOSGeomTypeId_r(context.handle, pointer) == Int32(GEOS_POLYGON.rawValue) }
 

@@ -10,8 +10,9 @@ import GeoNewsGeodesy
 ///
 /// The containing country is the one whose land or territorial sea holds the position, as
 /// OpenStreetMap draws them (the regions of ``AreaIndex``: timezone-boundary-builder's zones
-/// split by country); beyond every territorial sea there is none, and the nearest land is
-/// Natural Earth's (``CountryIndex``). The rules, in order:
+/// split by country), with the sea cut at 12 nautical miles from Natural Earth's coast (see
+/// ``territorialSeaKm``); beyond every territorial sea there is none, and the nearest land is
+/// Natural Earth's (``CountryIndex``). The suggestion's rules, in order:
 /// 1. Inside one of the 54 news countries: that country, reason ``SuggestionReason/inside``,
 ///    distance 0.
 /// 2. Inside a territory whose sovereign is a news country (Réunion → France): the sovereign,
@@ -53,6 +54,8 @@ public final class CountryResolver: CountryResolving, Sendable {
     private let newsMarkers: [(index: Int, x: Double, y: Double, z: Double)]
     /// Per catalogue index: the news country that answers for it (itself, or its sovereign), if any.
     private let newsCountry: [Int?]
+    /// Antarctica's catalogue index: its regions hold throughout (see ``holder(of:in:)``).
+    let antarctica: Int?
 
     /// Per 1° root cell, the position in `newsMarkers` of the marker nearest to every point of
     /// the cell, or -1 where the cell is near a tie; empty unless built (batch work).
@@ -77,6 +80,7 @@ public final class CountryResolver: CountryResolving, Sendable {
         self.borderTable = borderTable ?? (self.measuresBorderDistance && seaSearchKm.isFinite ? AreaBorderTable(areas) : nil)
         nearShoreKm = index.nearShoreKm
         self.seaSearchKm = max(seaSearchKm, index.nearShoreKm)
+        antarctica = catalogue.country(iso2: "AQ").flatMap { catalogue.index(of: $0) }
         newsCountry = catalogue.countries.map { c in
             if c.hasNews { return catalogue.index(of: c) }
             guard let s = c.sovereignIso2, let sovereign = catalogue.country(iso2: s), sovereign.hasNews else { return nil }
@@ -156,7 +160,7 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// The country or territory whose land or territorial sea holds the position, or `nil`
     /// beyond every territorial sea.
     public func containingCountry(_ position: Coordinate) -> Country? {
-        areas.region(at: position).flatMap(areas.country(ofRegion:)).map { catalogue.countries[$0] }
+        holder(of: position, in: areas.region(at: position)).map { catalogue.countries[$0.country] }
     }
 
     /// The IANA time zone at the position: its region's, or the nautical `Etc/GMT±N` of its
@@ -174,7 +178,7 @@ public final class CountryResolver: CountryResolving, Sendable {
     public func resolve(_ position: Coordinate) -> Resolution {
         let region = areas.region(at: position)
         let zone = region.map { zoneIDs[areas.zone(ofRegion: $0)] } ?? Self.nauticalZone(longitude: position.longitude)
-        if let i = region.flatMap(areas.country(ofRegion:)) {
+        if let (i, seaKm) = holder(of: position, in: region) {
             let country = catalogue.countries[i]
             let suggestion: Suggestion
             if let news = newsCountry[i] {
@@ -182,7 +186,7 @@ public final class CountryResolver: CountryResolving, Sendable {
             } else {
                 suggestion = nearestMarker(position)
             }
-            let border = measuresBorderDistance ? areas.borderDistanceKm(at: position, country: i, table: borderTable) : nil
+            let border = measuresBorderDistance ? borderDistanceKm(at: position, country: i, region: region, seaKm: seaKm) : nil
             return Resolution(position: position, country: country, nearest: nil, suggestion: suggestion, timeZone: zone,
                               borderDistanceKm: border)
         }

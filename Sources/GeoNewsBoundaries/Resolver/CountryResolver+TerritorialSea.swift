@@ -1,0 +1,49 @@
+import GeoNewsGeodesy
+
+extension CountryResolver {
+    /// The breadth of the territorial sea: 12 nautical miles (UNCLOS article 3), 22.224 km.
+    ///
+    /// It is measured from Natural Earth's 1:10m coast, which stands in for the baseline: the
+    /// real baseline (low-water line, straight lines across bays and between islands) lies on
+    /// or outside the coast, so near a coast the limit drawn here is at most a few kilometres
+    /// short of the legal one, and nowhere is it farther out.
+    public static let territorialSeaKm = 22.224
+
+    /// The catalogue index of the country whose land or territorial sea holds `position`, and
+    /// the great-circle km from it to Natural Earth's land (0 on that land); `nil` beyond every
+    /// territorial sea. `region` is the area index's region at the position.
+    ///
+    /// - On Natural Earth's land: the country of the OpenStreetMap region there, or, where the
+    ///   zones draw none (Baker Island, Clipperton lie in the open ocean's `Etc/GMT±N`), the
+    ///   land's own.
+    /// - At sea within ``territorialSeaKm`` of that land: likewise the region's country, or
+    ///   the nearest land's.
+    /// - Farther out, none, whatever the region says: the zones reach hundreds of kilometres
+    ///   into the sea (America/Lima draws Peru's 200-mile claim, and Pacific/Easter drew a
+    ///   box of ocean around Easter Island until 2026e) because time has to be told there
+    ///   too, not because the sea is the country's.
+    /// - In a region drawn around land Natural Earth lacks (``AreaIndex/holdsUnmappedLand(region:)``),
+    ///   the region's country throughout: its waters are OpenStreetMap's own 12 miles.
+    /// - In Antarctica's regions, Antarctica throughout: Natural Earth's Antarctica stops at the
+    ///   grounding line and leaves out the ice shelves (Ross, Filchner-Ronne: 1.5 million km²),
+    ///   so its coast is no baseline, and the Antarctic Treaty freezes every claim to waters.
+    func holder(of position: Coordinate, in region: Int?) -> (country: Int, seaKm: Double)? {
+        let drawn = region.flatMap(areas.country(ofRegion:))
+        if let region, let drawn, drawn == antarctica || areas.holdsUnmappedLand(region: region) { return (drawn, 0) }
+        if let land = index.countryIndex(at: position) { return (drawn ?? land, 0) }
+        guard index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude),
+              let coast = index.nearestLand(to: position, maxKm: Self.territorialSeaKm) else { return nil }
+        return (drawn ?? coast.countryIndex, coast.distanceKm)
+    }
+
+    /// Km from a position inside `country` to the nearest edge of its area: the region's own
+    /// edge, or, at sea, the 12-mile limit when that is nearer (estimated as the breadth left
+    /// beyond the nearest land). Where no region of the country holds the position (land the
+    /// zones leave to the open ocean), the limit's estimate alone: ``territorialSeaKm`` on land.
+    func borderDistanceKm(at position: Coordinate, country: Int, region: Int?, seaKm: Double) -> Double {
+        let limit = Self.territorialSeaKm - seaKm
+        guard let region, areas.country(ofRegion: region) == country else { return limit }
+        let edge = areas.borderDistanceKm(at: position, country: country, table: borderTable)
+        return seaKm > 0 ? min(edge, limit) : edge
+    }
+}
