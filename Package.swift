@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "GeoNews",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "GeoNews", targets: ["GeoNews"]),
         .executable(name: "geonews", targets: ["geonews"]),
@@ -53,7 +52,7 @@ let package = Package(
         // supercluster-compatible hierarchical clustering, camera-altitude zooms, the cluster
         // GeoJSON and the parsing of query boxes, centres and viewports. Pure Swift.
         .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy", "GeoNewsJSON"]),
-        // Headline providers (Google News RSS, NewsAPI, GNews), provider chain and cache.
+        // Headline providers (Google News RSS, GDELT, NewsAPI, GNews), provider chain and cache.
         .target(name: "GeoNewsHeadlines", dependencies: ["GeoNewsVersion"]),
         // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX), and the point
         // files that clustering reads.
@@ -119,11 +118,14 @@ let package = Package(
         .executableTarget(
             name: "geonews-serve",
             dependencies: [
-                "GeoNewsServer", "GeoNewsCommandLine", "GeoNewsVersion",
+                "GeoNewsServer", "GeoNewsCommandLine", "GeoNewsVersion", "GeoNewsBoundaries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Builds Data/country-index.bin from Data/boundaries.bin with GEOS.
+        // Builds the derived data with GEOS: Data/country-index.bin, catalogue.bin and basemap.geojson
+        // from Data/boundaries.bin, then .build-data/country-areas.bin and area-index.bin from the
+        // decoded time zones (Scripts/ensure-areas), and checks them all (--check).
         .executableTarget(name: "geonews-index", dependencies: ["GeoNewsBoundaries"]),
         .executableTarget(
             name: "GeoNewsBench",
