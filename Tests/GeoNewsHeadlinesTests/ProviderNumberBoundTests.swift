@@ -27,4 +27,19 @@ final class ProviderNumberBoundTests: XCTestCase {
         XCTAssertNil(Timestamp.rfc2822("01 May -9223372036854775807 09:30 +0200"))
         XCTAssertNotNil(Timestamp.rfc2822("Wed, 01 May 2024 09:30:00 GMT"))
     }
+
+    /// A cache file whose time is damaged is a miss: its age in whole seconds would trap.
+    func testACachedAnswerWithADamagedTimeIsAMiss() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = ResponseCache(directory: directory)
+        let url = URL(string: "https://example.org/a")!
+        cache.store(Data("{}".utf8), url: url, for: "gdelt GET a", now: Date(timeIntervalSince1970: 1_700_000_000))
+        XCTAssertEqual(cache.entry(for: "gdelt GET a")?.storedAt, Date(timeIntervalSince1970: 1_700_000_000))
+        for storedAt in ["-1e300", "1e300"] {
+            let header = #"{"identity":"gdelt GET a","storedAt":\#(storedAt),"url":"https://example.org/a"}"#
+            try Data((header + "\n{}").utf8).write(to: cache.fileURL(for: "gdelt GET a"))
+            XCTAssertNil(cache.entry(for: "gdelt GET a"), storedAt)
+        }
+    }
 }
