@@ -28,6 +28,10 @@ public struct CameraAltitude: Hashable, Sendable, CustomStringConvertible {
     public static let mercatorRadius = 6_378_137.0
     /// Latitude beyond which Web Mercator has no map, in degrees; centres are clamped to it.
     public static let mercatorLatitudeLimit = 85.051_128_779_806_59
+    /// The altitudes ``init(parsing:)`` accepts, in metres: from 1 m (a street at zoom 26) to
+    /// 1,000,000 km (beyond the Moon, where the whole world is a few points wide). Outside
+    /// them no map shows anything different, and the zoom stays far from overflowing.
+    public static let parsedMetres: ClosedRange<Double> = 1...1_000_000_000
 
     /// - Throws: ``CameraAltitudeError/notPositive(_:)`` unless `metres` is finite and above 0.
     public init(metres: Double) throws(CameraAltitudeError) {
@@ -37,8 +41,8 @@ public struct CameraAltitude: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a number followed by `km` or `m`: `15000km`, `10km`, `2500m`, `1.5 km`.
     ///
-    /// - Throws: ``CameraAltitudeError`` naming the text when it is not of that form or not
-    ///   above 0.
+    /// - Throws: ``CameraAltitudeError`` naming the text when it is not of that form, not above
+    ///   0, or outside ``parsedMetres`` (1 m … 1,000,000 km).
     public init(parsing text: String) throws(CameraAltitudeError) {
         let trimmed = text.trimmingWhitespace()
         let unit: Double, number: Substring
@@ -53,6 +57,7 @@ public struct CameraAltitude: Hashable, Sendable, CustomStringConvertible {
         }
         guard let value = Double(number.trimmingWhitespace()), value.isFinite else { throw .unparseable(text) }
         guard value > 0 else { throw .notPositive(text) }
+        guard Self.parsedMetres.contains(value * unit) else { throw .outOfRange(text) }
         self.metres = value * unit
     }
 
@@ -82,9 +87,10 @@ public struct CameraAltitude: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Kilometres when a whole number of them, metres otherwise: `15000km`, `2500m`.
+    /// Exact conversions only: `init(metres:)` takes any finite altitude, far beyond `Int`.
     public var description: String {
-        if metres >= 1000, metres.truncatingRemainder(dividingBy: 1000) == 0 { return "\(Int(metres / 1000))km" }
-        if metres == metres.rounded() { return "\(Int(metres))m" }
+        if metres >= 1000, let km = Int(exactly: metres / 1000) { return "\(km)km" }
+        if let whole = Int(exactly: metres) { return "\(whole)m" }
         return "\(metres)m"
     }
 }
@@ -93,11 +99,14 @@ public struct CameraAltitude: Hashable, Sendable, CustomStringConvertible {
 public enum CameraAltitudeError: Error, Equatable, Sendable, CustomStringConvertible {
     case unparseable(String)
     case notPositive(String)
+    /// Above 0 but outside ``CameraAltitude/parsedMetres``.
+    case outOfRange(String)
 
     public var description: String {
         switch self {
         case .unparseable(let t): return "altitude '\(t)' is not a number followed by km or m (e.g. 15000km, 2500m)"
         case .notPositive(let t): return "altitude '\(t)' must be above 0"
+        case .outOfRange(let t): return "altitude '\(t)' is outside 1m…1000000km"
         }
     }
 }

@@ -21,8 +21,12 @@ public struct ClusterQuery: Hashable, Sendable {
     ///     `center` (0 without one).
     ///   - bbox: `W,S,E,N` in degrees; without it, the viewport around `center`, or the world.
     ///   - center: `LAT,LON` in degrees.
-    ///   - viewport: `WIDTHxHEIGHT` in points.
+    ///   - viewport: `WIDTHxHEIGHT` in points, each side 1…100,000.
     ///   - tileSize: 512 or 256 points.
+    ///
+    /// Every number is bounded here (see ``ClusterQueryText`` and
+    /// ``CameraAltitude/parsedMetres``), so that the zoom and the box that follow from them
+    /// are finite.
     /// - Throws: ``ClusterQueryError`` quoting the argument at fault.
     public init(zoom: String?, altitude: String?, bbox: String?, center: String?,
                 viewport: String = "390x844", tileSize: Int = 512) throws(ClusterQueryError) {
@@ -42,7 +46,7 @@ public struct ClusterQuery: Hashable, Sendable {
             let z = camera.zoom(latitude: latitude, viewportHeight: size.height, tileSize: Double(tileSize))
             self.zoom = z
             let rounded = (z * 100).rounded() / 100
-            origin = "altitude \(camera) at \(latitude)° in \(Int(size.width))x\(Int(size.height)) → zoom \(rounded)"
+            origin = "altitude \(camera) at \(latitude)° in \(Self.points(size.width))x\(Self.points(size.height)) → zoom \(rounded)"
         case (nil, nil):
             throw .noZoom
         }
@@ -54,5 +58,10 @@ public struct ClusterQuery: Hashable, Sendable {
         } else {
             bounds = .world
         }
+    }
+
+    /// A viewport side as typed: `390`, or `390.5` when it has a fraction.
+    private static func points(_ side: Double) -> String {
+        Int(exactly: side).map(String.init) ?? "\(side)"
     }
 }

@@ -158,8 +158,8 @@ public struct HeadlineConfiguration: Sendable {
             guard let provider = NewsProvider(rawValue: name) else {
                 throw HeadlineError.configuration(source: "config.json", detail: "rateLimits names \"\(name)\", not one of \(NewsProvider.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            guard limit.requests >= 1, limit.intervalSeconds > 0, limit.intervalSeconds.isFinite else {
-                throw HeadlineError.configuration(source: "config.json", detail: "rateLimits.\(name) needs requests ≥ 1 and intervalSeconds > 0")
+            guard limit.requests >= 1, limit.intervalSeconds > 0, limit.intervalSeconds <= 86_400 else {
+                throw HeadlineError.configuration(source: "config.json", detail: "rateLimits.\(name) needs requests ≥ 1 and intervalSeconds in 0…86400")
             }
             limits[provider] = limit
         }

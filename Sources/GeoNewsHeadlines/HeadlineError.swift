@@ -175,7 +175,7 @@ public enum HeadlineError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        Int(exactly: value).map(String.init) ?? String(format: "%.1f", value)
     }
 }
 

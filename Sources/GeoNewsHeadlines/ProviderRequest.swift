@@ -64,10 +64,17 @@ struct HTTPResponse: Sendable {
 
     var isSuccess: Bool { (200..<300).contains(status) }
 
-    /// `Retry-After` in seconds: a number of seconds or an HTTP date, `nil` when absent or garbled.
+    /// `Retry-After` in seconds, at most ``longestRetryAfter``: a number of seconds or an HTTP
+    /// date, `nil` when absent or garbled (`inf`, `nan`, negative).
     func retryAfter(now: Date = Date()) -> Double? {
         guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Double(value), seconds >= 0 { return seconds }
-        return Timestamp.rfc2822(value).map { max(0, $0.timeIntervalSince(now)) }
+        if let seconds = Double(value) {
+            return seconds.isFinite && seconds >= 0 ? min(seconds, Self.longestRetryAfter) : nil
+        }
+        return Timestamp.rfc2822(value).map { min(max(0, $0.timeIntervalSince(now)), Self.longestRetryAfter) }
     }
+
+    /// The longest `Retry-After` taken from a provider, in seconds (a day): a provider's
+    /// header must not push a pause, or a number printed from it, past what a clock can hold.
+    static let longestRetryAfter = 86_400.0
 }

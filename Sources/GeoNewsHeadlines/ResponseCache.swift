@@ -44,7 +44,9 @@ public struct ResponseCache: Sendable {
         guard let contents = try? handle.readToEnd(),
               let newline = contents.firstIndex(of: UInt8(ascii: "\n")),
               let header = try? JSONDecoder().decode(Header.self, from: contents[..<newline]),
-              header.identity == identity, let url = URL(string: header.url)
+              header.identity == identity, let url = URL(string: header.url),
+              // A damaged file's time must not make an age that traps when printed in seconds.
+              header.storedAt.isFinite, (0...Date().timeIntervalSince1970 + 86_400).contains(header.storedAt)
         else { return nil }
         return Entry(body: Data(contents[contents.index(after: newline)...]), url: url,
                      storedAt: Date(timeIntervalSince1970: header.storedAt))

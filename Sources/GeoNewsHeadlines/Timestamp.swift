@@ -110,7 +110,9 @@ enum Timestamp {
     private static func date(
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double, offsetSeconds: Int
     ) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+        // Years of four digits: a feed's `pubDate` may say any number, and the day count below
+        // would overflow for the largest.
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
               (0...59).contains(minute), second >= 0, second < 61 else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + second

@@ -12,7 +12,12 @@ public enum ColumnSelector: Sendable, Hashable, CustomStringConvertible {
     /// A 1-based column position (CSV only).
     case position(Int)
 
-    /// Reads `"3"` as position 3 and anything else as a name.
+    /// The furthest column a position may name: rows without a header are written as wide
+    /// as the furthest column named.
+    public static let highestPosition = 10_000
+
+    /// Reads `"3"` as position 3 and anything else as a name; a position beyond
+    /// ``highestPosition`` is refused when the CSV layout is read.
     public init(_ text: String) {
         if let n = Int(text), n >= 1 { self = .position(n) } else { self = .name(text) }
     }
@@ -44,7 +49,10 @@ public struct BatchResolveOptions: Sendable {
     /// Whether the first CSV record is a header. Without one, no header is written either,
     /// which is what a stage of `RDD.pipe()` or Hadoop streaming needs.
     public var hasHeader = true
-    /// Threads resolving chunks in parallel; defaults to the number of online cores.
+    /// The worker counts accepted (`--workers`): beyond a thousand threads only memory grows.
+    public static let workerCounts = 1...1024
+    /// Threads resolving chunks in parallel, within ``workerCounts``; defaults to the number of
+    /// online cores.
     public var workerCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Target bytes per chunk handed to a worker.
     public var chunkBytes = 512 * 1024

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import GeoNewsCommandLine
 import GeoNewsVersion
@@ -23,8 +26,12 @@ struct GeoNewsCommand: AsyncParsableCommand {
     )
 
     /// Starts loading the resolver, then parses and runs with one-line failures
-    /// (`runReportingOneLine`).
+    /// (`runReportingOneLine`). A missing or damaged data directory exits 65 from every
+    /// command (``GeoNewsCommandLine/ExitStatus/dataError``).
     static func main() async {
+        // A reader that goes away (`geonews resolve big.csv | head -1`) ends us as it ends any
+        // Unix filter, quietly by SIGPIPE, even when the parent left SIGPIPE ignored.
+        signal(SIGPIPE, SIG_DFL)
         ResolverPreload.start(arguments: Array(CommandLine.arguments.dropFirst()),
                               subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
         await runReportingOneLine()

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import XCTest
 
@@ -20,7 +23,33 @@ struct CommandRunner {
         return dir
     }
 
-    static func geonews(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Output {
+    /// Runs `geonews ARGUMENTS` to its end; `input`, when given, is its standard input.
+    static func geonews(_ arguments: [String], environment extra: [String: String] = [:], input: Data? = nil) throws -> Output {
+        let process = try prepared(arguments, environment: extra)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let feed = input.map { _ in Pipe() }
+        if let feed { process.standardInput = feed }
+        try process.run()
+        if let feed, let input {
+            // From another thread: the pipe holds 64 KB, and the command writes while it reads.
+            // A command that stops reading early must not take the test process with it.
+            signal(SIGPIPE, SIG_IGN)
+            let writer = feed.fileHandleForWriting
+            Thread.detachNewThread {
+                writer.write(input)
+                try? writer.close()
+            }
+        }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// The `geonews` process with the tests' environment, not yet started.
+    static func prepared(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
         let executable = productsDirectory.appendingPathComponent("geonews")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw XCTSkip("geonews is not built at \(executable.path); run `swift build` first")
@@ -42,14 +71,7 @@ struct CommandRunner {
         env["GEONEWS_CACHE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-cli-\(UUID().uuidString)").path
         for (k, v) in extra { env[k] = v }
         process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return process
     }
 
     static func json(_ text: String) throws -> [String: Any] {

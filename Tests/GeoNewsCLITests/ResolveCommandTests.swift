@@ -52,4 +52,17 @@ final class ResolveCommandTests: XCTestCase {
             XCTAssertTrue(locate.stdout.contains(text), "\(text) in: \(locate.stdout)")
         }
     }
+
+    /// Counts that size threads or rows are bounded: `4 * workers + 2` chunks in flight
+    /// overflowed for the largest `--workers`, and a column position set the width of rows.
+    func testWorkerCountsAndColumnPositionsHaveLimits() throws {
+        let file = try input("48.85,2.35\n", "fixes.csv")
+        let workers = try CommandRunner.geonews(["resolve", "--no-progress", "--workers", "9223372036854775807", file])
+        XCTAssertEqual(workers.status, 64, workers.stderr)
+        XCTAssertTrue(workers.stderr.contains("--workers 9223372036854775807 is outside 1…1024"), workers.stderr)
+        let column = try CommandRunner.geonews(["resolve", "--no-progress", "--no-header", "--lat-col", "9223372036854775807", file])
+        XCTAssertEqual(column.status, 64, column.stderr)
+        XCTAssertTrue(column.stderr.contains("--lat-col 9223372036854775807 is past column 10000"), column.stderr)
+        XCTAssertEqual(try CommandRunner.geonews(["resolve", "--no-progress", "--no-header", "--workers", "1024", file]).status, 0)
+    }
 }

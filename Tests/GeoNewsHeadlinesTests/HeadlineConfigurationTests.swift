@@ -34,10 +34,13 @@ final class HeadlineConfigurationTests: XCTestCase {
             XCTAssertEqual((error as? HeadlineError)?.message,
                            "configuration config.json: rateLimits names \"bing\", not one of google-news, newsapi, gnews, gdelt")
         }
-        try Data(#"{"rateLimits": {"gdelt": {"requests": 0, "intervalSeconds": 5}}}"#.utf8).write(to: file)
-        XCTAssertThrowsError(try HeadlineConfiguration.fromEnvironment(environment(["GEONEWS_CONFIG": file.path]))) { error in
-            XCTAssertEqual((error as? HeadlineError)?.message,
-                           "configuration config.json: rateLimits.gdelt needs requests ≥ 1 and intervalSeconds > 0")
+        // 1e300 s once passed, and the pause it asked for trapped UInt64(seconds * 1e9).
+        for limit in [#""requests": 0, "intervalSeconds": 5"#, #""requests": 1, "intervalSeconds": 1e300"#] {
+            try Data(#"{"rateLimits": {"gdelt": {\#(limit)}}}"#.utf8).write(to: file)
+            XCTAssertThrowsError(try HeadlineConfiguration.fromEnvironment(environment(["GEONEWS_CONFIG": file.path]))) { error in
+                XCTAssertEqual((error as? HeadlineError)?.message,
+                               "configuration config.json: rateLimits.gdelt needs requests ≥ 1 and intervalSeconds in 0…86400")
+            }
         }
     }
 

@@ -91,17 +91,17 @@ final class ZoneColumnsTests: XCTestCase {
             let point = try XCTUnwrap(features[0]["properties"] as? [String: Any])
             XCTAssertEqual(point["time_zone"] as? String, "Asia/Kathmandu")
             let line = try XCTUnwrap(features[1]["properties"] as? [String: Any])
-            XCTAssertEqual((line["time_zone"] as? [String]), ["Asia/Kathmandu", "Etc/GMT+10", "Pacific/Chatham"])
+            XCTAssertEqual((line["vertex_time_zone"] as? [String]), ["Asia/Kathmandu", "Etc/GMT+10", "Pacific/Chatham"])
             if borderDistance {
                 XCTAssertEqual(point["border_distance_km"] as? Double, 12.346)
-                let distances = try XCTUnwrap(line["border_distance_km"] as? [Any])
+                let distances = try XCTUnwrap(line["vertex_border_distance_km"] as? [Any])
                 XCTAssertEqual(distances.count, 3)
                 XCTAssertEqual(distances[0] as? Double, 12.346)
                 XCTAssertTrue(distances[1] is NSNull, "at sea")
                 XCTAssertEqual(distances[2] as? Double, 0)
             } else {
                 XCTAssertNil(point["border_distance_km"])
-                XCTAssertNil(line["border_distance_km"])
+                XCTAssertNil(line["vertex_border_distance_km"])
             }
         }
     }

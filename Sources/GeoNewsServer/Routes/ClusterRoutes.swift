@@ -114,10 +114,10 @@ struct ClusterRoutes {
     /// The query parameter a ``ClusterQueryError`` is about.
     static func parameter(of error: ClusterQueryError) -> String {
         switch error {
-        case .boundsNotFourNumbers, .boundsSouthAboveNorth: return "bbox"
+        case .boundsNotFourNumbers, .boundsSouthAboveNorth, .boundsOutOfRange: return "bbox"
         case .center: return "center"
-        case .viewport: return "viewport"
-        case .zoom, .zoomAndAltitude, .noZoom: return "zoom"
+        case .viewport, .viewportOutOfRange: return "viewport"
+        case .zoom, .zoomOutOfRange, .zoomAndAltitude, .noZoom: return "zoom"
         case .tileSize: return "tileSize"
         case .altitude: return "altitude"
         }

@@ -2,6 +2,14 @@
 enum JSONScanError: Error, Equatable, CustomStringConvertible {
     case unexpected(byte: UInt8, offset: Int)
     case truncated
+    /// A number outside JSON's grammar (`-`, `1.`, `1e`, `1-2`), starting at `offset`.
+    case invalidNumber(offset: Int)
+    /// A backslash that starts no JSON escape (`\x`, `\u12`).
+    case invalidEscape(offset: Int)
+    /// A `\uD800`…`\uDFFF` escape without its other half.
+    case loneSurrogate(offset: Int)
+    /// Bytes in a string that are not UTF-8.
+    case invalidUTF8(offset: Int)
 
     var description: String {
         switch self {
@@ -10,6 +18,14 @@ enum JSONScanError: Error, Equatable, CustomStringConvertible {
             return "invalid JSON: unexpected \(shown) at byte \(offset + 1)"
         case .truncated:
             return "truncated JSON: the record ends inside a value"
+        case .invalidNumber(let offset):
+            return "invalid JSON: the number at byte \(offset + 1) is not of the form -12.5e3"
+        case .invalidEscape(let offset):
+            return "invalid JSON: the escape at byte \(offset + 1) is not one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"
+        case .loneSurrogate(let offset):
+            return "invalid JSON: the \\u escape at byte \(offset + 1) is half of a UTF-16 surrogate pair"
+        case .invalidUTF8(let offset):
+            return "invalid JSON: the string has bytes that are not UTF-8 at byte \(offset + 1)"
         }
     }
 }
@@ -17,8 +33,8 @@ enum JSONScanError: Error, Equatable, CustomStringConvertible {
 /// Finds the structure of one JSON text in place, as byte ranges, without building values.
 ///
 /// Records only need a handful of top-level members (coordinates, time, trace id); everything
-/// else is copied to the output verbatim, so nested values are skipped by bracket matching
-/// rather than parsed.
+/// else is copied to the output verbatim, so nested values are checked against the grammar
+/// (see `JSONScanner+Tokens.swift`) but not built.
 struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
 
@@ -41,20 +57,6 @@ struct JSONScanner {
         return bytes[i]
     }
 
-    /// The index after the closing quote of the string opening at `i`, and whether it has escapes.
-    func stringEnd(_ i: Int) throws(JSONScanError) -> (end: Int, escaped: Bool) {
-        var j = i + 1
-        var escaped = false
-        while j < bytes.count {
-            let c = bytes[j]
-            if c == UInt8(ascii: "\"") { return (j + 1, escaped) }
-            if c == UInt8(ascii: "\\") { escaped = true; j += 2; continue }
-            if c < 0x20 { throw .unexpected(byte: c, offset: j) }
-            j += 1
-        }
-        throw .truncated
-    }
-
     /// The index just past the value starting at `i` (no leading space).
     func valueEnd(_ i: Int) throws(JSONScanError) -> Int {
         let c = try expectByte(i)
@@ -64,15 +66,7 @@ struct JSONScanner {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             return try containerEnd(i)
         case UInt8(ascii: "-"), 48...57:
-            var j = i + 1
-            while j < bytes.count {
-                switch bytes[j] {
-                case 48...57, UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
-                     UInt8(ascii: "+"), UInt8(ascii: "-"): j += 1
-                default: return j
-                }
-            }
-            return j
+            return try numberEnd(i)
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             let word: StaticString = c == UInt8(ascii: "t") ? "true" : c == UInt8(ascii: "f") ? "false" : "null"
             let n = word.utf8CodeUnitCount

@@ -12,7 +12,16 @@ enum Timestamp {
         return text.withUTF8 { epochSeconds($0) }
     }
 
+    /// The instants a fix time may name, in seconds since the epoch: the years 1 to 9999 that
+    /// ISO 8601's four digits write. A time beyond (`1e300` epoch seconds) counts as no time,
+    /// like text that is not one, so that no later conversion to whole days or seconds traps.
+    static let epochRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
     static func epochSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        parsedSeconds(b).flatMap { epochRange.contains($0) ? $0 : nil }
+    }
+
+    private static func parsedSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !b.isEmpty else { return nil }
         if b.count < 10 || b[4] != UInt8(ascii: "-") { return DecimalParser.parse(b) }
         var i = 0
@@ -71,12 +80,16 @@ enum Timestamp {
     }
 
     /// `seconds` since the epoch as ISO 8601, to the millisecond when not whole: in UTC
-    /// (`…Z`), or as the local time at `offset` (`2024-05-01T10:30:00+02:00`).
+    /// (`…Z`), or as the local time at `offset` (`2024-05-01T10:30:00+02:00`). Takes times
+    /// from ``epochSeconds(_:)``, within ``epochRange``; beyond a day outside it (or NaN) the
+    /// text is the number of seconds itself.
     static func iso8601(_ seconds: Double, offset: UTCOffset? = nil) -> String {
         let seconds = seconds + Double(offset?.seconds ?? 0)
         let whole = seconds.rounded(.down)
-        let days = Int((whole / 86_400).rounded(.down))
-        let rest = Int(whole) - days * 86_400
+        guard whole >= epochRange.lowerBound - 86_400, whole <= epochRange.upperBound + 86_400,
+              let days = Int(exactly: (whole / 86_400).rounded(.down)), let wholeSeconds = Int(exactly: whole)
+        else { return "\(seconds)" }
+        let rest = wholeSeconds - days * 86_400
         let (y, m, d) = civilFromDays(days)
         func pad(_ v: Int, _ w: Int) -> String {
             let s = String(v)

@@ -22,6 +22,10 @@ struct CSVLayout: Sendable {
         func find(_ selector: ColumnSelector?, _ defaults: [String], _ what: String, flag: String) throws(BatchResolveError) -> Int? {
             switch selector {
             case .position(let p)?:
+                // Output rows are as wide as the furthest column named: bound it before any row is.
+                guard p <= ColumnSelector.highestPosition else {
+                    throw .usage("\(flag) \(p) is past column \(ColumnSelector.highestPosition), the last one read")
+                }
                 if let header, p > header.count {
                     throw .usage("\(flag) \(p) is past the last column: the header has \(header.count) (\(header.joined(separator: ",")))")
                 }

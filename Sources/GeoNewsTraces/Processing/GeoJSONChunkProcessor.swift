@@ -5,7 +5,11 @@ import GeoNewsGeodesy
 /// LineString is one record.
 ///
 /// GeoJSON to GeoJSON keeps each Feature with all its members verbatim and adds the resolved
-/// keys to its `properties`: scalars for a Point, arrays parallel to `coordinates` otherwise.
+/// keys to its `properties`: for a Point (or a feature that could not be read) the scalar
+/// columns (`country_iso2`, …, `error`); for a LineString or MultiPoint arrays parallel to
+/// `coordinates` under their own names (`vertex_country_iso2`, …, `vertex_error`). A name
+/// never holds a scalar in one feature and an array in another: GIS readers (OGR, fiona) type
+/// a property once per layer and drop the values of the other type.
 /// To CSV or NDJSON, each vertex becomes a row with `feature,vertex,lat,lon,time,trace_id`
 /// and the feature's original `properties` object.
 struct GeoJSONChunkProcessor: Sendable {
@@ -186,11 +190,14 @@ struct GeoJSONChunkProcessor: Sendable {
         out.append("}}")
     }
 
-    /// The resolved keys as arrays, one element per vertex.
+    /// Prefix of the per-vertex array properties.
+    static let vertexPrefix = "vertex_"
+
+    /// The resolved keys as arrays named `vertex_…`, one element per vertex.
     private func appendArrays(_ vertices: [Vertex], _ out: ByteBuffer) {
         for (k, column) in columns.columns.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
-            JSONText.appendQuoted(column.rawValue, to: out)
+            JSONText.appendQuoted(Self.vertexPrefix + column.rawValue, to: out)
             out.append(":[")
             for (i, v) in vertices.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }

@@ -67,7 +67,8 @@ struct NDJSONChunkProcessor: Sendable {
                 if !members.isEmptyObject { out.append(UInt8(ascii: ",")) }
             } else {
                 out.append("{\"record\":")
-                JSONText.appendQuoted(line, to: out)
+                // As a String, so that bytes that are not UTF-8 come out as U+FFFD: the row stays JSON.
+                JSONText.appendQuoted(String(decoding: line, as: UTF8.self), to: out)
                 out.append(UInt8(ascii: ","))
             }
             switch outcome {

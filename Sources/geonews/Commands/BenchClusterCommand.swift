@@ -162,5 +162,5 @@ struct BenchClusterCommand: AsyncParsableCommand {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
-    static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+    static func number(_ v: Double) -> String { Int(exactly: v).map(String.init) ?? String(v) }
 }

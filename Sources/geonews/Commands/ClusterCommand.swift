@@ -42,7 +42,7 @@ struct ClusterCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Query box W,S,E,N in degrees (W > E crosses the antimeridian).", valueName: "w,s,e,n"))
     var bbox: String?
 
-    @Option(help: ArgumentHelp("Points to cluster: CSV with lat/lon columns, or GeoJSON Points (default: the 54 news-country markers).", valueName: "file"))
+    @Option(help: ArgumentHelp("Points to cluster: CSV with lat/lon columns, or GeoJSON Points; `-` reads standard input (default: the 54 news-country markers).", valueName: "file"))
     var input: String?
 
     @Option(help: "Map tile size in points for --altitude: 512 or 256.")
@@ -83,10 +83,11 @@ struct ClusterCommand: AsyncParsableCommand {
         do { return try ClusterQueryText.center(center) } catch { throw fail(error.description, .usage) }
     }
 
-    /// The points of `--input`, or a failure naming the file and the line or feature.
+    /// The points of `--input` (`-` for standard input), or a failure naming the file and the
+    /// line or feature.
     static func readPoints(_ path: String) throws -> PointFile {
         do {
-            return try PointFile.read(.file(path))
+            return try PointFile.read(path == "-" ? .standardInput : .file(path))
         } catch {
             if case .unreadable = error { throw fail(error.description, .noInput) }
             throw fail(error.description, .usage)

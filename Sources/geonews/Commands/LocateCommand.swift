@@ -123,7 +123,8 @@ struct LocateCommand: AsyncParsableCommand {
                             "ko", "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht"]
 }
 
-/// `--data DIR`, shared by the commands that read Data/.
+/// `--data DIR`, shared by the commands that read Data/. A data directory that is missing or
+/// damaged exits 65 (``ExitStatus/dataError``) from every command.
 struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
     var path: String?
@@ -136,12 +137,12 @@ struct DataOptions: ParsableArguments {
         }
     }
 
-    func resolver(seaSearchKm: Double = .infinity) throws -> CountryResolver {
+    func resolver(seaSearchKm: Double = .infinity, measuresBorderDistance: Bool? = nil) throws -> CountryResolver {
         do {
-            if path == nil, seaSearchKm == .infinity, let preload = ResolverPreload.current {
+            if path == nil, seaSearchKm == .infinity, measuresBorderDistance == nil, let preload = ResolverPreload.current {
                 return try preload.wait().get()
             }
-            return try CountryResolver.load(from: directory(), seaSearchKm: seaSearchKm)
+            return try CountryResolver.load(from: directory(), seaSearchKm: seaSearchKm, measuresBorderDistance: measuresBorderDistance)
         } catch let error as DataError {
             throw fail("\(error)", .dataError)
         }

@@ -31,7 +31,10 @@ struct ResolveCommand: ParsableCommand {
 
         Exit status: 0 when the run completed, even if some rows carry an error (count them \
         with --summary); 64 for bad usage (unknown format, no latitude column in the header); \
-        66 when an input file cannot be opened; 74 when reading or writing fails.
+        65 when the data directory is missing or damaged (as every geonews command); 66 when \
+        an input file cannot be opened; 74 when reading or writing fails. When the reader of \
+        standard output goes away (`| head`), it stops quietly, killed by SIGPIPE as Unix \
+        filters are (the shell shows 141).
         """
     )
 
@@ -71,11 +74,13 @@ struct ResolveCommand: ParsableCommand {
     @Option(name: .customLong("summary-json"), help: "Write the summary as JSON to this file.")
     var summaryJSON: String?
 
-    @Option(help: "Worker threads (default: the number of cores).")
+    @Option(help: "Worker threads, 1…1024 (default: the number of cores).")
     var workers: Int?
 
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
+
+    @OptionGroup var data: DataOptions
 
     func run() throws {
         var options = BatchResolveOptions()
@@ -93,22 +98,16 @@ struct ResolveCommand: ParsableCommand {
         options.followsTraces = summary || summaryJSON != nil
         options.includesBorderDistance = borderDistance
         if let workers {
-            guard workers >= 1 else { throw fail(.usage("--workers \(workers) must be at least 1")) }
+            let counts = BatchResolveOptions.workerCounts
+            guard counts.contains(workers) else {
+                throw fail(.usage("--workers \(workers) is outside \(counts.lowerBound)…\(counts.upperBound)"))
+            }
             options.workerCount = workers
         }
 
-        let resolver: CountryResolver
-        do {
-            // The suggestion never needs a border farther than the near-shore distance: bounding the
-            // sea search there gives the same rows and keeps open-sea fixes as cheap as land ones.
-            resolver = try CountryResolver.load(from: try DataDirectory.locate(), seaSearchKm: 0,
-                                                measuresBorderDistance: borderDistance)
-        } catch {
-            StandardError.write("geonews: \(error)\n")
-            throw ExitCode(66)
-        }
-        // A closed pipe downstream (`| head`) is a write error to report, not a silent kill.
-        signal(SIGPIPE, SIG_IGN)
+        // The suggestion never needs a border farther than the near-shore distance: bounding the
+        // sea search there gives the same rows and keeps open-sea fixes as cheap as land ones.
+        let resolver = try data.resolver(seaSearchKm: 0, measuresBorderDistance: borderDistance)
         let inputs = files.map { $0 == "-" ? BatchInput.standardInput : .file($0) }
         let meter = !noProgress && isatty(2) != 0 ? ProgressMeter() : nil
         let result: BatchSummary

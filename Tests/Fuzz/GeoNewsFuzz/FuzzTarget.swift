@@ -29,7 +29,8 @@ enum FuzzTarget: String, CaseIterable {
     func prepare() {
         switch self {
         case .csv, .ndjson, .geojson, .gpx: _ = BatchProperties.resolver
-        case .points, .query, .rss, .newsapi, .gnews, .gdelt: break
+        case .query: _ = ClusterAnswerProperties.index
+        case .points, .rss, .newsapi, .gnews, .gdelt: break
         }
     }
 

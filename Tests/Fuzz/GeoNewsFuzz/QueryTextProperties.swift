@@ -1,8 +1,9 @@
 import GeoNewsClustering
 import GeoNewsGeodesy
 
-/// The query-text parsers over fuzzed text: what they accept is usable, and every refusal
-/// quotes the text as it was given.
+/// The query-text parsers over fuzzed text: what they accept is usable and within its named
+/// limits, and every refusal quotes the text as it was given. The same text, read as a query
+/// string, then drives a whole cluster answer (``ClusterAnswerProperties``).
 enum QueryTextProperties {
     static func check(_ input: [UInt8]) {
         let text = String(decoding: input, as: UTF8.self)
@@ -13,15 +14,19 @@ enum QueryTextProperties {
             abs(c.latitude) <= 90 && abs(c.longitude) <= 180
         }
         expect("viewport", text, { () throws(ClusterQueryError) in try ClusterQueryText.viewport(text) }) { v in
-            v.width.isFinite && v.height.isFinite && v.width > 0 && v.height > 0
+            [v.width, v.height].allSatisfy(ClusterQueryText.within(ClusterQueryText.viewportSide))
         }
-        expect("zoom", text, { () throws(ClusterQueryError) in try ClusterQueryText.zoom(text) }) { $0.isFinite }
+        expect("zoom", text, { () throws(ClusterQueryError) in try ClusterQueryText.zoom(text) }) {
+            ClusterQueryText.within(ClusterQueryText.zoomRange)($0)
+        }
         expect("altitude", text, { () throws(CameraAltitudeError) in try CameraAltitude(parsing: text) }) { a in
-            a.metres.isFinite && a.metres > 0 && a.zoom(latitude: 0, viewportHeight: 844, tileSize: 512).isFinite
+            CameraAltitude.parsedMetres.contains(a.metres) && a.zoom(latitude: 0, viewportHeight: 844, tileSize: 512).isFinite
+                && !"\(a)".isEmpty
         }
         expect("latitude", text, { () throws(CoordinateInputError) in try Coordinate(parsingLatitude: text, longitude: "0") }) {
             abs($0.latitude) <= 90
         }
+        ClusterAnswerProperties.check(text)
     }
 
     private static func expect<Value, Failure: Error & CustomStringConvertible>(
