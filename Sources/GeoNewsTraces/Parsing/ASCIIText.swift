@@ -15,6 +15,25 @@ enum ASCIIText {
     @inline(__always)
     static func lower(_ c: UInt8) -> UInt8 { c &- 65 < 26 ? c | 0x20 : c }
 
+    /// The value of the four hexadecimal digits at `at` (a `\u` escape's), `nil` when fewer
+    /// than four bytes are left or one is not a hexadecimal digit.
+    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at: Int) -> UInt32? {
+        guard at >= 0, at + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for k in at..<(at + 4) {
+            let c = bytes[k]
+            let digit: UInt8
+            switch c {
+            case 48...57: digit = c - 48
+            case 65...70: digit = c - 55
+            case 97...102: digit = c - 87
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
     /// `bytes` without leading and trailing spaces and tabs.
     static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var s = 0, e = bytes.count
@@ -32,22 +51,7 @@ enum JSONText {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0
-        func hex4(_ at: Int) -> UInt32? {
-            guard at + 4 <= b.count else { return nil }
-            var v: UInt32 = 0
-            for k in at..<(at + 4) {
-                let c = b[k]
-                let d: UInt8
-                switch c {
-                case 48...57: d = c - 48
-                case 65...70: d = c - 55
-                case 97...102: d = c - 87
-                default: return nil
-                }
-                v = v << 4 | UInt32(d)
-            }
-            return v
-        }
+        func hex4(_ at: Int) -> UInt32? { ASCIIText.hex4(b, at: at) }
         while i < b.count {
             let c = b[i]
             guard c == UInt8(ascii: "\\"), i + 1 < b.count else { out.append(c); i += 1; continue }

@@ -55,18 +55,7 @@ extension JSONScanner {
     /// The four hex digits at `at`, of the `\u` escape at `escapeAt`.
     private func hex4(_ at: Int, escapeAt: Int) throws(JSONScanError) -> UInt32 {
         guard at + 4 <= bytes.count else { throw .truncated }
-        var value: UInt32 = 0
-        for k in at..<(at + 4) {
-            let c = bytes[k]
-            let digit: UInt8
-            switch c {
-            case 48...57: digit = c - 48
-            case 65...70: digit = c - 55
-            case 97...102: digit = c - 87
-            default: throw .invalidEscape(offset: escapeAt)
-            }
-            value = value << 4 | UInt32(digit)
-        }
+        guard let value = ASCIIText.hex4(bytes, at: at) else { throw .invalidEscape(offset: escapeAt) }
         return value
     }
 
