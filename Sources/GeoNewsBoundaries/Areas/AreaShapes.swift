@@ -45,8 +45,6 @@ public struct Shape: Sendable {
 
     /// 2·area/perimeter (km): a strip's width, a disc's radius.
     public var meanWidthKm: Double { perimeterKm > 0 ? 2 * areaKm2 / perimeterKm : 0 }
-    /// 4π·area/perimeter²: 1 for a disc, near 0 for a long strip.
-    public var compactness: Double { perimeterKm > 0 ? 4 * .pi * areaKm2 / (perimeterKm * perimeterKm) : 0 }
 }
 
 /// A bounding box in degrees.

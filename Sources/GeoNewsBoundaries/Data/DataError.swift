@@ -11,11 +11,24 @@ public enum DataError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let searched):
             return "GeoNews data not found (looked in \(searched.joined(separator: ", "))); set GEONEWS_DATA to the Data directory"
         case .unreadable(let path, let reason):
-            return "cannot read \(path): \(reason)"
+            return "cannot read \(path): \(reason); \(Self.remedy(for: path))"
         case .corrupt(let path, let reason):
-            return "\(path) is damaged: \(reason); rebuild it with Scripts/build_data.py and `geonews-index`"
+            return "\(path) is damaged: \(reason); \(Self.remedy(for: path))"
         case .stale(let path, let reason):
-            return "\(path) is out of date: \(reason); rebuild it with `swift run -c release geonews-index`"
+            return "\(path) is out of date: \(reason); \(Self.remedy(for: path))"
+        }
+    }
+
+    /// The command that makes the file at `path`: the files too large to commit are built on
+    /// first use by `Scripts/ensure-areas` (or installed by the Debian package), the committed
+    /// ones by the data scripts and `geonews-index`.
+    static func remedy(for path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        switch name {
+        case "area-index.bin", "country-areas.bin", "timezone-boundaries.bin":
+            return "build it with Scripts/ensure-areas in a GeoNews checkout, or install the geonews package"
+        default:
+            return "rebuild it with Scripts/build_data.py and `swift run -c release geonews-index`"
         }
     }
 }

@@ -37,7 +37,6 @@ final class GPXPointReader {
     private var segment = 0
     private var routeOrTrackName: String?
     private var point: GPXPoint?
-    private var textStart: Int?
     private var capturedText = ""
 
     init(source: ByteSource, chunkBytes: Int) {
