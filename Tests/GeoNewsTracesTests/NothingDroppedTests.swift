@@ -25,6 +25,24 @@ final class NothingDroppedTests: XCTestCase {
         XCTAssertTrue(rows[7].hasSuffix("feature 8: not a JSON object: -2.5e3"), rows[7])
     }
 
+    /// A LineString or MultiPoint with no positions is one error row, not none: a feature
+    /// in is a row out (found by the geojson fuzz target: feature 7 followed feature 5).
+    func testALineWithNoPositionsIsAnErrorRowWithItsOwnNumber() throws {
+        let input = """
+            {"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]}},
+             {"type":"Feature","geometry":{"type":"LineString","coordinates":[]}},
+             {"type":"Feature","geometry":{"type":"MultiPoint","coordinates":[]}},
+             {"type":"Feature","geometry":{"type":"Point","coordinates":[15,5]}}]}
+            """
+        for format in [RecordFormat.csv, .geojson] {
+            let (text, summary) = try resolveBatch(input, name: "f.geojson") { $0.outputFormat = format }
+            XCTAssertEqual(summary.recordsRead, 4, text)
+            XCTAssertEqual(summary.recordsResolved, 2, text)
+            XCTAssertTrue(text.contains("feature 2: the LineString has no positions"), text)
+            XCTAssertTrue(text.contains("feature 3: the MultiPoint has no positions"), text)
+        }
+    }
+
     /// A feature whose properties are not JSON (`{"time":"…"{}`: a brace where a comma
     /// belongs) is an error row, never a row that copies the broken text, and its
     /// unbalanced brace swallows what follows into the same record (found by the geojson

@@ -89,6 +89,11 @@ struct GeoJSONChunkProcessor: Sendable {
         } catch {
             if featureError == nil { featureError = failure(error.description) }
         }
+        // A LineString or MultiPoint of no positions still comes out, as one error row: every
+        // feature in is a row out.
+        if featureError == nil, vertices.isEmpty {
+            featureError = failure("the \(geometryType) has no positions")
+        }
 
         // Times: a Point's `time`, or a per-vertex array such as `coordTimes`.
         var traceRange: Range<Int>?
