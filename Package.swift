@@ -44,19 +44,22 @@ let package = Package(
         // JSON text primitives every wire format shares: the string escaper and a JSON value.
         // Pure Swift, no dependencies, so that any module may write JSON the same way.
         .target(name: "GeoNewsJSON"),
+        // Proleptic Gregorian day counts (Hinnant's civil-date algorithms), the one copy that the
+        // feed dates, the trace times and the time-zone rules share. Pure Swift.
+        .target(name: "GeoNewsCalendar"),
         // The release's version, in one place, for every binary, the server and the User-Agent.
         .target(name: "GeoNewsVersion"),
         // Country catalogue, GEOS polygons, the prebuilt country index, the resolver and the
         // resolution JSON.
-        .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
         // supercluster-compatible hierarchical clustering, camera-altitude zooms, the cluster
         // GeoJSON and the parsing of query boxes, centres and viewports. Pure Swift.
         .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy", "GeoNewsJSON"]),
         // Headline providers (Google News RSS, GDELT, NewsAPI, GNews), provider chain and cache.
-        .target(name: "GeoNewsHeadlines", dependencies: ["GeoNewsVersion"]),
+        .target(name: "GeoNewsHeadlines", dependencies: ["GeoNewsCalendar", "GeoNewsVersion"]),
         // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX), and the point
         // files that clustering reads.
-        .target(name: "GeoNewsTraces", dependencies: ["GeoNewsBoundaries", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        .target(name: "GeoNewsTraces", dependencies: ["GeoNewsBoundaries", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
         // The one import for library users.
         .target(
             name: "GeoNews",
@@ -146,6 +149,7 @@ let package = Package(
         // Reads Fixtures/geodesic-reference.csv from the source tree (Scripts/geodesic_reference.py).
         .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
+        .testTarget(name: "GeoNewsCalendarTests", dependencies: ["GeoNewsCalendar"]),
         .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.

@@ -1,3 +1,5 @@
+import GeoNewsCalendar
+
 /// The rule a TZif file's footer states for every instant after its last transition (POSIX
 /// TZ string, with RFC 8536's extensions: hours from −167 to 167 in a rule's time), e.g.
 /// `<+1245>-12:45<+1345>,M9.5.0/2:45,M4.1.0/3:45` for the Chatham Islands.
@@ -151,32 +153,6 @@ extension PosixZoneRule.DateRule {
             dayOfYear = n
         }
         return dayOfYear * 86_400 + time
-    }
-}
-
-/// Proleptic Gregorian dates as days since 1970-01-01 (Hinnant's `days_from_civil`).
-enum CivilDate {
-    static func isLeap(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
-
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = y.floorDivided(by: 400)
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The year (proleptic Gregorian) of a day count since 1970-01-01.
-    static func year(ofDay days: Int) -> Int {
-        let z = days + 719_468
-        let era = z.floorDivided(by: 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        return yoe + era * 400 + (mp >= 10 ? 1 : 0)
     }
 }
 
