@@ -93,7 +93,7 @@ public struct Article: Sendable, Hashable, Codable {
         description = try c.decodeIfPresent(String.self, forKey: .description)
         url = try c.decode(URL.self, forKey: .url)
         imageURL = try c.decodeIfPresent(URL.self, forKey: .imageURL)
-        publishedAt = try c.decodeIfPresent(String.self, forKey: .publishedAt).flatMap(Timestamp.iso8601)
+        publishedAt = try c.decodeIfPresent(String.self, forKey: .publishedAt).flatMap(WireTimestamp.iso8601)
         provider = try c.decode(NewsProvider.self, forKey: .provider)
     }
 
@@ -107,7 +107,7 @@ public struct Article: Sendable, Hashable, Codable {
         try c.encodeIfPresent(description, forKey: .description)
         try c.encode(url.absoluteString, forKey: .url)
         try c.encodeIfPresent(imageURL?.absoluteString, forKey: .imageURL)
-        try c.encodeIfPresent(publishedAt.map(Timestamp.iso8601String), forKey: .publishedAt)
+        try c.encodeIfPresent(publishedAt.map(WireTimestamp.iso8601String), forKey: .publishedAt)
         try c.encode(provider, forKey: .provider)
     }
 }

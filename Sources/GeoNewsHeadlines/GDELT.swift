@@ -44,8 +44,8 @@ public struct GDELT: HeadlineSource {
         var terms = [query]
         if let language { terms.append(try languageClause(language)) }
         var extra: [URLQueryItem] = []
-        if let from { extra.append(URLQueryItem(name: "startdatetime", value: Timestamp.gdeltQueryString(from))) }
-        if let to { extra.append(URLQueryItem(name: "enddatetime", value: Timestamp.gdeltQueryString(to))) }
+        if let from { extra.append(URLQueryItem(name: "startdatetime", value: WireTimestamp.gdeltQueryString(from))) }
+        if let to { extra.append(URLQueryItem(name: "enddatetime", value: WireTimestamp.gdeltQueryString(to))) }
         let fetched = try await articles(terms: terms, extra: extra, sort: sortBy == .published ? "datedesc" : "hybridrel", page: page)
         return ArticleBatch(answer: fetched.value, page: page, order: sortBy == .published ? .published : .provider,
                             freshness: fetched.freshness)
@@ -79,7 +79,7 @@ public struct GDELT: HeadlineSource {
         return Article(
             title: title, sourceName: domain, url: url,
             imageURL: wire.socialimage.flatMap { $0.isEmpty ? nil : URL(string: $0) },
-            publishedAt: wire.seendate.flatMap(Timestamp.gdelt), provider: .gdelt,
+            publishedAt: wire.seendate.flatMap(WireTimestamp.gdelt), provider: .gdelt,
             sourceURL: domain.flatMap { URL(string: "https://\($0)") },
             language: wire.language.flatMap(table.languageCode))
     }

@@ -71,8 +71,8 @@ public struct GNews: HeadlineSource {
         }
         var items = [URLQueryItem(name: "q", value: query)]
         if let language { items.append(URLQueryItem(name: "lang", value: language.lowercased())) }
-        if let from { items.append(URLQueryItem(name: "from", value: Timestamp.iso8601String(from))) }
-        if let to { items.append(URLQueryItem(name: "to", value: Timestamp.iso8601String(to))) }
+        if let from { items.append(URLQueryItem(name: "from", value: WireTimestamp.iso8601String(from))) }
+        if let to { items.append(URLQueryItem(name: "to", value: WireTimestamp.iso8601String(to))) }
         items.append(URLQueryItem(name: "sortby", value: sortBy == .published ? "publishedAt" : "relevance"))
         items += Self.paging(page)
         let fetched = try await articles(path: "/api/v4/search", query: items)
@@ -109,7 +109,7 @@ public struct GNews: HeadlineSource {
             return Article(
                 title: title, sourceName: wire.source?.name, description: wire.description, url: url,
                 imageURL: wire.image.flatMap { URL(string: $0) },
-                publishedAt: wire.publishedAt.flatMap(Timestamp.iso8601), provider: .gnews,
+                publishedAt: wire.publishedAt.flatMap(WireTimestamp.iso8601), provider: .gnews,
                 sourceURL: wire.source?.url.flatMap { URL(string: $0) })
         }
     }

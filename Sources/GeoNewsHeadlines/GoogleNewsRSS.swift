@@ -54,8 +54,8 @@ public struct GoogleNewsRSS: HeadlineSource {
             throw HeadlineError.unsupported(provider, operation: "search in language \"\(language)\"")
         }
         var terms = [query]
-        if let from { terms.append("after:" + Timestamp.iso8601String(from).prefix(10)) }
-        if let to { terms.append("before:" + Timestamp.iso8601String(to).prefix(10)) }
+        if let from { terms.append("after:" + WireTimestamp.iso8601String(from).prefix(10)) }
+        if let to { terms.append("before:" + WireTimestamp.iso8601String(to).prefix(10)) }
         let request = request(path: "/rss/search", edition: edition,
                               extra: [URLQueryItem(name: "q", value: terms.joined(separator: " "))])
         let fetched = try await fetcher.fetch(request) { response in
@@ -89,7 +89,7 @@ public struct GoogleNewsRSS: HeadlineSource {
         let site = URL(string: item.sourceURL).flatMap { $0.scheme == nil || $0.host == nil ? nil : $0 }
         return Article(
             title: headline, sourceName: item.sourceName.isEmpty ? publisher : item.sourceName,
-            url: url, publishedAt: Timestamp.rfc2822(item.pubDate), provider: .googleNews, sourceURL: site)
+            url: url, publishedAt: WireTimestamp.rfc2822(item.pubDate), provider: .googleNews, sourceURL: site)
     }
 
     /// Google titles read "Headline - Publisher". The publisher suffix is removed when it

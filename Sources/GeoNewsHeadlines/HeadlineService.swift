@@ -114,7 +114,7 @@ public struct HeadlineService: Sendable {
                 }
             }
             if let from, let to, from > to {
-                throw HeadlineError.invalidInput(field: "from", value: Timestamp.iso8601String(from), reason: "is after --to")
+                throw HeadlineError.invalidInput(field: "from", value: WireTimestamp.iso8601String(from), reason: "is after --to")
             }
             // Every other provider refuses it, so without NewsAPI the chain could only fail:
             // a request that cannot be met, not an outage.
@@ -146,7 +146,7 @@ public struct HeadlineService: Sendable {
 
     /// A search bound from `2024-05-01` (midnight UTC) or a full ISO 8601 timestamp; `nil` otherwise.
     public static func searchDate(_ text: String) -> Date? {
-        Timestamp.iso8601(text.count == 10 ? text + "T00:00:00Z" : text)
+        WireTimestamp.iso8601(text.count == 10 ? text + "T00:00:00Z" : text)
     }
 
     private static func check(limit: Int) throws {

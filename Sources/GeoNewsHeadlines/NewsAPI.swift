@@ -42,8 +42,8 @@ public struct NewsAPI: HeadlineSource {
             }
             items.append(URLQueryItem(name: "language", value: language.lowercased()))
         }
-        if let from { items.append(URLQueryItem(name: "from", value: Timestamp.iso8601String(from))) }
-        if let to { items.append(URLQueryItem(name: "to", value: Timestamp.iso8601String(to))) }
+        if let from { items.append(URLQueryItem(name: "from", value: WireTimestamp.iso8601String(from))) }
+        if let to { items.append(URLQueryItem(name: "to", value: WireTimestamp.iso8601String(to))) }
         let sort: String
         switch sortBy {
         case .published: sort = "publishedAt"

@@ -46,7 +46,7 @@ enum NewsAPIWire {
             title: Article.headline(title, publisher: wire.source?.name), sourceName: wire.source?.name, author: nonEmpty(wire.author),
             description: nonEmpty(wire.description), url: url,
             imageURL: wire.urlToImage.flatMap { URL(string: $0) },
-            publishedAt: wire.publishedAt.flatMap(Timestamp.iso8601), provider: .newsAPI)
+            publishedAt: wire.publishedAt.flatMap(WireTimestamp.iso8601), provider: .newsAPI)
     }
 
     private static func nonEmpty(_ text: String?) -> String? {

@@ -71,7 +71,7 @@ struct HTTPResponse: Sendable {
         if let seconds = Double(value) {
             return seconds.isFinite && seconds >= 0 ? min(seconds, Self.longestRetryAfter) : nil
         }
-        return Timestamp.rfc2822(value).map { min(max(0, $0.timeIntervalSince(now)), Self.longestRetryAfter) }
+        return WireTimestamp.rfc2822(value).map { min(max(0, $0.timeIntervalSince(now)), Self.longestRetryAfter) }
     }
 
     /// The longest `Retry-After` taken from a provider, in seconds (a day): a provider's

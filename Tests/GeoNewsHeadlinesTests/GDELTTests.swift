@@ -121,8 +121,8 @@ final class GDELTTests: XCTestCase {
     }
 
     func testSeendateParses() {
-        XCTAssertEqual(Timestamp.gdelt("20240501T093000Z"), TestSupport.date("2024-05-01T09:30:00Z"))
-        XCTAssertNil(Timestamp.gdelt("2024-05-01T09:30:00Z"))
-        XCTAssertNil(Timestamp.gdelt("20240501T0930ZZZ"))
+        XCTAssertEqual(WireTimestamp.gdelt("20240501T093000Z"), TestSupport.date("2024-05-01T09:30:00Z"))
+        XCTAssertNil(WireTimestamp.gdelt("2024-05-01T09:30:00Z"))
+        XCTAssertNil(WireTimestamp.gdelt("20240501T0930ZZZ"))
     }
 }

@@ -23,9 +23,9 @@ final class ProviderNumberBoundTests: XCTestCase {
     }
 
     func testAYearBeyondFourDigitsIsNoDate() {
-        XCTAssertNil(Timestamp.rfc2822("Wed, 01 May 9223372036854775807 09:30:00 GMT"))
-        XCTAssertNil(Timestamp.rfc2822("01 May -9223372036854775807 09:30 +0200"))
-        XCTAssertNotNil(Timestamp.rfc2822("Wed, 01 May 2024 09:30:00 GMT"))
+        XCTAssertNil(WireTimestamp.rfc2822("Wed, 01 May 9223372036854775807 09:30:00 GMT"))
+        XCTAssertNil(WireTimestamp.rfc2822("01 May -9223372036854775807 09:30 +0200"))
+        XCTAssertNotNil(WireTimestamp.rfc2822("Wed, 01 May 2024 09:30:00 GMT"))
     }
 
     /// A cache file whose time is damaged is a miss: its age in whole seconds would trap.

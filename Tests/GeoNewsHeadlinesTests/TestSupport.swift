@@ -45,7 +45,7 @@ enum TestSupport {
         return names.map { directory.appendingPathComponent($0) }.map { ($0, (try? Data(contentsOf: $0)) ?? Data()) }
     }
 
-    static func date(_ iso: String) -> Date { Timestamp.iso8601(iso)! }
+    static func date(_ iso: String) -> Date { WireTimestamp.iso8601(iso)! }
 
     /// `service.search` between 2024-04-28 12:00 and 2024-05-01 00:00 UTC, the bounds the
     /// search tests send.

@@ -28,20 +28,20 @@ final class NumberAndTimeParsingTests: XCTestCase {
     }
 
     func testTimesInISO8601AndEpochSeconds() {
-        XCTAssertEqual(Timestamp.epochSeconds("2024-05-01T12:30:00Z"), 1_714_566_600)
-        XCTAssertEqual(Timestamp.epochSeconds("2024-05-01 14:30:00+02:00"), 1_714_566_600)
-        XCTAssertEqual(Timestamp.epochSeconds("2024-05-01T12:30:00.250Z"), 1_714_566_600.25)
-        XCTAssertEqual(Timestamp.epochSeconds("2024-05-01"), 1_714_521_600)
-        XCTAssertEqual(Timestamp.epochSeconds("1714566600"), 1_714_566_600)
-        XCTAssertNil(Timestamp.epochSeconds("yesterday"))
-        XCTAssertNil(Timestamp.epochSeconds("2024-13-01T00:00:00Z"))
-        XCTAssertEqual(Timestamp.iso8601(1_714_566_600.25), "2024-05-01T12:30:00.250Z")
-        XCTAssertEqual(Timestamp.iso8601(951_782_400), "2000-02-29T00:00:00Z")
+        XCTAssertEqual(FixTime.epochSeconds("2024-05-01T12:30:00Z"), 1_714_566_600)
+        XCTAssertEqual(FixTime.epochSeconds("2024-05-01 14:30:00+02:00"), 1_714_566_600)
+        XCTAssertEqual(FixTime.epochSeconds("2024-05-01T12:30:00.250Z"), 1_714_566_600.25)
+        XCTAssertEqual(FixTime.epochSeconds("2024-05-01"), 1_714_521_600)
+        XCTAssertEqual(FixTime.epochSeconds("1714566600"), 1_714_566_600)
+        XCTAssertNil(FixTime.epochSeconds("yesterday"))
+        XCTAssertNil(FixTime.epochSeconds("2024-13-01T00:00:00Z"))
+        XCTAssertEqual(FixTime.iso8601(1_714_566_600.25), "2024-05-01T12:30:00.250Z")
+        XCTAssertEqual(FixTime.iso8601(951_782_400), "2000-02-29T00:00:00Z")
     }
 
     func testLocalTimesCarryTheirOffsetAndCrossMidnightBothWays() {
-        XCTAssertEqual(Timestamp.iso8601(1_714_566_600.25, offset: UTCOffset(seconds: 20_700)), "2024-05-01T18:15:00.250+05:45")
-        XCTAssertEqual(Timestamp.iso8601(951_782_400, offset: UTCOffset(seconds: -36_000)), "2000-02-28T14:00:00-10:00")
-        XCTAssertEqual(Timestamp.iso8601(951_775_200, offset: UTCOffset(seconds: 49_500)), "2000-02-29T11:45:00+13:45")
+        XCTAssertEqual(FixTime.iso8601(1_714_566_600.25, offset: UTCOffset(seconds: 20_700)), "2024-05-01T18:15:00.250+05:45")
+        XCTAssertEqual(FixTime.iso8601(951_782_400, offset: UTCOffset(seconds: -36_000)), "2000-02-28T14:00:00-10:00")
+        XCTAssertEqual(FixTime.iso8601(951_775_200, offset: UTCOffset(seconds: 49_500)), "2000-02-29T11:45:00+13:45")
     }
 }

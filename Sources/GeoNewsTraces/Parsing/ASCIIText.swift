@@ -43,7 +43,7 @@ enum ASCIIText {
     }
 }
 
-/// JSON string unescaping, and escaping into a ``ByteBuffer``.
+/// JSON string unescaping, and escaping into a ``OutputChunk``.
 enum JSONText {
     /// Decodes the contents of a JSON string (without its quotes).
     static func decodeString(_ b: UnsafeBufferPointer<UInt8>) -> String {
@@ -80,11 +80,11 @@ enum JSONText {
 
     /// Appends `text` as a quoted JSON string (GeoNewsJSON's escaper).
     @inline(__always)
-    static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to out: ByteBuffer) {
+    static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to out: OutputChunk) {
         JSONString.appendQuoted(text) { out.append($0) }
     }
 
-    static func appendQuoted(_ text: String, to out: ByteBuffer) {
+    static func appendQuoted(_ text: String, to out: OutputChunk) {
         var text = text
         text.withUTF8 { appendQuoted($0, to: out) }
     }

@@ -56,9 +56,9 @@ struct JourneyBuilder {
 
     /// `time` as ISO 8601 in `zone`'s offset at that instant: `2024-05-01T10:30:00+02:00`.
     static func localTime(_ time: String?, zone: String?, _ rules: TimeZoneRules) -> String? {
-        guard let zone, let seconds = time.flatMap(Timestamp.epochSeconds),
+        guard let zone, let seconds = time.flatMap(FixTime.epochSeconds),
               let offset = rules.offset(ofZone: zone, at: Int64(seconds.rounded(.down))) else { return nil }
-        return Timestamp.iso8601(seconds, offset: offset)
+        return FixTime.iso8601(seconds, offset: offset)
     }
 
     private func segment(_ run: TraceRun) -> CountrySegment {
@@ -69,8 +69,8 @@ struct JourneyBuilder {
     private func crossing(from open: Open, to run: TraceRun) -> BorderCrossing {
         let mid = Self.midpoint(open.last, run.first)
         var time = run.firstTime
-        if let a = open.lastTime.flatMap(Timestamp.epochSeconds), let b = run.firstTime.flatMap(Timestamp.epochSeconds) {
-            time = Timestamp.iso8601((a + b) / 2)
+        if let a = open.lastTime.flatMap(FixTime.epochSeconds), let b = run.firstTime.flatMap(FixTime.epochSeconds) {
+            time = FixTime.iso8601((a + b) / 2)
         }
         return BorderCrossing(from: open.summary.segments.last?.country, to: run.country, time: time,
                               latitude: mid.latitude, longitude: mid.longitude, timeZone: run.firstZone)

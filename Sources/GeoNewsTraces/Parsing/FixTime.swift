@@ -1,10 +1,11 @@
 import GeoNewsBoundaries
+import GeoNewsCalendar
 
 /// Fix times as they appear in traces: ISO 8601 (`2024-05-01T12:30:00Z`, with fractions or a
 /// `±HH:MM` offset, a space for the `T`, or a bare date) or Unix epoch seconds (`1714566600`,
 /// `1714566600.25`). Times are kept as written for output; they are parsed only where the
 /// summary needs arithmetic (the time of a border crossing between two fixes).
-enum Timestamp {
+enum FixTime {
     /// Seconds since 1970-01-01T00:00:00Z, or `nil` when `text` is neither form. A time
     /// without an offset is taken as UTC.
     static func epochSeconds(_ text: String) -> Double? {
@@ -44,7 +45,7 @@ enum Timestamp {
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2),
               expect(UInt8(ascii: "-")), let day = number(2),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        var seconds = Double(CivilDate.days(year: year, month: month, day: day)) * 86_400
         guard i < b.count else { return seconds }
         guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == 0x20 else { return nil }
         i += 1
@@ -90,7 +91,7 @@ enum Timestamp {
               let days = Int(exactly: (whole / 86_400).rounded(.down)), let wholeSeconds = Int(exactly: whole)
         else { return "\(seconds)" }
         let rest = wholeSeconds - days * 86_400
-        let (y, m, d) = civilFromDays(days)
+        let (y, m, d) = CivilDate.date(ofDay: days)
         func pad(_ v: Int, _ w: Int) -> String {
             let s = String(v)
             return String(repeating: "0", count: max(0, w - s.count)) + s
@@ -99,28 +100,5 @@ enum Timestamp {
         let millis = Int(((seconds - whole) * 1000).rounded())
         if millis > 0 && millis < 1000 { text += "." + pad(millis, 3) }
         return text + (offset.map(\.description) ?? "Z")
-    }
-
-    /// Days since 1970-01-01 in the proleptic Gregorian calendar (Hinnant, "chrono-compatible
-    /// low-level date algorithms").
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import GeoNewsCalendar
 
 /// Parsing and printing of the two timestamp forms the providers use: RFC 2822 (RSS `pubDate`)
 /// and ISO 8601 (NewsAPI and GNews `publishedAt`).
 ///
 /// Hand-written rather than `DateFormatter`-based: formatters are not `Sendable`, are costly to
 /// build, and their RFC 2822 handling depends on the locale data present on the machine.
-enum Timestamp {
+enum WireTimestamp {
     /// Parses RFC 2822 / RFC 822 dates such as `Wed, 01 May 2024 09:30:00 GMT` or
     /// `1 May 2024 11:30 +0200`. The weekday and seconds are optional; zones are `GMT`, `UT`,
     /// `UTC`, `Z`, the North American names (`EST` … `PDT`) or `±hhmm`. Returns `nil` otherwise.
@@ -82,7 +83,7 @@ enum Timestamp {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = total - days * 86_400
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let (year, month, day) = CivilDate.date(ofDay: days)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day,
             secondsOfDay / 3600, secondsOfDay / 60 % 60, secondsOfDay % 60)
@@ -114,32 +115,8 @@ enum Timestamp {
         // would overflow for the largest.
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
               (0...59).contains(minute), second >= 0, second < 61 else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + second
         return Date(timeIntervalSince1970: seconds)
-    }
-
-    /// Days from 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant, "chrono-Compatible
-    /// Low-Level Date Algorithms", `days_from_civil`).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The inverse of `daysSinceEpoch` (Hinnant's `civil_from_days`).
-    private static func civilDate(daysSinceEpoch: Int) -> (Int, Int, Int) {
-        let z = daysSinceEpoch + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
