@@ -28,7 +28,7 @@ struct SplitMix64: RandomNumberGenerator {
 }
 
 /// Why a point file could not be read or written.
-enum PointFileError: Error, CustomStringConvertible {
+enum PointSetFileError: Error, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case badRow(path: String, line: Int, text: String)
     case empty(path: String)
@@ -46,7 +46,7 @@ enum PointFileError: Error, CustomStringConvertible {
 enum PointSets {
     /// Streams a CSV whose first two columns are latitude and longitude in degrees. A first
     /// line that does not parse is taken as a header.
-    static func read(csv path: String) throws(PointFileError) -> [Coordinate] {
+    static func read(csv path: String) throws(PointSetFileError) -> [Coordinate] {
         guard let f = fopen(path, "r") else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { fclose(f) }
         var points: [Coordinate] = []
@@ -71,11 +71,11 @@ enum PointSets {
     }
 
     /// Writes `lat,lon` rows with every digit needed to read back the same doubles.
-    static func write(_ points: [Coordinate], csv path: String) throws(PointFileError) {
+    static func write(_ points: [Coordinate], csv path: String) throws(PointSetFileError) {
         try writeRows(path: path, header: "lat,lon", count: points.count) { "\(points[$0].latitude),\(points[$0].longitude)" }
     }
 
-    static func writeRows(path: String, header: String, count: Int, row: (Int) -> String) throws(PointFileError) {
+    static func writeRows(path: String, header: String, count: Int, row: (Int) -> String) throws(PointSetFileError) {
         guard let f = fopen(path, "w") else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { fclose(f) }
         fputs(header + "\n", f)
@@ -83,7 +83,7 @@ enum PointSets {
     }
 
     /// Writes one little-endian Int16 per point: the catalogue index, or -1 at sea.
-    static func write(answers: [Int16], to path: String) throws(PointFileError) {
+    static func write(answers: [Int16], to path: String) throws(PointSetFileError) {
         guard let f = fopen(path, "w") else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { fclose(f) }
         answers.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 2, $0.count, f) }

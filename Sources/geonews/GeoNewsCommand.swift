@@ -16,7 +16,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
             LocateCommand.self,
             CountriesCommand.self,
             ResolveCommand.self,
-            HeadlinesCommand.self, SearchCommand.self, SourcesCommand.self,
+            HeadlinesForwarder.self, SearchForwarder.self, SourcesForwarder.self,
             ClusterCommand.self,
             ServeCommand.self,
             DistanceCommand.self,

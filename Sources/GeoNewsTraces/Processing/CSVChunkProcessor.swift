@@ -23,7 +23,7 @@ struct CSVChunkProcessor: Sendable {
     }
 
     func process(_ chunk: DelimitedChunk) -> ProcessedChunk {
-        let out = ByteBuffer(capacity: chunk.bytes.count + chunk.bytes.count / 2 + 1024)
+        let out = OutputChunk(capacity: chunk.bytes.count + chunk.bytes.count / 2 + 1024)
         var tally = ChunkTally(followsTraces: followsTraces)
         let flat = output == .csv ? nil : flatWriter
         chunk.bytes.withUnsafeBufferPointer { b in
@@ -88,7 +88,7 @@ struct CSVChunkProcessor: Sendable {
     /// The record's bytes, padded with empty fields up to the header's width so that the
     /// resolved columns always land under their names.
     @inline(__always)
-    private func copyRecord(_ record: CSVRecordCursor.Record, fieldCount: Int, _ b: UnsafeBufferPointer<UInt8>, _ out: ByteBuffer) {
+    private func copyRecord(_ record: CSVRecordCursor.Record, fieldCount: Int, _ b: UnsafeBufferPointer<UInt8>, _ out: OutputChunk) {
         out.append(b.baseAddress! + record.start, count: record.end - record.start)
         var missing = layout.names.count - fieldCount
         while missing > 0 { out.append(UInt8(ascii: ",")); missing -= 1 }
@@ -103,7 +103,7 @@ struct CSVChunkProcessor: Sendable {
     /// output's own quoting, so its original columns are left empty; the message names its line.
     private func writeFailure(
         _ failure: RecordFailure, verbatim: CSVRecordCursor.Record?, fields: [CSVField],
-        _ cursor: CSVRecordCursor, _ flat: FlatRecordWriter?, _ out: ByteBuffer
+        _ cursor: CSVRecordCursor, _ flat: FlatRecordWriter?, _ out: OutputChunk
     ) {
         if let flat {
             let values = verbatim == nil ? [] : self.values(fields, cursor)

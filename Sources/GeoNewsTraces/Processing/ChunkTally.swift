@@ -126,7 +126,7 @@ struct ChunkTally: Sendable {
 
 /// A chunk's output bytes and what was counted while making them.
 struct ProcessedChunk: @unchecked Sendable {
-    var output: ByteBuffer
+    var output: OutputChunk
     var tally: ChunkTally
     /// Input bytes the chunk covered, for progress.
     var inputBytes = 0

@@ -25,7 +25,7 @@ struct FlatRecordWriter: Sendable {
     }
 
     /// Writes one row. `outcome` is the resolution or the error message.
-    func write(_ values: [FieldValue], outcome: Result<Resolution, RecordFailure>, to out: ByteBuffer) {
+    func write(_ values: [FieldValue], outcome: Result<Resolution, RecordFailure>, to out: OutputChunk) {
         switch format {
         case .csv, .gpx:
             for (i, value) in values.enumerated() {
@@ -57,7 +57,7 @@ struct FlatRecordWriter: Sendable {
         }
     }
 
-    private func appendMembers(_ values: [FieldValue], outcome: Result<Resolution, RecordFailure>, to out: ByteBuffer) {
+    private func appendMembers(_ values: [FieldValue], outcome: Result<Resolution, RecordFailure>, to out: OutputChunk) {
         for (name, value) in zip(names, values) {
             JSONText.appendQuoted(name, to: out)
             out.append(UInt8(ascii: ":"))
@@ -74,7 +74,7 @@ struct FlatRecordWriter: Sendable {
         }
     }
 
-    static func appendPoint(_ p: Coordinate, to out: ByteBuffer) {
+    static func appendPoint(_ p: Coordinate, to out: OutputChunk) {
         out.append("{\"type\":\"Point\",\"coordinates\":[")
         out.append(String(p.longitude))
         out.append(UInt8(ascii: ","))

@@ -27,7 +27,7 @@ struct GeoJSONChunkProcessor: Sendable {
     }
 
     func process(_ features: [FeatureText]) -> ProcessedChunk {
-        let out = ByteBuffer(capacity: features.reduce(0) { $0 + $1.bytes.count } * 2 + 1024)
+        let out = OutputChunk(capacity: features.reduce(0) { $0 + $1.bytes.count } * 2 + 1024)
         var tally = ChunkTally(followsTraces: followsTraces)
         for feature in features {
             feature.bytes.withUnsafeBufferPointer { b in
@@ -45,7 +45,7 @@ struct GeoJSONChunkProcessor: Sendable {
         var outcome: Result<Resolution, RecordFailure>
     }
 
-    private func process(_ feature: FeatureText, _ s: JSONScanner, _ tally: inout ChunkTally, _ out: ByteBuffer) {
+    private func process(_ feature: FeatureText, _ s: JSONScanner, _ tally: inout ChunkTally, _ out: OutputChunk) {
         var members: [(key: Range<Int>, value: Range<Int>)] = []
         var geometry: Range<Int>?, properties: Range<Int>?, id: Range<Int>?
         func failure(_ reason: String) -> RecordFailure { RecordFailure(line: feature.line, "feature \(feature.index): \(reason)") }
@@ -166,7 +166,7 @@ struct GeoJSONChunkProcessor: Sendable {
 
     private func writeFeature(
         members: [(key: Range<Int>, value: Range<Int>)], properties: Range<Int>?, vertices: [Vertex],
-        scalar: Bool, _ s: JSONScanner, _ out: ByteBuffer
+        scalar: Bool, _ s: JSONScanner, _ out: OutputChunk
     ) {
         out.append(",\n{")
         // An element that was not an object still comes out as a Feature, with its error.
@@ -199,7 +199,7 @@ struct GeoJSONChunkProcessor: Sendable {
     static let vertexPrefix = "vertex_"
 
     /// The resolved keys as arrays named `vertex_…`, one element per vertex.
-    private func appendArrays(_ vertices: [Vertex], _ out: ByteBuffer) {
+    private func appendArrays(_ vertices: [Vertex], _ out: OutputChunk) {
         for (k, column) in columns.columns.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
             JSONText.appendQuoted(Self.vertexPrefix + column.rawValue, to: out)

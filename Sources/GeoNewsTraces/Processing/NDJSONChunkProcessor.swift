@@ -20,7 +20,7 @@ struct NDJSONChunkProcessor: Sendable {
     }
 
     func process(_ chunk: DelimitedChunk) -> ProcessedChunk {
-        let out = ByteBuffer(capacity: chunk.bytes.count + chunk.bytes.count / 2 + 1024)
+        let out = OutputChunk(capacity: chunk.bytes.count + chunk.bytes.count / 2 + 1024)
         var tally = ChunkTally(followsTraces: followsTraces)
         chunk.bytes.withUnsafeBufferPointer { b in
             if let reason = chunk.unreadableReason {
@@ -58,7 +58,7 @@ struct NDJSONChunkProcessor: Sendable {
     }
 
     /// One output row. `members` is nil when the line is not a JSON object at all.
-    private func write(line: UnsafeBufferPointer<UInt8>, members: JSONRecordKeys.Found?, outcome: Result<Resolution, RecordFailure>, _ out: ByteBuffer) {
+    private func write(line: UnsafeBufferPointer<UInt8>, members: JSONRecordKeys.Found?, outcome: Result<Resolution, RecordFailure>, _ out: OutputChunk) {
         switch output {
         case .ndjson:
             if let members {

@@ -13,7 +13,7 @@ struct GPXChunkProcessor: Sendable {
     func header() -> String { writer.format == .csv ? writer.csvHeader() : "" }
 
     func process(_ points: [GPXPoint]) -> ProcessedChunk {
-        let out = ByteBuffer(capacity: points.count * 120 + 1024)
+        let out = OutputChunk(capacity: points.count * 120 + 1024)
         var tally = ChunkTally(followsTraces: followsTraces)
         let writer = self.writer
         for p in points {

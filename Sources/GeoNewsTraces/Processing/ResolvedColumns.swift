@@ -38,7 +38,7 @@ struct ResolvedColumns: Sendable {
     var names: [String] { columns.map(\.rawValue) }
 
     /// `,FR,FR,inside,0.000,Europe/Paris,` (the empty error last).
-    func appendCSV(_ r: Resolution, to out: ByteBuffer) {
+    func appendCSV(_ r: Resolution, to out: OutputChunk) {
         for column in valueColumns {
             out.append(UInt8(ascii: ","))
             append(column, of: r, json: false, to: out)
@@ -47,13 +47,13 @@ struct ResolvedColumns: Sendable {
     }
 
     /// `,,,,,,"line 3: latitude … is outside -90…90"`
-    func appendCSVError(_ message: String, to out: ByteBuffer) {
+    func appendCSVError(_ message: String, to out: OutputChunk) {
         for _ in columns { out.append(UInt8(ascii: ",")) }
         CSVText.appendField(message, to: out)
     }
 
     /// `"country_iso2":"FR",…,"error":null` (no braces).
-    func appendJSON(_ r: Resolution, to out: ByteBuffer) {
+    func appendJSON(_ r: Resolution, to out: OutputChunk) {
         for (column, key) in zip(valueColumns, jsonKeys) {
             out.append(key)
             append(column, of: r, json: true, to: out)
@@ -62,7 +62,7 @@ struct ResolvedColumns: Sendable {
         out.append("\"error\":null")
     }
 
-    func appendJSONError(_ message: String, to out: ByteBuffer) {
+    func appendJSONError(_ message: String, to out: OutputChunk) {
         for key in jsonKeys {
             out.append(key)
             out.append("null,")
@@ -74,7 +74,7 @@ struct ResolvedColumns: Sendable {
     /// One column's value for `r`: JSON (`"FR"`, `null`, `12.345`) or a CSV field (`FR`, empty).
     /// The error column has no value here.
     @inline(__always)
-    func append(_ column: Column, of r: Resolution, json: Bool, to out: ByteBuffer) {
+    func append(_ column: Column, of r: Resolution, json: Bool, to out: OutputChunk) {
         switch column {
         case .countryISO2: Self.appendCode(r.country?.iso2, json: json, to: out)
         case .suggestedISO2: Self.appendCode(r.suggestion.country.iso2, json: json, to: out)
@@ -97,7 +97,7 @@ struct ResolvedColumns: Sendable {
 
     /// An ISO code: unquoted in CSV (codes need no quoting), quoted in JSON, empty or `null` when absent.
     @inline(__always)
-    static func appendCode(_ code: String?, json: Bool, to out: ByteBuffer) {
+    static func appendCode(_ code: String?, json: Bool, to out: OutputChunk) {
         guard let code else {
             if json { out.append("null") }
             return
@@ -111,7 +111,7 @@ struct ResolvedColumns: Sendable {
 /// RFC 4180 field quoting.
 enum CSVText {
     /// Appends `bytes` as one CSV field, quoted only when it holds a comma, quote or line break.
-    static func appendField(_ bytes: UnsafeBufferPointer<UInt8>, to out: ByteBuffer) {
+    static func appendField(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputChunk) {
         let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
         guard needsQuotes else { return out.append(UnsafeRawBufferPointer(bytes)) }
         out.append(UInt8(ascii: "\""))
@@ -122,7 +122,7 @@ enum CSVText {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func appendField(_ text: String, to out: ByteBuffer) {
+    static func appendField(_ text: String, to out: OutputChunk) {
         var text = text
         text.withUTF8 { appendField($0, to: out) }
     }

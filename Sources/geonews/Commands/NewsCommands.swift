@@ -16,7 +16,7 @@ extension ForwardedNewsCommand {
 }
 
 /// Forwards to `geonews-news headlines`.
-struct HeadlinesCommand: ForwardedNewsCommand {
+struct HeadlinesForwarder: ForwardedNewsCommand {
     static let configuration = CommandConfiguration(
         commandName: "headlines",
         abstract: "Top headlines of one of the 54 news countries."
@@ -27,7 +27,7 @@ struct HeadlinesCommand: ForwardedNewsCommand {
 }
 
 /// Forwards to `geonews-news search`.
-struct SearchCommand: ForwardedNewsCommand {
+struct SearchForwarder: ForwardedNewsCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Search news articles."
@@ -38,7 +38,7 @@ struct SearchCommand: ForwardedNewsCommand {
 }
 
 /// Forwards to `geonews-news sources`.
-struct SourcesCommand: ForwardedNewsCommand {
+struct SourcesForwarder: ForwardedNewsCommand {
     static let configuration = CommandConfiguration(
         commandName: "sources",
         abstract: "List NewsAPI's news sources (needs NEWSAPI_KEY)."

@@ -2,7 +2,7 @@
 ///
 /// Chunks of output are built here by a worker and handed whole to the writer, so the inner
 /// loop appends through a raw pointer with no per-byte uniqueness checks of an `Array`.
-final class ByteBuffer: @unchecked Sendable {
+final class OutputChunk: @unchecked Sendable {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
