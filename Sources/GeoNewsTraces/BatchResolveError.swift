@@ -17,14 +17,4 @@ public enum BatchResolveError: Error, Equatable, Sendable, CustomStringConvertib
         case .writeFailed(let path, let reason): return "cannot write \(path): \(reason)"
         }
     }
-
-    /// The `sysexits.h` status for this error: 64 (EX_USAGE) for ``usage(_:)``, 66 (EX_NOINPUT)
-    /// for ``inputUnreadable(path:reason:)``, 74 (EX_IOERR) for read and write failures.
-    public var exitCode: Int32 {
-        switch self {
-        case .usage: return 64
-        case .inputUnreadable: return 66
-        case .readFailed, .writeFailed: return 74
-        }
-    }
 }

@@ -39,7 +39,7 @@ extension BatchSummary {
 
     /// A time as UTC ISO 8601 when it parses (`1714550400` → `2024-05-01T08:00:00Z`), else as written.
     static func utc(_ time: String) -> String {
-        Timestamp.epochSeconds(time).map { Timestamp.iso8601($0) } ?? time
+        FixTime.epochSeconds(time).map { FixTime.iso8601($0) } ?? time
     }
 
     /// `2024-05-01T10:00:00+02:00 … 2024-05-01T11:00:00+02:00 Europe/Paris`, naming each zone
@@ -65,13 +65,5 @@ extension BatchSummary {
         let sink = try ByteSink(.file(path))
         try sink.write(json())
         try sink.finish()
-    }
-}
-
-/// Writes text to standard error, unbuffered.
-public enum StandardError {
-    public static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { b in _ = Glibc.write(2, b.baseAddress, b.count) }
     }
 }

@@ -32,14 +32,14 @@ struct FuzzReplay {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         guard let name = arguments.first, let target = FuzzTarget(rawValue: name), arguments.count > 1 else {
-            StandardError.write("usage: GeoNewsFuzz <\(FuzzTarget.allCases.map(\.rawValue).joined(separator: "|"))> <file or folder>…\n")
+            writeToStandardError("usage: GeoNewsFuzz <\(FuzzTarget.allCases.map(\.rawValue).joined(separator: "|"))> <file or folder>…\n")
             exit(64)
         }
         var count = 0
         for path in arguments.dropFirst() {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                StandardError.write("GeoNewsFuzz: no such file or folder: \(path)\n")
+                writeToStandardError("GeoNewsFuzz: no such file or folder: \(path)\n")
                 exit(66)
             }
             let files = isFolder.boolValue

@@ -3,6 +3,12 @@ import Glibc
 #endif
 import GeoNewsTraces
 
+/// Writes a message to standard error at once (a finding aborts right after it).
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { b in _ = write(2, b.baseAddress, b.count) }
+}
+
 /// The parsers under fuzzing, one property check each. Every check fails by ``violated(_:)``,
 /// which aborts, so libFuzzer keeps the input as a crash.
 enum FuzzTarget: String, CaseIterable {
@@ -45,6 +51,6 @@ enum FuzzTarget: String, CaseIterable {
 
 /// Stops the run with the property that failed and the input's size: a finding.
 func violated(_ property: String) -> Never {
-    StandardError.write("geonews-fuzz: property violated: \(property)\n")
+    writeToStandardError("geonews-fuzz: property violated: \(property)\n")
     abort()
 }

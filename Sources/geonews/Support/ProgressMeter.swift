@@ -3,17 +3,19 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoNewsCommandLine
+import GeoNewsTraces
 
 /// A one-line progress display on standard error: bytes done of the total, the rate and the
 /// time left; records and their rate when the total is unknown. Redraws at most ten times a
 /// second. Callers draw it only when standard error is a terminal.
-public final class ProgressMeter {
+final class ProgressMeter {
     private var lastDraw = -1.0
     private var drawn = false
 
-    public init() {}
+    init() {}
 
-    public func update(_ p: BatchProgress) {
+    func update(_ p: BatchProgress) {
         guard p.seconds - lastDraw >= 0.1 else { return }
         lastDraw = p.seconds
         let rate = p.seconds > 0 ? Double(p.bytesDone) / p.seconds : 0
@@ -35,7 +37,7 @@ public final class ProgressMeter {
     }
 
     /// Erases the line, before a summary or an error message.
-    public func clear() {
+    func clear() {
         if drawn { StandardError.write("\r\u{1B}[K") }
         drawn = false
     }

@@ -1,3 +1,5 @@
+import GeoNewsGeodesy
+
 /// The distance and direction from one position to another, as `geonews distance` prints it
 /// and as its `--json` writes it: the great circle on the mean-radius sphere always, and the
 /// WGS 84 geodesic when asked for.
@@ -7,48 +9,48 @@
 /// in degrees 0..<360); `geodesic`, `null` unless asked for, else `distanceM` (metres),
 /// `distanceKm`, `initialAzimuth` and `finalAzimuth` (compass bearings in degrees, 0..<360).
 /// Numbers are not rounded.
-public struct DistanceReport: Encodable, Hashable, Sendable {
+struct DistanceReport: Encodable, Hashable, Sendable {
     /// A position in degrees.
-    public struct Position: Encodable, Hashable, Sendable {
+    struct Position: Encodable, Hashable, Sendable {
         /// Degrees north, −90…90.
-        public let lat: Double
+        let lat: Double
         /// Degrees east, −180…180.
-        public let lon: Double
+        let lon: Double
     }
 
     /// The path on the sphere of radius ``GreatCircle/meanEarthRadiusKm``.
-    public struct Sphere: Encodable, Hashable, Sendable {
+    struct Sphere: Encodable, Hashable, Sendable {
         /// Great-circle distance in kilometres.
-        public let distanceKm: Double
+        let distanceKm: Double
         /// Initial bearing in degrees clockwise from true north, 0..<360.
-        public let initialBearing: Double
+        let initialBearing: Double
     }
 
     /// The geodesic on the WGS 84 ellipsoid.
-    public struct Ellipsoid: Encodable, Hashable, Sendable {
+    struct Ellipsoid: Encodable, Hashable, Sendable {
         /// Geodesic distance in metres, accurate to about 15 nanometres.
-        public let distanceM: Double
+        let distanceM: Double
         /// The same in kilometres.
-        public let distanceKm: Double
+        let distanceKm: Double
         /// Azimuth at `from`, degrees clockwise from true north, 0..<360.
-        public let initialAzimuth: Double
+        let initialAzimuth: Double
         /// Azimuth at `to`, continuing the path, degrees clockwise from true north, 0..<360.
-        public let finalAzimuth: Double
+        let finalAzimuth: Double
     }
 
     /// Where the path starts.
-    public let from: Position
+    let from: Position
     /// Where it ends.
-    public let to: Position
+    let to: Position
     /// The great circle: always there.
-    public let greatCircle: Sphere
+    let greatCircle: Sphere
     /// `nil` unless the geodesic was asked for; written as `null`.
-    public let geodesic: Ellipsoid?
+    let geodesic: Ellipsoid?
 
     /// Measures from `a` to `b`; with `ellipsoid`, also solves the WGS 84 geodesic
     /// (``Geodesic/inverse(from:to:)``). Positions are taken as given: validate user input
     /// with ``Coordinate/validated(latitude:longitude:)`` first.
-    public init(from a: Coordinate, to b: Coordinate, ellipsoid: Bool) {
+    init(from a: Coordinate, to b: Coordinate, ellipsoid: Bool) {
         from = Position(lat: a.latitude, lon: a.longitude)
         to = Position(lat: b.latitude, lon: b.longitude)
         greatCircle = Sphere(distanceKm: GreatCircle.distance(from: a, to: b),
@@ -58,7 +60,7 @@ public struct DistanceReport: Encodable, Hashable, Sendable {
 
     private enum Keys: String, CodingKey { case from, to, greatCircle, geodesic }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(from, forKey: .from)
         try c.encode(to, forKey: .to)
