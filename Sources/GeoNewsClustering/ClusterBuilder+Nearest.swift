@@ -3,7 +3,7 @@
 /// Between `maxZoom` and about zoom 9, a level of a million scattered points barely changes:
 /// at zoom 16 a dozen points have a neighbour within r, at zoom 12 about a thousand. Sweeping
 /// every item's neighbourhood at each of those zooms costs most of what the build spends there.
-/// Instead, while the levels share one grid (``ClusterBuilder/sparseGrid``), one sweep records
+/// Instead, while the levels share one grid (``NearestSearch/grid``), one sweep records
 /// each point's squared distance to its nearest other point in its 3 × 3 cells; anything
 /// farther lies outside them and so beyond one cell width, which is at least r on these
 /// levels. A later level then looks closely only at
@@ -19,7 +19,7 @@ extension ClusterBuilder {
     /// measured once, from its first item, and counts for both (rounding down keeps the
     /// order of distances, so the minimum of rounded values is the rounded minimum).
     mutating func measureNearestNeighbours(grid: CellGrid) {
-        nearestSquared = options.wrapsAntimeridian
+        nearest.nearestSquared = options.wrapsAntimeridian
             ? nearestNeighbourDistances(grid: grid, wraps: true)
             : nearestNeighbourDistances(grid: grid, wraps: false)
     }
@@ -27,117 +27,100 @@ extension ClusterBuilder {
     /// Inlined with `wraps` a constant, so that the loop over candidates carries no test of
     /// it; the minima are taken without branches (whether a candidate is nearer is a guess).
     @inline(__always)
-    private func nearestNeighbourDistances(grid: CellGrid, wraps: Bool) -> ContiguousArray<Float> {
-        let n = current.count
-        var nearest = ContiguousArray<Float>(repeating: .infinity, count: pointCount)
+    private func nearestNeighbourDistances(grid: CellGrid, wraps: Bool) -> WorkBuffer<Float> {
+        let n = work.current.count
+        let distances = WorkBuffer<Float>(repeating: .infinity, count: pointCount)
+        let items = work.current.items.view, nearest = distances.view
         var wrapped: [Int] = []
-        current.items.withUnsafeBufferPointer { itemsBuffer in
-        nearest.withUnsafeMutableBufferPointer { nearest in
-            guard n > 0 else { return }
-            let items = itemsBuffer.baseAddress!
-            var rowStarts = RowStarts()
-            for s in 0..<n {
-                rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
-                let x = items[s].x, y = items[s].y, node = Int(items[s].node)
-                Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
-                                           wraps: wraps, wrapped: &wrapped) { t in
-                    let d2 = Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps)
-                    let rounded = Float(d2)
-                    let down = Double(rounded) > d2 ? rounded.nextDown : rounded
-                    nearest[node] = Swift.min(nearest[node], down)
-                    let other = Int(items[t].node)
-                    nearest[other] = Swift.min(nearest[other], down)
-                }
+        var rowStarts = RowStarts()
+        for s in 0..<n {
+            rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
+            let x = items[s].x, y = items[s].y, node = Int(items[s].node)
+            Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
+                                       wraps: wraps, wrapped: &wrapped) { t in
+                let d2 = Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps)
+                let rounded = Float(d2)
+                let down = Double(rounded) > d2 ? rounded.nextDown : rounded
+                nearest[node] = Swift.min(nearest[node], down)
+                let other = Int(items[t].node)
+                nearest[other] = Swift.min(nearest[other], down)
             }
-        }}
-        return nearest
+        }
+        return distances
     }
 
-    /// Step 1 on a level of ``sparseGrid``, with the same outcome as
+    /// Step 1 on a level of the sparse grid, with the same outcome as
     /// ``markItemsWithNeighbours(grid:radius:)``: flags the items that have a neighbour within
     /// `radius`, looking only at near points and at clusters (see the type's note), then
     /// records the flagged ones in grid order.
     mutating func markItemsWithNeighboursByNearestDistance(grid: CellGrid, radius: Double) {
-        let n = current.count
+        let n = work.current.count
         let r2 = radius * radius
         let wraps = options.wrapsAntimeridian
         let pointCount = self.pointCount
-        if nearFlags.count < n { nearFlags = ContiguousArray(repeating: 0, count: n) }
-        var markedCount = 0
+        if nearest.flags.count < n { nearest.flags = WorkBuffer(repeating: 0, count: n) }
+        let listed = nearest.nearItemsRadius == radius
+        nearest.nearItemsRadius = nil
+        let items = work.current.items.view, flags = nearest.flags.view, marked = work.marked.view
+        var rowStarts = RowStarts()
         var wrapped: [Int] = []
-        let listed = nearItemsRadius == radius
-        nearItemsRadius = nil
-        current.items.withUnsafeBufferPointer { itemsBuffer in
-        nearItems.withUnsafeBufferPointer { nearItems in
-        nearestSquared.withUnsafeBufferPointer { nearest in
-        nearFlags.withUnsafeMutableBufferPointer { flags in
-        marked.withUnsafeMutableBufferPointer { marked in
-            guard n > 0 else { return }
-            let items = itemsBuffer.baseAddress!
-            var rowStarts = RowStarts()
-            @inline(__always) func look(at s: Int) {
-                // Flag both ends of every pair found: the relation is symmetric, and a point
-                // near a new cluster may have been passed over already.
-                let x = items[s].x, y = items[s].y
-                var found = false
-                @inline(__always) func consider(_ t: Int) {
-                    if Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps) <= r2 {
-                        flags[t] = 1
-                        found = true
-                    }
-                }
-                rowStarts.leap(to: s, items: items, count: n, grid: grid)
-                Self.forEachCandidate(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid,
-                                      wraps: wraps, wrapped: &wrapped, consider)
-                if found { flags[s] = 1 }
-            }
-            if listed {
-                for s in nearItems { look(at: Int(s)) }
-            } else {
-                for s in 0..<n {
-                    let node = Int(items[s].node)
-                    if node >= pointCount || Double(nearest[node]) <= r2 { look(at: s) }
+        // Flags both ends of every pair found: the relation is symmetric, and a point near a
+        // new cluster may have been passed over already.
+        @inline(__always) func look(at s: Int) {
+            let x = items[s].x, y = items[s].y
+            var found = false
+            rowStarts.leap(to: s, items: items, count: n, grid: grid)
+            Self.forEachCandidate(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid,
+                                  wraps: wraps, wrapped: &wrapped) { t in
+                if Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps) <= r2 {
+                    flags[t] = 1
+                    found = true
                 }
             }
-            rowStarts = RowStarts()
-            for s in 0..<n where flags[s] != 0 {
-                flags[s] = 0
-                rowStarts.leap(to: s, items: items, count: n, grid: grid)
-                marked[markedCount] = MarkedItem(
-                    position: UInt32(truncatingIfNeeded: s),
-                    up: UInt32(truncatingIfNeeded: rowStarts.up), down: UInt32(truncatingIfNeeded: rowStarts.down))
-                markedCount += 1
+            if found { flags[s] = 1 }
+        }
+        if listed {
+            for s in nearest.nearItems { look(at: Int(s)) }
+        } else {
+            let distances = nearest.nearestSquared.view
+            for s in 0..<n {
+                let node = Int(items[s].node)
+                if node >= pointCount || Double(distances[node]) <= r2 { look(at: s) }
             }
-        }}}}}
-        self.markedCount = markedCount
+        }
+        var markedCount = 0
+        rowStarts = RowStarts()
+        for s in 0..<n where flags[s] != 0 {
+            flags[s] = 0
+            rowStarts.leap(to: s, items: items, count: n, grid: grid)
+            marked[markedCount] = MarkedItem(
+                position: UInt32(truncatingIfNeeded: s),
+                up: UInt32(truncatingIfNeeded: rowStarts.up), down: UInt32(truncatingIfNeeded: rowStarts.down))
+            markedCount += 1
+        }
+        work.markedCount = markedCount
     }
 
     /// The nodes of the current level's items (``LevelBuffer/nodes``), listing on the way in
-    /// ``nearItems`` the positions that marking by nearest distance at `radius` must look at:
-    /// clusters, and points whose nearest neighbour is within `radius`. The level is then
-    /// read once instead of twice.
+    /// ``NearestSearch/nearItems`` the positions that marking by nearest distance at `radius`
+    /// must look at: clusters, and points whose nearest neighbour is within `radius`. The
+    /// level is then read once instead of twice.
     mutating func nodesListingNearItems(radius: Double) -> ContiguousArray<UInt32> {
-        let n = current.count
+        let n = work.current.count
         let r2 = radius * radius
         let pointCount = self.pointCount
-        var listed = nearItems
-        nearItems = []
+        var listed = nearest.nearItems
+        nearest.nearItems = []
         listed.removeAll(keepingCapacity: true)
-        let nodes = ContiguousArray<UInt32>(unsafeUninitializedCapacity: n) { nodes, initialized in
-            current.items.withUnsafeBufferPointer { items in
-            nearestSquared.withUnsafeBufferPointer { nearest in
-                for s in 0..<n {
-                    let node = items[s].node
-                    nodes[s] = node
-                    if Int(node) >= pointCount || Double(nearest[Int(node)]) <= r2 {
-                        listed.append(UInt32(truncatingIfNeeded: s))
-                    }
-                }
-            }}
-            initialized = n
+        let distances = nearest.nearestSquared.view
+        let levelNodes = work.current.items.mapPrefix(n) { s, item in
+            if Int(item.node) >= pointCount || Double(distances[Int(item.node)]) <= r2 {
+                listed.append(UInt32(truncatingIfNeeded: s))
+            }
+            return item.node
         }
-        nearItems = listed
-        nearItemsRadius = radius
-        return nodes
+        nearest.nearItems = listed
+        nearest.nearItemsRadius = radius
+        return levelNodes
     }
 }

@@ -2,11 +2,10 @@
 /// at p are `positions[start[p] ..< start[p + 1]]` (compressed rows). Built per level and
 /// dropped after it, so that its memory never adds to the build's peak.
 struct NeighbourLists {
-    var start: ContiguousArray<UInt32>
-    var positions: ContiguousArray<UInt32>
+    let start: WorkBuffer<UInt32>
+    let positions: WorkBuffer<UInt32>
 
-    @inline(__always)
-    func hasNeighbours(_ p: Int) -> Bool { start[p] < start[p + 1] }
+    func hasNeighbours(_ p: Int) -> Bool { start.view[p] < start.view[p + 1] }
 }
 
 /// Every pair of items within r of each other on one level, as ``NeighbourLists``, for
@@ -25,15 +24,15 @@ extension ClusterBuilder {
     /// The neighbour lists of the current level, or nil when it is too crowded for them (see
     /// ``pairsPerItemLimit``).
     func listNeighbours(grid: CellGrid, radius: Double) -> NeighbourLists? {
-        let limit = Self.pairsPerItemLimit * current.count
+        let limit = Self.pairsPerItemLimit * work.current.count
         // Claimed, not touched: a level uses the pages its pairs fill. One slot past the
         // limit takes the candidates written once the pairs have overflowed.
-        var pairs = ContiguousArray<UInt64>(unsafeUninitializedCapacity: limit + 1) { _, initialized in initialized = limit + 1 }
+        let pairs = WorkBuffer<UInt64>(uninitializedCount: limit + 1)
         let count = options.wrapsAntimeridian
-            ? pairAllItems(into: &pairs, limit: limit, grid: grid, radius: radius, wraps: true)
-            : pairAllItems(into: &pairs, limit: limit, grid: grid, radius: radius, wraps: false)
+            ? pairAllItems(into: pairs.view, limit: limit, grid: grid, radius: radius, wraps: true)
+            : pairAllItems(into: pairs.view, limit: limit, grid: grid, radius: radius, wraps: false)
         guard count <= limit else { return nil }
-        return spread(pairs[0..<count])
+        return spread(pairs.view, count: count)
     }
 
     /// Writes `s << 32 | t` into `pairs` for every t after s within `radius` of s, sweeping
@@ -45,58 +44,51 @@ extension ClusterBuilder {
     /// candidate is written at the end of the list, and the count moves on only when it is near.
     @inline(__always)
     private func pairAllItems(
-        into pairs: inout ContiguousArray<UInt64>, limit: Int, grid: CellGrid, radius: Double, wraps: Bool
+        into list: WorkView<UInt64>, limit: Int, grid: CellGrid, radius: Double, wraps: Bool
     ) -> Int {
-        let n = current.count
+        let n = work.current.count
         let r2 = radius * radius
+        let items = work.current.items.view
         var wrapped: [Int] = []
         var found = 0
-        current.items.withUnsafeBufferPointer { itemsBuffer in
-        pairs.withUnsafeMutableBufferPointer { pairs in
-            guard n > 0 else { return }
-            let items = itemsBuffer.baseAddress!, list = pairs.baseAddress!
-            var rowStarts = RowStarts()
-            for s in 0..<n {
-                rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
-                let x = items[s].x, y = items[s].y
-                let from = UInt64(truncatingIfNeeded: s) << 32
-                Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
-                                           wraps: wraps, wrapped: &wrapped) { t in
-                    let near = Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps)
-                    list[found < limit ? found : limit] = from | UInt64(truncatingIfNeeded: t)
-                    found &+= near ? 1 : 0
-                }
-                if found > limit { return }
+        var rowStarts = RowStarts()
+        for s in 0..<n {
+            rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
+            let x = items[s].x, y = items[s].y
+            let from = UInt64(truncatingIfNeeded: s) << 32
+            Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
+                                       wraps: wraps, wrapped: &wrapped) { t in
+                let near = Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps)
+                list[found < limit ? found : limit] = from | UInt64(truncatingIfNeeded: t)
+                found &+= near ? 1 : 0
             }
-        }}
+            if found > limit { return found }
+        }
         return found
     }
 
     /// Counts each item's pairs, then writes both ends of every pair into the lists, each
     /// list filled from its end so that its start is where the count ends up.
-    private func spread(_ pairs: ArraySlice<UInt64>) -> NeighbourLists {
-        let n = current.count
-        let listed = 2 * pairs.count
-        var start = ContiguousArray<UInt32>(repeating: 0, count: n + 1)
-        var positions = ContiguousArray<UInt32>(unsafeUninitializedCapacity: listed) { _, initialized in initialized = listed }
-        pairs.withUnsafeBufferPointer { pairs in
-        start.withUnsafeMutableBufferPointer { start in
-        positions.withUnsafeMutableBufferPointer { positions in
-            for pair in pairs {
-                start[Int(pair >> 32)] += 1
-                start[Int(UInt32(truncatingIfNeeded: pair))] += 1
-            }
-            // Running totals: each item's count becomes the end of its list.
-            for p in 1..<max(n, 1) { start[p] += start[p - 1] }
-            start[n] = UInt32(truncatingIfNeeded: listed)
-            for pair in pairs {
-                let s = Int(pair >> 32), t = Int(UInt32(truncatingIfNeeded: pair))
-                start[s] -= 1
-                positions[Int(start[s])] = UInt32(truncatingIfNeeded: t)
-                start[t] -= 1
-                positions[Int(start[t])] = UInt32(truncatingIfNeeded: s)
-            }
-        }}}
-        return NeighbourLists(start: start, positions: positions)
+    private func spread(_ pairs: WorkView<UInt64>, count pairCount: Int) -> NeighbourLists {
+        let n = work.current.count
+        let listed = 2 * pairCount
+        let lists = NeighbourLists(start: WorkBuffer(repeating: 0, count: n + 1),
+                                   positions: WorkBuffer(uninitializedCount: listed))
+        let start = lists.start.view, positions = lists.positions.view
+        for i in 0..<pairCount {
+            start[Int(pairs[i] >> 32)] += 1
+            start[Int(UInt32(truncatingIfNeeded: pairs[i]))] += 1
+        }
+        // Running totals: each item's count becomes the end of its list.
+        for p in 1..<max(n, 1) { start[p] += start[p - 1] }
+        start[n] = UInt32(truncatingIfNeeded: listed)
+        for i in 0..<pairCount {
+            let s = Int(pairs[i] >> 32), t = Int(UInt32(truncatingIfNeeded: pairs[i]))
+            start[s] -= 1
+            positions[Int(start[s])] = UInt32(truncatingIfNeeded: t)
+            start[t] -= 1
+            positions[Int(start[t])] = UInt32(truncatingIfNeeded: s)
+        }
+        return lists
     }
 }

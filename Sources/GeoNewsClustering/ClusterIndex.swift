@@ -81,21 +81,18 @@ public struct ClusterIndex: Sendable {
         builder.build()
         self.options = options
         self.points = points
-        nodeX = builder.nodeX
-        nodeY = builder.nodeY
-        nodeCount = builder.nodeCount
-        nodeSeed = builder.nodeSeed
-        clusterZoom = builder.clusterZoom
-        let firstCluster = points.count, nodeY = builder.nodeY
-        clusterLatitude = ContiguousArray(unsafeUninitializedCapacity: builder.clusterZoom.count) { latitudes, initialized in
-            for ordinal in latitudes.indices { latitudes[ordinal] = WebMercator.latitude(y: nodeY[firstCluster + ordinal]) }
-            initialized = latitudes.count
-        }
-        childStart = builder.childStart
-        childNodes = builder.childNodes
-        levelNodes = builder.levelNodes
-        levelPositions = builder.levelPositions
-        levelGrids = builder.levelGrids
+        let nodes = builder.nodes
+        nodeX = nodes.x
+        nodeY = nodes.y
+        nodeCount = nodes.pointCounts
+        nodeSeed = nodes.seeds
+        clusterZoom = nodes.clusterZooms
+        clusterLatitude = ContiguousArray(nodes.y[points.count...].lazy.map { WebMercator.latitude(y: $0) })
+        childStart = nodes.childStarts
+        childNodes = nodes.children
+        levelNodes = builder.levels.nodes
+        levelPositions = builder.levels.positions
+        levelGrids = builder.levels.grids
     }
 
     /// Number of clusters made over all zooms.

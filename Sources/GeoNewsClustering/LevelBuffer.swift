@@ -14,11 +14,21 @@ struct LevelItem {
 /// and reused for every level; `count` says how many items are live. Memory is claimed
 /// without being written, so pages the build never reaches cost nothing.
 struct LevelBuffer {
-    var items: ContiguousArray<LevelItem>
-    var count = 0
+    private(set) var items: WorkBuffer<LevelItem>
+    var count = 0 {
+        didSet { assert(count >= 0 && count <= items.count, "level of \(count) items in a buffer of \(items.count)") }
+    }
 
     init(capacity: Int) {
-        items = ContiguousArray(unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
+        items = WorkBuffer(uninitializedCount: capacity)
+    }
+
+    /// The same live items in a buffer of their own size.
+    func shrunk() -> LevelBuffer {
+        var smaller = LevelBuffer(capacity: count)
+        smaller.items.copy(from: items, count: count)
+        smaller.count = count
+        return smaller
     }
 
     /// Drops the items whose `state` is `consumed` and re-keys the rest for `grid`, which is
@@ -29,37 +39,38 @@ struct LevelBuffer {
     /// row is copied aside into `rowScratch` first; the merge then writes at or before every
     /// position it has yet to read.
     mutating func coarsen(
-        from sourceGrid: CellGrid, to grid: CellGrid, state: ContiguousArray<UInt8>, consumed: UInt8,
-        rowScratch: inout ContiguousArray<LevelItem>
+        from sourceGrid: CellGrid, to grid: CellGrid, state: WorkView<ItemState>, rowScratch: inout WorkBuffer<LevelItem>
     ) {
         let shift = sourceGrid.exponent - grid.exponent
         precondition(shift == 0 || shift == 1, "grids must be equal or one step apart")
+        count = shift == 0 ? droppingConsumed(state: state) : mergingRowPairs(from: sourceGrid, to: grid, state: state, rowScratch: &rowScratch)
+    }
+
+    /// Few items are consumed on a level that keeps its grid: moves the runs between them as
+    /// blocks, and returns how many are kept.
+    private func droppingConsumed(state: WorkView<ItemState>) -> Int {
         let n = count
-        var out = 0
-        if shift == 0 {
-            // Few items are consumed on a level that keeps its grid: move the runs between
-            // them as blocks.
-            items.withUnsafeMutableBufferPointer { items in
-            state.withUnsafeBufferPointer { st in
-                let base = items.baseAddress!
-                var t = 0
-                while t < n {
-                    var end = t
-                    while end < n && st[end] != consumed { end += 1 }
-                    if out != t && end > t {
-                        UnsafeMutableRawPointer(base + out).copyMemory(
-                            from: base + t, byteCount: (end - t) * MemoryLayout<LevelItem>.stride)
-                    }
-                    out += end - t
-                    t = end + 1
-                }
-            }}
-            count = out
-            return
+        var out = 0, t = 0
+        while t < n {
+            var end = t
+            while end < n && state[end] != .consumed { end += 1 }
+            if out != t { items.move(from: t, to: out, count: end - t) }
+            out += end - t
+            t = end + 1
         }
+        return out
+    }
+
+    /// Merges each pair of fine rows into one coarse row on the halved columns, dropping
+    /// consumed items on the way in, and returns how many are kept.
+    private func mergingRowPairs(
+        from sourceGrid: CellGrid, to grid: CellGrid, state: WorkView<ItemState>, rowScratch: inout WorkBuffer<LevelItem>
+    ) -> Int {
+        let n = count
         let sourceShift = UInt64(sourceGrid.exponent), sourceMask = UInt64(sourceGrid.lastCell)
         let targetShift = UInt64(grid.exponent)
-        var i = 0
+        let items = self.items.view
+        var out = 0, i = 0
         while i < n {
             // Fine rows 2j and 2j + 1 make coarse row j: two sorted runs to merge.
             let coarseRow = items[i].key >> (sourceShift + 1)
@@ -68,43 +79,37 @@ struct LevelBuffer {
             while aEnd < n && items[aEnd].key >> sourceShift == evenRow { aEnd += 1 }
             var bEnd = aEnd
             while bEnd < n && items[bEnd].key >> sourceShift == evenRow + 1 { bEnd += 1 }
-            let evenCount = aEnd - i
-            if rowScratch.count < evenCount {
-                rowScratch = ContiguousArray(unsafeUninitializedCapacity: Swift.max(evenCount, 2 * rowScratch.count)) { _, c in
-                    c = Swift.max(evenCount, 2 * rowScratch.count)
-                }
+            if rowScratch.count < aEnd - i {
+                rowScratch = WorkBuffer(uninitializedCount: Swift.max(aEnd - i, 2 * rowScratch.count))
             }
+            let even = rowScratch.view
             let rowBase = coarseRow << targetShift
-            items.withUnsafeMutableBufferPointer { items in
-            rowScratch.withUnsafeMutableBufferPointer { even in
-            state.withUnsafeBufferPointer { st in
-                // Consumed items are dropped on the way in.
-                var kept = 0
-                for t in i..<aEnd where st[t] != consumed {
-                    even[kept] = items[t]
-                    kept += 1
+            var kept = 0
+            for t in i..<aEnd where state[t] != .consumed {
+                even[kept] = items[t]
+                kept += 1
+            }
+            var a = 0, b = aEnd
+            while b < bEnd && state[b] == .consumed { b += 1 }
+            while a < kept || b < bEnd {
+                let ca = a < kept ? (even[a].key & sourceMask) >> 1 : UInt64.max
+                let cb = b < bEnd ? (items[b].key & sourceMask) >> 1 : UInt64.max
+                if ca <= cb {
+                    items[out] = even[a]
+                    items[out].key = rowBase | ca
+                    a += 1
+                } else {
+                    assert(out <= b, "the merge overtook what it has yet to read")
+                    items[out] = items[b]
+                    items[out].key = rowBase | cb
+                    b += 1
+                    while b < bEnd && state[b] == .consumed { b += 1 }
                 }
-                var a = 0, b = aEnd
-                while b < bEnd && st[b] == consumed { b += 1 }
-                while a < kept || b < bEnd {
-                    let ca = a < kept ? (even[a].key & sourceMask) >> 1 : UInt64.max
-                    let cb = b < bEnd ? (items[b].key & sourceMask) >> 1 : UInt64.max
-                    if ca <= cb {
-                        items[out] = even[a]
-                        items[out].key = rowBase | ca
-                        a += 1
-                    } else {
-                        items[out] = items[b]
-                        items[out].key = rowBase | cb
-                        b += 1
-                        while b < bEnd && st[b] == consumed { b += 1 }
-                    }
-                    out += 1
-                }
-            }}}
+                out += 1
+            }
             i = bEnd
         }
-        count = out
+        return out
     }
 
     /// Merges the items of `fresh`, taken in `order` (ascending key, on the same grid), into
@@ -116,61 +121,50 @@ struct LevelBuffer {
         let m = count, f = fresh.count
         guard f > 0 else { return }
         precondition(m + f <= items.count, "level outgrew its buffer")
-        items.withUnsafeMutableBufferPointer { target in
-        fresh.items.withUnsafeBufferPointer { from in
-            let base = target.baseAddress!
-            var end = m  // old items [0, end) are still in place
-            for j in stride(from: f - 1, through: 0, by: -1) {
-                let item = from[Int(order[j])]
-                // target[upper] (or the end) is above the key; target[lower] is not, or lower is −1.
-                var upper = end, lower = end - 1, step = 1
-                while lower >= 0 && target[lower].key > item.key {
-                    upper = lower
-                    lower -= step
-                    step <<= 1
-                }
-                var lo = Swift.max(lower + 1, 0), hi = upper
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if target[mid].key > item.key { hi = mid } else { lo = mid + 1 }
-                }
-                if lo < end {
-                    UnsafeMutableRawPointer(base + lo + j + 1).copyMemory(
-                        from: base + lo, byteCount: (end - lo) * MemoryLayout<LevelItem>.stride)
-                }
-                target[lo + j] = item
-                end = lo
+        let target = items.view, from = fresh.items.view
+        var end = m  // old items [0, end) are still in place
+        for j in stride(from: f - 1, through: 0, by: -1) {
+            let item = from[Int(order[j])]
+            // target[upper] (or the end) is above the key; target[lower] is not, or lower is −1.
+            var upper = end, lower = end - 1, step = 1
+            while lower >= 0 && target[lower].key > item.key {
+                upper = lower
+                lower -= step
+                step <<= 1
             }
-        }}
+            var lo = Swift.max(lower + 1, 0), hi = upper
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if target[mid].key > item.key { hi = mid } else { lo = mid + 1 }
+            }
+            items.move(from: lo, to: lo + j + 1, count: end - lo)
+            target[lo + j] = item
+            end = lo
+        }
         count = m + f
     }
 
     /// Appends one item (used for a level's new clusters), growing the storage when full.
     mutating func append(_ item: LevelItem) {
         if count == items.count {
-            items.append(contentsOf: repeatElement(item, count: Swift.max(16, items.count)))
+            let larger = WorkBuffer<LevelItem>(uninitializedCount: Swift.max(16, 2 * items.count))
+            larger.copy(from: items, count: count)
+            items = larger
         }
-        items[count] = item
+        items.view[count] = item
         count += 1
     }
 
     /// Positions of the live items in ascending key order (a radix sort of the keys).
     func orderByKey(bits: Int, sorter: inout RadixSorter) -> ContiguousArray<UInt32> {
         var order = ContiguousArray<UInt32>(0..<UInt32(truncatingIfNeeded: count))
-        var keys = ContiguousArray(items[0..<count].lazy.map(\.key))
+        var keys = items.mapPrefix(count) { $1.key }
         sorter.sort(keys: &keys, payload: &order, count: count, bits: bits)
         return order
     }
 
     /// The nodes of the live items, in order: what a level keeps for its queries.
-    var nodes: ContiguousArray<UInt32> {
-        ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
-            items.withUnsafeBufferPointer { from in
-                for i in 0..<count { buffer[i] = from[i].node }
-            }
-            initialized = count
-        }
-    }
+    var nodes: ContiguousArray<UInt32> { items.mapPrefix(count) { $1.node } }
 
     /// The live items' x, y pairs in order, when there are at most `limit` of them (else
     /// empty). Queries on the low zooms, whose items are mostly clusters scattered through the
@@ -178,6 +172,7 @@ struct LevelBuffer {
     /// the node table already holds in grid order.
     func positions(ifAtMost limit: Int) -> ContiguousArray<Double> {
         guard count <= limit else { return [] }
+        let items = self.items.view
         var xy = ContiguousArray<Double>()
         xy.reserveCapacity(2 * count)
         for i in 0..<count {
