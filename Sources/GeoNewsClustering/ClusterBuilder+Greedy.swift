@@ -90,8 +90,8 @@ extension ClusterBuilder {
         }
         let (cx, cy) = centre.position
         let node = nodes.appendCluster(
-            centre: (cx, cy), count: centre.count, zoom: zoom, seedNode: items[s].node,
-            members: (0..<count).lazy.map { items[Int(members[$0])].node })
+            centre: (cx, cy), count: centre.count, zoom: zoom, seedNode: items[s].node, memberCount: count
+        ) { items[Int(members[$0])].node }
         work.fresh.append(LevelItem(key: grid.key(x: cx, y: cy), x: cx, y: cy, node: node,
                                     count: UInt32(truncatingIfNeeded: centre.count)))
     }

@@ -28,11 +28,13 @@ extension ClusterBuilder {
         // Claimed, not touched: a level uses the pages its pairs fill. One slot past the
         // limit takes the candidates written once the pairs have overflowed.
         let pairs = WorkBuffer<UInt64>(uninitializedCount: limit + 1)
-        let count = options.wrapsAntimeridian
-            ? pairAllItems(into: pairs.view, limit: limit, grid: grid, radius: radius, wraps: true)
-            : pairAllItems(into: pairs.view, limit: limit, grid: grid, radius: radius, wraps: false)
-        guard count <= limit else { return nil }
-        return spread(pairs.view, count: count)
+        return withExtendedLifetime(pairs) {
+            let count = options.wrapsAntimeridian
+                ? pairAllItems(into: pairs.view, limit: limit, grid: grid, radius: radius, wraps: true)
+                : pairAllItems(into: pairs.view, limit: limit, grid: grid, radius: radius, wraps: false)
+            guard count <= limit else { return nil }
+            return spread(pairs.view, count: count)
+        }
     }
 
     /// Writes `s << 32 | t` into `pairs` for every t after s within `radius` of s, sweeping
@@ -74,6 +76,7 @@ extension ClusterBuilder {
         let listed = 2 * pairCount
         let lists = NeighbourLists(start: WorkBuffer(repeating: 0, count: n + 1),
                                    positions: WorkBuffer(uninitializedCount: listed))
+        // `lists` is returned, so it outlives the views.
         let start = lists.start.view, positions = lists.positions.view
         for i in 0..<pairCount {
             start[Int(pairs[i] >> 32)] += 1

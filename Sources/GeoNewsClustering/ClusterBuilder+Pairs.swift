@@ -22,11 +22,9 @@
 /// Items with an empty list have no neighbour and are never looked at.
 extension ClusterBuilder {
     mutating func clusterPairs(_ neighbours: NeighbourLists, zoom: Int, grid: CellGrid, nextGrid: CellGrid) {
-        var settlement = Settlement(
+        let settlement = Settlement(
             neighbours: neighbours, seeds: seedsOfItemsWithNeighbours(neighbours), state: work.state.view,
             count: work.current.count)
-        settlement.settleInGridOrder()
-        settlement.settleTheRestInSeedOrder()
         makeClustersOfChosenItems(settlement, zoom: zoom, grid: grid, nextGrid: nextGrid)
     }
 

@@ -16,18 +16,25 @@ struct Settlement {
     let joinedSeed: WorkView<UInt32>
     /// Items on the level.
     let count: Int
-    /// Positions of the items still to settle: the first `left`.
-    private let unsettled: WorkView<UInt32>
-    private var left = 0
+    /// The buffers behind the views, held for as long as the settlement is.
+    private let storage: (NeighbourLists, WorkBuffer<UInt32>, WorkBuffer<UInt32>)
 
+    /// Settles the level. `state` is the builder's, which outlives the settlement.
     init(neighbours: NeighbourLists, seeds: WorkBuffer<UInt32>, state: WorkView<ItemState>, count n: Int) {
+        let joined = WorkBuffer<UInt32>(uninitializedCount: n)
+        storage = (neighbours, seeds, joined)
         starts = neighbours.start.view
         lists = neighbours.positions.view
         self.seeds = seeds.view
         self.state = state
-        joinedSeed = WorkBuffer<UInt32>(uninitializedCount: n).view
-        unsettled = WorkBuffer<UInt32>(uninitializedCount: n).view
+        joinedSeed = joined.view
         count = n
+        // Positions of the items still to settle, dropped once all are.
+        let unsettled = WorkBuffer<UInt32>(uninitializedCount: n)
+        withExtendedLifetime(unsettled) {
+            let left = settleInGridOrder(unsettled: unsettled.view)
+            settleInSeedOrder(unsettled: unsettled.view, left: left)
+        }
     }
 
     /// Every neighbour of a chosen item is taken, by the lowest-seed chosen item near it.
@@ -58,7 +65,7 @@ struct Settlement {
     }
 
     @inline(__always)
-    private func settle(_ s: Int, keepingIn kept: inout Int) {
+    private func settle(_ s: Int, unsettled: WorkView<UInt32>, keepingIn kept: inout Int) {
         guard state[s] == .unvisited else { return }
         if waits(s) {
             unsettled[kept] = UInt32(truncatingIfNeeded: s)
@@ -69,23 +76,24 @@ struct Settlement {
     }
 
     /// Sweeps in grid order, first over the level, then over what is left, while each sweep
-    /// settles at least half of it; a chain against the grid settles one link per sweep.
-    mutating func settleInGridOrder() {
+    /// settles at least half of it (a chain against the grid settles one link per sweep), and
+    /// returns how many are left, listed first in `unsettled`.
+    private func settleInGridOrder(unsettled: WorkView<UInt32>) -> Int {
         var left = 0
-        defer { self.left = left }
-        for s in 0..<count where starts[s] < starts[s + 1] { settle(s, keepingIn: &left) }
+        for s in 0..<count where starts[s] < starts[s + 1] { settle(s, unsettled: unsettled, keepingIn: &left) }
         while left > 0 {
             var kept = 0
-            for i in 0..<left { settle(Int(unsettled[i]), keepingIn: &kept) }
+            for i in 0..<left { settle(Int(unsettled[i]), unsettled: unsettled, keepingIn: &kept) }
             let settled = left - kept
             left = kept
             if settled < kept { break }
         }
+        return left
     }
 
     /// Settles what the sweeps left: in seed order every lower seed is settled by the time
     /// an item comes up.
-    mutating func settleTheRestInSeedOrder() {
+    private func settleInSeedOrder(unsettled: WorkView<UInt32>, left: Int) {
         guard left > 0 else { return }
         var bySeed = ContiguousArray<UInt64>()
         bySeed.reserveCapacity(left)
@@ -95,6 +103,5 @@ struct Settlement {
             let s = Int(UInt32(truncatingIfNeeded: pair))
             if state[s] == .unvisited { choose(s) }
         }
-        left = 0
     }
 }

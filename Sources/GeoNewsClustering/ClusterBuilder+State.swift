@@ -19,10 +19,10 @@ struct NodeTable {
 
     /// Reserves room for `n` points and the clusters above them. Every cluster absorbs at
     /// least one item, so there are fewer clusters than points and fewer children than nodes.
-    /// Reserved, not touched: unused pages cost nothing.
+    /// Reserved, not touched: unused pages cost nothing. (`x` and `y` are made with their room
+    /// when the points are loaded; a reservation here would be freed unused, and a freed
+    /// block that size moves glibc's threshold for mapping memory, which raised the peak.)
     init(reservingFor n: Int) {
-        x.reserveCapacity(2 * n)
-        y.reserveCapacity(2 * n)
         pointCounts.reserveCapacity(2 * n)
         seeds.reserveCapacity(2 * n)
         clusterZooms.reserveCapacity(n)
@@ -33,12 +33,14 @@ struct NodeTable {
     var nodeCount: Int { x.count }
 
     /// Appends a cluster at `centre` of `count` points formed at `zoom`, whose children are
-    /// `seedNode` and then `members`, and returns its node.
+    /// `seedNode` and then `memberCount` members, the i-th `memberNode(i)`; returns its node.
     @inline(__always)
-    mutating func appendCluster<Members: Sequence<UInt32>>(
-        centre: (x: Double, y: Double), count: Int, zoom: Int, seedNode: UInt32, members: Members
+    mutating func appendCluster(
+        centre: (x: Double, y: Double), count: Int, zoom: Int, seedNode: UInt32, memberCount: Int,
+        memberNode: (Int) -> UInt32
     ) -> UInt32 {
         assert(count >= 2 && count <= Int(UInt32.max), "a cluster of \(count) points")
+        assert(memberCount >= 1, "a cluster of one child")
         let node = UInt32(truncatingIfNeeded: x.count)
         x.append(centre.x)
         y.append(centre.y)
@@ -46,8 +48,7 @@ struct NodeTable {
         seeds.append(seeds[Int(seedNode)])
         clusterZooms.append(UInt8(truncatingIfNeeded: zoom))
         children.append(seedNode)
-        children.append(contentsOf: members)
-        assert(children.count - Int(childStarts[childStarts.count - 1]) >= 2, "a cluster of one child")
+        for i in 0..<memberCount { children.append(memberNode(i)) }
         childStarts.append(UInt32(truncatingIfNeeded: children.count))
         return node
     }

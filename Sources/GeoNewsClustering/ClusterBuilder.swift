@@ -74,11 +74,11 @@ struct ClusterBuilder {
     private mutating func loadPoints(_ points: [Coordinate]) {
         let n = points.count
         // x and y side by side: the copy into grid order below reads them at random.
-        var xy = ContiguousArray<Double>()
-        xy.reserveCapacity(2 * n)
-        for p in points {
-            xy.append(WebMercator.x(longitude: p.longitude))
-            xy.append(WebMercator.y(latitude: p.latitude))
+        let xy = WorkBuffer<Double>(uninitializedCount: 2 * n)
+        let projected = xy.view
+        for (i, p) in points.enumerated() {
+            projected[2 * i] = WebMercator.x(longitude: p.longitude)
+            projected[2 * i + 1] = WebMercator.y(latitude: p.latitude)
         }
         let covering = grid(forLevel: options.maxZoom + 1)
         let sparse = Self.sparseGrid(forPoints: n)
@@ -99,12 +99,14 @@ struct ClusterBuilder {
         let sorted = work.current.items.view
         for s in 0..<n {
             let i = Int(order[s])
-            let x = xy[2 * i], y = xy[2 * i + 1]
-            sorted[s] = LevelItem(key: keys[s], x: x, y: y, node: UInt32(truncatingIfNeeded: s), count: 1)
-            nodes.x.append(x)
-            nodes.y.append(y)
+            sorted[s] = LevelItem(key: keys[s], x: projected[2 * i], y: projected[2 * i + 1],
+                                  node: UInt32(truncatingIfNeeded: s), count: 1)
         }
         work.current.count = n
+        // Room for the clusters too (see NodeTable).
+        nodes.x = work.current.items.mapPrefix(n, capacity: 2 * n) { $1.x }
+        nodes.y = work.current.items.mapPrefix(n, capacity: 2 * n) { $1.y }
+        withExtendedLifetime(xy) {}  // read through `projected` up to here
         nodes.seeds.append(contentsOf: order)
         nodes.pointCounts.append(contentsOf: repeatElement(1, count: n))
         levels.nodes = [work.current.nodes]
@@ -116,12 +118,11 @@ struct ClusterBuilder {
     /// The cell keys of the points `xy` (x, y pairs) on `grid`, ascending, and the point
     /// indices in that order.
     private static func gridOrder(
-        _ xy: ContiguousArray<Double>, on grid: CellGrid, sorter: inout RadixSorter
+        _ xy: WorkBuffer<Double>, on grid: CellGrid, sorter: inout RadixSorter
     ) -> (keys: ContiguousArray<UInt64>, order: ContiguousArray<UInt32>) {
         let n = xy.count / 2
-        var keys = ContiguousArray<UInt64>()
-        keys.reserveCapacity(n)
-        for i in 0..<n { keys.append(grid.key(x: xy[2 * i], y: xy[2 * i + 1])) }
+        let points = xy.view
+        var keys = ContiguousArray((0..<n).lazy.map { grid.key(x: points[2 * $0], y: points[2 * $0 + 1]) })
         var order = ContiguousArray<UInt32>(0..<UInt32(truncatingIfNeeded: n))
         sorter.sort(keys: &keys, payload: &order, count: n, bits: grid.keyBits)
         return (keys, order)

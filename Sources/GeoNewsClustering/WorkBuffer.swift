@@ -30,10 +30,12 @@ final class WorkBuffer<Element: BitwiseCopyable> {
         base.deallocate()
     }
 
-    /// The elements through a pointer that checks its bounds in debug builds. The view keeps
-    /// the buffer alive.
+    /// The elements through a pointer that checks its bounds in debug builds. The view is
+    /// valid while the buffer is held: by the builder, or by a value or local that outlives
+    /// every use of the view. (A view that kept the buffer alive itself would cost a reference
+    /// count at each capture in the inner loops.)
     @inline(__always)
-    var view: WorkView<Element> { WorkView(base: base, count: count, owner: self) }
+    var view: WorkView<Element> { WorkView(base: base, count: count) }
 
     /// Sets `count` elements from 0 to `value`.
     func fill(_ value: Element, count: Int) {
@@ -56,11 +58,12 @@ final class WorkBuffer<Element: BitwiseCopyable> {
         UnsafeMutableRawPointer(base + to).copyMemory(from: base + from, byteCount: count * MemoryLayout<Element>.stride)
     }
 
-    /// The first `count` elements, transformed in order (with their positions) into an array.
+    /// The first `count` elements, transformed in order (with their positions) into an array
+    /// with room for `capacity`.
     @inline(__always)
-    func mapPrefix<T>(_ count: Int, _ transform: (Int, Element) -> T) -> ContiguousArray<T> {
+    func mapPrefix<T>(_ count: Int, capacity: Int = 0, _ transform: (Int, Element) -> T) -> ContiguousArray<T> {
         assert(count <= self.count, "map past the end")
-        return ContiguousArray(unsafeUninitializedCapacity: count) { out, initialized in
+        return ContiguousArray(unsafeUninitializedCapacity: Swift.max(count, capacity)) { out, initialized in
             for i in 0..<count { out.initializeElement(at: i, to: transform(i, base[i])) }
             initialized = count
         }
@@ -72,14 +75,6 @@ final class WorkBuffer<Element: BitwiseCopyable> {
 struct WorkView<Element: BitwiseCopyable> {
     let base: UnsafeMutablePointer<Element>
     let count: Int
-    /// Holds the storage for as long as the view is used.
-    private let owner: AnyObject
-
-    init(base: UnsafeMutablePointer<Element>, count: Int, owner: AnyObject) {
-        self.base = base
-        self.count = count
-        self.owner = owner
-    }
 
     @inline(__always)
     subscript(_ i: Int) -> Element {
