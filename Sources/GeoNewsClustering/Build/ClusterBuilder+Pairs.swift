@@ -87,8 +87,8 @@ extension ClusterBuilder {
     /// makes them in: `order` is stable by key, and clusters are made in grid order of their
     /// seeds. Members are found in level order, so this keeps every later centre's rounding
     /// the same whichever way a level was clustered.
-    func orderTiesBySeed(_ order: inout ContiguousArray<UInt32>) {
-        let fresh = work.fresh.items.view
+    func orderTiesBySeed(_ order: WorkBuffer<UInt32>) {
+        let fresh = work.fresh.items.view, order = order.view
         var i = 1
         while i < work.fresh.count {
             var j = i

@@ -55,7 +55,7 @@ struct ClusterBuilder {
 
     /// Whether `keys` (sorted, on one grid) put on average at most one other point in a
     /// point's cell: Σ (points per cell)² / n ≤ 2.
-    private static func isSparse(keys: ContiguousArray<UInt64>) -> Bool {
+    private static func isSparse(keys: WorkView<UInt64>) -> Bool {
         let n = keys.count
         var sumOfSquares = 0, run = 0
         for i in 0..<n {
@@ -83,31 +83,28 @@ struct ClusterBuilder {
         let covering = grid(forLevel: options.maxZoom + 1)
         let sparse = Self.sparseGrid(forPoints: n)
         var grid = covering
-        var (keys, order) = (ContiguousArray<UInt64>(), ContiguousArray<UInt32>())
+        var sorted = Self.gridOrder(xy, on: sparse.exponent < covering.exponent ? sparse : covering, sorter: &work.sorter)
         if sparse.exponent < covering.exponent {
-            (keys, order) = Self.gridOrder(xy, on: sparse, sorter: &work.sorter)
-            if Self.isSparse(keys: keys) {
+            if Self.isSparse(keys: sorted.keys.view) {
                 nearest.grid = sparse
                 grid = sparse
             } else {
-                (keys, order) = Self.gridOrder(xy, on: covering, sorter: &work.sorter)
+                sorted = Self.gridOrder(xy, on: covering, sorter: &work.sorter)
             }
-        } else {
-            (keys, order) = Self.gridOrder(xy, on: covering, sorter: &work.sorter)
         }
         work.sorter = RadixSorter()  // let the input-sized scratch go
-        let sorted = work.current.items.view
+        let items = work.current.items.view, keys = sorted.keys.view, order = sorted.order.view
         for s in 0..<n {
             let i = Int(order[s])
-            sorted[s] = LevelItem(key: keys[s], x: projected[2 * i], y: projected[2 * i + 1],
-                                  node: UInt32(truncatingIfNeeded: s), count: 1)
+            items[s] = LevelItem(key: keys[s], x: projected[2 * i], y: projected[2 * i + 1],
+                                 node: UInt32(truncatingIfNeeded: s), count: 1)
         }
         work.current.count = n
         // Room for the clusters too (see NodeTable).
         nodes.x = work.current.items.mapPrefix(n, capacity: 2 * n) { $1.x }
         nodes.y = work.current.items.mapPrefix(n, capacity: 2 * n) { $1.y }
-        withExtendedLifetime(xy) {}  // read through `projected` up to here
-        nodes.seeds.append(contentsOf: order)
+        nodes.seeds.append(contentsOf: (0..<n).lazy.map { order[$0] })
+        withExtendedLifetime((xy, sorted)) {}  // read through views up to here
         nodes.pointCounts.append(contentsOf: repeatElement(1, count: n))
         levels.nodes = [work.current.nodes]
         levels.positions = [work.current.positions(ifAtMost: pointCount / 4)]
@@ -119,12 +116,15 @@ struct ClusterBuilder {
     /// indices in that order.
     private static func gridOrder(
         _ xy: WorkBuffer<Double>, on grid: CellGrid, sorter: inout RadixSorter
-    ) -> (keys: ContiguousArray<UInt64>, order: ContiguousArray<UInt32>) {
+    ) -> (keys: WorkBuffer<UInt64>, order: WorkBuffer<UInt32>) {
         let n = xy.count / 2
-        let points = xy.view
-        var keys = ContiguousArray((0..<n).lazy.map { grid.key(x: points[2 * $0], y: points[2 * $0 + 1]) })
-        var order = ContiguousArray<UInt32>(0..<UInt32(truncatingIfNeeded: n))
-        sorter.sort(keys: &keys, payload: &order, count: n, bits: grid.keyBits)
+        let keys = WorkBuffer<UInt64>(uninitializedCount: n), order = WorkBuffer<UInt32>(uninitializedCount: n)
+        let points = xy.view, k = keys.view, o = order.view
+        for i in 0..<n {
+            k[i] = grid.key(x: points[2 * i], y: points[2 * i + 1])
+            o[i] = UInt32(truncatingIfNeeded: i)
+        }
+        sorter.sort(keys: keys, payload: order, count: n, bits: grid.keyBits)
         return (keys, order)
     }
 
@@ -172,8 +172,8 @@ struct ClusterBuilder {
     /// Step 3: the survivors of the current level, re-keyed for `nextGrid`, merged with the
     /// new clusters, become the level of `zoom`.
     private mutating func makeNextLevel(zoom: Int, grid: CellGrid, nextGrid: CellGrid) {
-        var freshOrder = work.fresh.orderByKey(bits: nextGrid.keyBits, sorter: &work.sorter)
-        orderTiesBySeed(&freshOrder)
+        let freshOrder = work.fresh.orderByKey(bits: nextGrid.keyBits, sorter: &work.sorter)
+        orderTiesBySeed(freshOrder)
         work.current.coarsen(from: grid, to: nextGrid, state: work.state.view, rowScratch: &work.rowScratch)
         work.current.merge(work.fresh, order: freshOrder)
         // The next level is marked by nearest distance: list what it must look at while this

@@ -117,11 +117,11 @@ struct LevelBuffer {
     /// down from the previous one's (they are near when there are many, and a bisection of
     /// the whole level would miss the cache at every step) and the run of old items after it
     /// moves up in one block.
-    mutating func merge(_ fresh: LevelBuffer, order: ContiguousArray<UInt32>) {
+    mutating func merge(_ fresh: LevelBuffer, order: WorkBuffer<UInt32>) {
         let m = count, f = fresh.count
         guard f > 0 else { return }
         precondition(m + f <= items.count, "level outgrew its buffer")
-        let target = items.view, from = fresh.items.view
+        let target = items.view, from = fresh.items.view, order = order.view
         var end = m  // old items [0, end) are still in place
         for j in stride(from: f - 1, through: 0, by: -1) {
             let item = from[Int(order[j])]
@@ -156,10 +156,14 @@ struct LevelBuffer {
     }
 
     /// Positions of the live items in ascending key order (a radix sort of the keys).
-    func orderByKey(bits: Int, sorter: inout RadixSorter) -> ContiguousArray<UInt32> {
-        var order = ContiguousArray<UInt32>(0..<UInt32(truncatingIfNeeded: count))
-        var keys = items.mapPrefix(count) { $1.key }
-        sorter.sort(keys: &keys, payload: &order, count: count, bits: bits)
+    func orderByKey(bits: Int, sorter: inout RadixSorter) -> WorkBuffer<UInt32> {
+        let keys = WorkBuffer<UInt64>(uninitializedCount: count), order = WorkBuffer<UInt32>(uninitializedCount: count)
+        let items = self.items.view, k = keys.view, o = order.view
+        for i in 0..<count {
+            k[i] = items[i].key
+            o[i] = UInt32(truncatingIfNeeded: i)
+        }
+        sorter.sort(keys: keys, payload: order, count: count, bits: bits)
         return order
     }
 

@@ -10,29 +10,29 @@ struct RadixSorter {
 
     /// Sorts the first `count` of `keys` ascending by their low `bits` bits and permutes
     /// `payload` alongside. Passes in which every key has the same digit are skipped.
-    mutating func sort(keys: inout ContiguousArray<UInt64>, payload: inout ContiguousArray<UInt32>, count n: Int, bits: Int) {
+    mutating func sort(keys: WorkBuffer<UInt64>, payload: WorkBuffer<UInt32>, count n: Int, bits: Int) {
         precondition(keys.count >= n && payload.count >= n, "fewer keys or payloads than count")
         guard n > 1 else { return }
         if keyScratch.count < n {
             keyScratch = WorkBuffer(uninitializedCount: n)
             payloadScratch = WorkBuffer(uninitializedCount: n)
         }
-        let scratch = (keyScratch.view, payloadScratch.view), h = histogram.view
-        keys.withUnsafeMutableBufferPointer { keys in
-            payload.withUnsafeMutableBufferPointer { payload in
-                Self.sort((keys.baseAddress!, payload.baseAddress!), scratch, h, n, bits)
-            }
+        let inScratch = Self.sort((keys.view, payload.view), (keyScratch.view, payloadScratch.view), histogram.view, n, bits)
+        if inScratch {
+            keys.copy(from: keyScratch, count: n)
+            payload.copy(from: payloadScratch, count: n)
         }
     }
 
-    /// The passes, ping-ponging between the caller's arrays and the scratch.
+    /// The passes, ping-ponging between the caller's buffers and the scratch; returns whether
+    /// the sorted values ended in the scratch.
     private static func sort(
-        _ arrays: (UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<UInt32>), _ scratch: (WorkView<UInt64>, WorkView<UInt32>),
+        _ arrays: (WorkView<UInt64>, WorkView<UInt32>), _ scratch: (WorkView<UInt64>, WorkView<UInt32>),
         _ h: WorkView<Int>, _ n: Int, _ bits: Int
-    ) {
+    ) -> Bool {
         let radix = 1 << digitBits
         let mask = UInt64(radix - 1)
-        var (src, dst) = (arrays, (scratch.0.base, scratch.1.base))
+        var (src, dst) = (arrays, scratch)
         var inScratch = false
         var shift = 0
         while shift < bits {
@@ -54,9 +54,6 @@ struct RadixSorter {
             swap(&src, &dst)
             inScratch.toggle()
         }
-        if inScratch {
-            arrays.0.update(from: scratch.0.base, count: n)
-            arrays.1.update(from: scratch.1.base, count: n)
-        }
+        return inScratch
     }
 }
