@@ -73,7 +73,7 @@ final class WorkBuffer<Element: BitwiseCopyable> {
 /// Elements of a ``WorkBuffer`` addressed by position, with their bounds asserted in debug
 /// builds and unchecked in release ones, where the build's inner loops run.
 struct WorkView<Element: BitwiseCopyable> {
-    let base: UnsafeMutablePointer<Element>
+    fileprivate let base: UnsafeMutablePointer<Element>
     let count: Int
 
     @inline(__always)
