@@ -21,6 +21,7 @@ final class ClusterReferenceTests: XCTestCase {
     ) throws {
         let count = input.count
         let index = try ClusterIndex(points: input, options: options)
+        try index.checkInvariants()
         let reference = ReferenceClustering.levels(input, options: options)
         for zoom in options.minZoom...options.maxZoom {
             let expected = reference[zoom]!.map { (count: $0.count, x: $0.x, y: $0.y) }

@@ -88,6 +88,7 @@ extension ClusterBuilder {
             let t = Int(members[i])
             centre.add(x: items[t].x, y: items[t].y, count: items[t].count)
         }
+        assert(centre.count >= options.minPoints, "a cluster of \(centre.count) points, under minPoints")
         let (cx, cy) = centre.position
         let node = nodes.appendCluster(
             centre: (cx, cy), count: centre.count, zoom: zoom, seedNode: items[s].node, memberCount: count

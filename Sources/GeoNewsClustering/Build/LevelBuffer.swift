@@ -43,7 +43,9 @@ struct LevelBuffer {
     ) {
         let shift = sourceGrid.exponent - grid.exponent
         precondition(shift == 0 || shift == 1, "grids must be equal or one step apart")
-        count = shift == 0 ? droppingConsumed(state: state) : mergingRowPairs(from: sourceGrid, to: grid, state: state, rowScratch: &rowScratch)
+        let kept = shift == 0 ? droppingConsumed(state: state) : mergingRowPairs(from: sourceGrid, to: grid, state: state, rowScratch: &rowScratch)
+        assert(kept <= count, "coarsening made items")
+        count = kept
     }
 
     /// Few items are consumed on a level that keeps its grid: moves the runs between them as
@@ -125,6 +127,7 @@ struct LevelBuffer {
         var end = m  // old items [0, end) are still in place
         for j in stride(from: f - 1, through: 0, by: -1) {
             let item = from[Int(order[j])]
+            assert(j == 0 || from[Int(order[j - 1])].key <= item.key, "new items out of key order")
             // target[upper] (or the end) is above the key; target[lower] is not, or lower is −1.
             var upper = end, lower = end - 1, step = 1
             while lower >= 0 && target[lower].key > item.key {
