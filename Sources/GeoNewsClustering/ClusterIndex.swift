@@ -32,28 +32,30 @@ public struct ClusterIndex: Sendable {
     public let points: [Coordinate]
 
     // The node table: points first (numbered in the top level's grid order), then clusters in
-    // the order they were made. Coordinates are Web Mercator (see `WebMercator`).
-    let nodeX: ContiguousArray<Double>
-    let nodeY: ContiguousArray<Double>
-    let nodeCount: ContiguousArray<UInt32>
+    // the order they were made. Coordinates are Web Mercator (see `WebMercator`). The tables
+    // are variables only so that the tests of `checkInvariants()` can damage a copy; nothing
+    // writes them after `init`.
+    var nodeX: ContiguousArray<Double>
+    var nodeY: ContiguousArray<Double>
+    var nodeCount: ContiguousArray<UInt32>
     /// For a point node its input index; for a cluster the input index of the point that
     /// seeded it (its visiting order).
-    let nodeSeed: ContiguousArray<UInt32>
+    var nodeSeed: ContiguousArray<UInt32>
 
     // Clusters, by ordinal (node − points.count).
-    let clusterZoom: ContiguousArray<UInt8>
+    var clusterZoom: ContiguousArray<UInt8>
     /// Each cluster's latitude in degrees, worked out once here rather than on every query
     /// (the inverse Mercator takes an `exp` and an `atan`, most of a world query's time).
-    let clusterLatitude: ContiguousArray<Double>
+    var clusterLatitude: ContiguousArray<Double>
     /// Children of cluster c are `childNodes[childStart[c] ..< childStart[c + 1]]`.
-    let childStart: ContiguousArray<UInt32>
-    let childNodes: ContiguousArray<UInt32>
+    var childStart: ContiguousArray<UInt32>
+    var childNodes: ContiguousArray<UInt32>
 
     /// Level L (minZoom…maxZoom + 1) at `L − minZoom`: its nodes in grid-key order.
-    let levelNodes: [ContiguousArray<UInt32>]
+    var levelNodes: [ContiguousArray<UInt32>]
     /// For small levels, their nodes' x, y pairs in the same order; empty for the others.
-    let levelPositions: [ContiguousArray<Double>]
-    let levelGrids: [CellGrid]
+    var levelPositions: [ContiguousArray<Double>]
+    var levelGrids: [CellGrid]
 
     /// Most points an index holds: nodes are numbered with 32 bits.
     public static let maximumPointCount = Int(Int32.max)
@@ -81,21 +83,18 @@ public struct ClusterIndex: Sendable {
         builder.build()
         self.options = options
         self.points = points
-        nodeX = builder.nodeX
-        nodeY = builder.nodeY
-        nodeCount = builder.nodeCount
-        nodeSeed = builder.nodeSeed
-        clusterZoom = builder.clusterZoom
-        let firstCluster = points.count, nodeY = builder.nodeY
-        clusterLatitude = ContiguousArray(unsafeUninitializedCapacity: builder.clusterZoom.count) { latitudes, initialized in
-            for ordinal in latitudes.indices { latitudes[ordinal] = WebMercator.latitude(y: nodeY[firstCluster + ordinal]) }
-            initialized = latitudes.count
-        }
-        childStart = builder.childStart
-        childNodes = builder.childNodes
-        levelNodes = builder.levelNodes
-        levelPositions = builder.levelPositions
-        levelGrids = builder.levelGrids
+        let nodes = builder.nodes
+        nodeX = nodes.x
+        nodeY = nodes.y
+        nodeCount = nodes.pointCounts
+        nodeSeed = nodes.seeds
+        clusterZoom = nodes.clusterZooms
+        clusterLatitude = ContiguousArray(nodes.y[points.count...].lazy.map { WebMercator.latitude(y: $0) })
+        childStart = nodes.childStarts
+        childNodes = nodes.children
+        levelNodes = builder.levels.nodes
+        levelPositions = builder.levels.positions
+        levelGrids = builder.levels.grids
     }
 
     /// Number of clusters made over all zooms.

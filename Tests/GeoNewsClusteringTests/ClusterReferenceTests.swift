@@ -5,31 +5,8 @@ import XCTest
 /// The index against a brute-force transcription of supercluster's rule, on random points
 /// dense enough to cluster at every zoom.
 final class ClusterReferenceTests: XCTestCase {
-    /// Deterministic points: a uniform scatter plus tight blobs (cities), some on the seam.
     func points(count: Int, seed: UInt64, clumped: Bool = true) -> [Coordinate] {
-        var state = seed
-        func next() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        var result: [Coordinate] = []
-        let blobs = [(48.85, 2.35), (0.0, 179.99), (35.68, 139.69), (-33.87, 151.21)]
-        for i in 0..<count {
-            if !clumped && i % 40 == 1 {
-                // Close pairs, so that the top zooms have something to cluster.
-                let previous = result[i - 1]
-                result.append(Coordinate(latitude: previous.latitude + (next() - 0.5) * 1e-4,
-                                         longitude: max(-180, min(180, previous.longitude + (next() - 0.5) * 1e-4))))
-            } else if clumped && i % 3 == 0 {
-                let (lat, lon) = blobs[i % blobs.count]
-                let spread = i % 2 == 0 ? 0.01 : 2
-                result.append(Coordinate(latitude: lat + (next() - 0.5) * spread,
-                                         longitude: max(-180, min(180, lon + (next() - 0.5) * spread))))
-            } else {
-                result.append(Coordinate(latitude: next() * 170 - 85, longitude: next() * 360 - 180))
-            }
-        }
-        return result
+        ReferenceClustering.samplePoints(count: count, seed: seed, clumped: clumped)
     }
 
     func assertMatchesReference(
@@ -44,6 +21,7 @@ final class ClusterReferenceTests: XCTestCase {
     ) throws {
         let count = input.count
         let index = try ClusterIndex(points: input, options: options)
+        try index.checkInvariants()
         let reference = ReferenceClustering.levels(input, options: options)
         for zoom in options.minZoom...options.maxZoom {
             let expected = reference[zoom]!.map { (count: $0.count, x: $0.x, y: $0.y) }
@@ -80,8 +58,8 @@ final class ClusterReferenceTests: XCTestCase {
     /// distance there; clumped ones above take the per-zoom grids.
     func testScatteredPointsMatchSupercluster() throws {
         let input = points(count: 1000, seed: 13, clumped: false)
-        XCTAssertNotNil(ClusterBuilder(points: input, options: ClusterOptions()).sparseGrid)
-        XCTAssertNil(ClusterBuilder(points: points(count: 1000, seed: 13), options: ClusterOptions()).sparseGrid)
+        XCTAssertNotNil(ClusterBuilder(points: input, options: ClusterOptions()).nearest.grid)
+        XCTAssertNil(ClusterBuilder(points: points(count: 1000, seed: 13), options: ClusterOptions()).nearest.grid)
         try assertMatchesReference(ClusterOptions(), count: 1000, seed: 13, clumped: false)
         try assertMatchesReference(ClusterOptions(wrapsAntimeridian: true), count: 1000, seed: 17, clumped: false)
         try assertMatchesReference(ClusterOptions(minPoints: 3, radius: 80), count: 1000, seed: 19, clumped: false)
@@ -114,16 +92,16 @@ final class ClusterReferenceTests: XCTestCase {
         var input = points(count: 500, seed: 29, clumped: false)
         input += Array(repeating: Coordinate(latitude: -12.5, longitude: 45.25), count: 500)
         var builder = ClusterBuilder(points: input, options: ClusterOptions())
-        XCTAssertNil(builder.sparseGrid)
-        XCTAssertNil(builder.listNeighbours(grid: builder.levelGrids[0], radius: ClusterOptions().mercatorRadius(atZoom: 16)))
+        XCTAssertNil(builder.nearest.grid)
+        XCTAssertNil(builder.listNeighbours(grid: builder.levels.grids[0], radius: ClusterOptions().mercatorRadius(atZoom: 16)))
         builder.build()
-        let madeAtZoom16 = builder.clusterZoom.indices.filter { builder.clusterZoom[$0] == 16 }
-        XCTAssertEqual(madeAtZoom16.filter { builder.nodeCount[input.count + $0] > 2 }.map { builder.nodeCount[input.count + $0] },
+        let madeAtZoom16 = builder.nodes.clusterZooms.indices.filter { builder.nodes.clusterZooms[$0] == 16 }
+        XCTAssertEqual(madeAtZoom16.filter { builder.nodes.pointCounts[input.count + $0] > 2 }.map { builder.nodes.pointCounts[input.count + $0] },
                        [500], "the crowd is one cluster at zoom 16, beside close pairs")
         try assertMatchesReference(ClusterOptions(), points: input)
 
         let scattered = ClusterBuilder(points: points(count: 1000, seed: 31, clumped: false), options: ClusterOptions(maxZoom: 3))
-        let lists = try XCTUnwrap(scattered.listNeighbours(grid: scattered.levelGrids[0], radius: ClusterOptions().mercatorRadius(atZoom: 3)))
+        let lists = try XCTUnwrap(scattered.listNeighbours(grid: scattered.levels.grids[0], radius: ClusterOptions().mercatorRadius(atZoom: 3)))
         XCTAssertEqual(lists.start.count, 1001)
         XCTAssertTrue((0..<1000).contains { lists.hasNeighbours($0) })
     }

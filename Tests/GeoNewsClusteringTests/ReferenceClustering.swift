@@ -5,6 +5,33 @@ import GeoNewsGeodesy
 /// over level arrays in visiting order. Slow (n² per zoom) and obviously faithful; the index's
 /// grid search and merges must agree with it.
 struct ReferenceClustering {
+    /// Deterministic points: a uniform scatter plus tight blobs (cities), some on the seam.
+    static func samplePoints(count: Int, seed: UInt64, clumped: Bool = true) -> [Coordinate] {
+        var state = seed
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var result: [Coordinate] = []
+        let blobs = [(48.85, 2.35), (0.0, 179.99), (35.68, 139.69), (-33.87, 151.21)]
+        for i in 0..<count {
+            if !clumped && i % 40 == 1 {
+                // Close pairs, so that the top zooms have something to cluster.
+                let previous = result[i - 1]
+                result.append(Coordinate(latitude: previous.latitude + (next() - 0.5) * 1e-4,
+                                         longitude: max(-180, min(180, previous.longitude + (next() - 0.5) * 1e-4))))
+            } else if clumped && i % 3 == 0 {
+                let (lat, lon) = blobs[i % blobs.count]
+                let spread = i % 2 == 0 ? 0.01 : 2
+                result.append(Coordinate(latitude: lat + (next() - 0.5) * spread,
+                                         longitude: max(-180, min(180, lon + (next() - 0.5) * spread))))
+            } else {
+                result.append(Coordinate(latitude: next() * 170 - 85, longitude: next() * 360 - 180))
+            }
+        }
+        return result
+    }
+
     struct Item { var x: Double; var y: Double; var count: Int; var visitedZoom = Int.max }
 
     /// Items per zoom, minZoom…maxZoom, each as (x, y, count) in level order.

@@ -94,7 +94,8 @@ struct BenchClusterCommand: AsyncParsableCommand {
         if let dump { try write(index, to: dump) }
     }
 
-    /// Median wall time of `repeats` runs of `body`, in seconds.
+    /// Median wall time of `repeats` runs of `body`, in seconds: for an even count the mean of
+    /// the middle two, as geonews-bench's `Measure.median` takes it.
     private func median(_ repeats: Int, _ body: () throws -> Void) throws -> Double {
         let clock = ContinuousClock()
         var times: [Double] = []
@@ -103,7 +104,8 @@ struct BenchClusterCommand: AsyncParsableCommand {
             try body()
             times.append(Self.seconds(clock.now - start))
         }
-        return times.sorted()[times.count / 2]
+        let sorted = times.sorted(), middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private func write(_ index: ClusterIndex, to path: String) throws {

@@ -15,7 +15,7 @@ extension ClusterBuilder {
 
     /// The three runs around the item at `s`, given where the runs above and below start.
     @inline(__always)
-    static func candidateRuns(of s: Int, up: Int, down: Int, items: UnsafePointer<LevelItem>, count n: Int, grid: CellGrid) -> CandidateRuns {
+    static func candidateRuns(of s: Int, up: Int, down: Int, items: WorkView<LevelItem>, count n: Int, grid: CellGrid) -> CandidateRuns {
         let shift = UInt64(grid.exponent)
         let key = items[s].key
         let row = Int(truncatingIfNeeded: key >> shift)
@@ -41,7 +41,7 @@ extension ClusterBuilder {
     /// three runs, then, when the level wraps, the items across the antimeridian. `wrapped` is
     /// scratch space the caller keeps between calls so the wrapped search allocates once.
     @inline(__always)
-    static func forEachCandidate(of s: Int, up: Int, down: Int, items: UnsafePointer<LevelItem>, count n: Int,
+    static func forEachCandidate(of s: Int, up: Int, down: Int, items: WorkView<LevelItem>, count n: Int,
                                  grid: CellGrid, wraps: Bool, wrapped: inout [Int], _ body: (Int) -> Void) {
         let runs = candidateRuns(of: s, up: up, down: down, items: items, count: n, grid: grid)
         for t in runs.sameStart..<runs.sameEnd where t != s { body(t) }
@@ -58,7 +58,7 @@ extension ClusterBuilder {
     /// level wraps, the later items across the antimeridian. A sweep in grid order then meets
     /// each pair of items once, from its first item, looking at half of the 3 × 3 cells.
     @inline(__always)
-    static func forEachLaterCandidate(of s: Int, down: Int, items: UnsafePointer<LevelItem>, count n: Int,
+    static func forEachLaterCandidate(of s: Int, down: Int, items: WorkView<LevelItem>, count n: Int,
                                       grid: CellGrid, wraps: Bool, wrapped: inout [Int], _ body: (Int) -> Void) {
         let shift = UInt64(grid.exponent)
         let key = items[s].key
@@ -88,7 +88,7 @@ extension ClusterBuilder {
     /// Positions of the items in the cells across the antimeridian from the item at `s`
     /// (first column ↔ last column, rows above to below), or none when the item is in neither
     /// or the grid has too few columns for that to matter. Rare, so a plain search will do.
-    static func wrappedCandidates(of s: Int, items: UnsafePointer<LevelItem>, count n: Int, grid: CellGrid, into out: inout [Int]) {
+    static func wrappedCandidates(of s: Int, items: WorkView<LevelItem>, count n: Int, grid: CellGrid, into out: inout [Int]) {
         out.removeAll(keepingCapacity: true)
         let key = items[s].key
         let row = grid.row(of: key), column = grid.column(of: key)
@@ -127,72 +127,68 @@ extension ClusterBuilder {
     /// Step 1: in grid order, marks each item that has at least one other item within
     /// `radius`, stopping at the first found. Records where its runs above and below start.
     mutating func markItemsWithNeighbours(grid: CellGrid, radius: Double) {
-        let n = current.count
+        let n = work.current.count
         let r2 = radius * radius
         let wraps = options.wrapsAntimeridian
         let shift = UInt64(grid.exponent), rowStride = UInt64(1) << shift, lastCell = grid.lastCell
+        let items = work.current.items.view, marked = work.marked.view
         var markedCount = 0
         var wrapped: [Int] = []
-        current.items.withUnsafeBufferPointer { itemsBuffer in
-        marked.withUnsafeMutableBufferPointer { marked in
-            guard n > 0 else { return }
-            let items = itemsBuffer.baseAddress!
-            var rowStarts = RowStarts()
-            for s in 0..<n {
-                rowStarts.advance(to: s, items: items, count: n, grid: grid)
-                let up = rowStarts.up, down = rowStarts.down
-                let key = items[s].key
-                let row = Int(truncatingIfNeeded: key >> shift)
-                let column = Int(truncatingIfNeeded: key) & lastCell
-                let low = UInt64(column > 0 ? column - 1 : 0)
-                let high = UInt64(column < lastCell ? column + 1 : lastCell)
-                let rowBase = UInt64(row) << shift
-                let x = items[s].x, y = items[s].y
-                @inline(__always) func near(_ t: Int) -> Bool {
-                    Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps)
-                }
-                var found = false
-                var t = s - 1
-                while t >= 0 && items[t].key >= rowBase | low {
+        var rowStarts = RowStarts()
+        for s in 0..<n {
+            rowStarts.advance(to: s, items: items, count: n, grid: grid)
+            let up = rowStarts.up, down = rowStarts.down
+            let key = items[s].key
+            let row = Int(truncatingIfNeeded: key >> shift)
+            let column = Int(truncatingIfNeeded: key) & lastCell
+            let low = UInt64(column > 0 ? column - 1 : 0)
+            let high = UInt64(column < lastCell ? column + 1 : lastCell)
+            let rowBase = UInt64(row) << shift
+            let x = items[s].x, y = items[s].y
+            @inline(__always) func near(_ t: Int) -> Bool {
+                Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps)
+            }
+            var found = false
+            var t = s - 1
+            while t >= 0 && items[t].key >= rowBase | low {
+                if near(t) { found = true; break }
+                t -= 1
+            }
+            if !found {
+                t = s + 1
+                while t < n && items[t].key <= rowBase | high {
                     if near(t) { found = true; break }
-                    t -= 1
-                }
-                if !found {
-                    t = s + 1
-                    while t < n && items[t].key <= rowBase | high {
-                        if near(t) { found = true; break }
-                        t += 1
-                    }
-                }
-                if !found && row > 0 {
-                    t = up
-                    let end = rowBase - rowStride + high
-                    while t < n && items[t].key <= end {
-                        if near(t) { found = true; break }
-                        t += 1
-                    }
-                }
-                if !found && row < lastCell {
-                    t = down
-                    let end = rowBase + rowStride + high
-                    while t < n && items[t].key <= end {
-                        if near(t) { found = true; break }
-                        t += 1
-                    }
-                }
-                if !found && wraps {
-                    Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
-                    found = wrapped.contains(where: near)
-                }
-                if found {
-                    marked[markedCount] = MarkedItem(
-                        position: UInt32(truncatingIfNeeded: s),
-                        up: UInt32(truncatingIfNeeded: up), down: UInt32(truncatingIfNeeded: down))
-                    markedCount += 1
+                    t += 1
                 }
             }
-        }}
-        self.markedCount = markedCount
+            if !found && row > 0 {
+                t = up
+                let end = rowBase - rowStride + high
+                while t < n && items[t].key <= end {
+                    if near(t) { found = true; break }
+                    t += 1
+                }
+            }
+            if !found && row < lastCell {
+                t = down
+                let end = rowBase + rowStride + high
+                while t < n && items[t].key <= end {
+                    if near(t) { found = true; break }
+                    t += 1
+                }
+            }
+            if !found && wraps {
+                Self.wrappedCandidates(of: s, items: items, count: n, grid: grid, into: &wrapped)
+                found = wrapped.contains(where: near)
+            }
+            if found {
+                marked[markedCount] = MarkedItem(
+                    position: UInt32(truncatingIfNeeded: s),
+                    up: UInt32(truncatingIfNeeded: up), down: UInt32(truncatingIfNeeded: down))
+                markedCount += 1
+            }
+        }
+        work.markedCount = markedCount
     }
 }
 
@@ -208,7 +204,7 @@ struct RowStarts {
     /// Moves forward to item `s` by galloping, for a pass that looks at a few items in grid
     /// order: the cost grows with the log of the distance moved, not the distance.
     @inline(__always)
-    mutating func leap(to s: Int, items: UnsafePointer<LevelItem>, count n: Int, grid: CellGrid) {
+    mutating func leap(to s: Int, items: WorkView<LevelItem>, count n: Int, grid: CellGrid) {
         let (above, below) = Self.targets(of: items[s].key, grid: grid)
         up = Self.firstPosition(withKeyAtLeast: above, from: up, count: n, items)
         down = Self.firstPosition(withKeyAtLeast: below, from: down, count: n, items)
@@ -216,7 +212,7 @@ struct RowStarts {
 
     /// Moves forward to item `s`, for a sweep in grid order: both starts only ever increase.
     @inline(__always)
-    mutating func advance(to s: Int, items: UnsafePointer<LevelItem>, count n: Int, grid: CellGrid) {
+    mutating func advance(to s: Int, items: WorkView<LevelItem>, count n: Int, grid: CellGrid) {
         let (above, below) = Self.targets(of: items[s].key, grid: grid)
         while up < n && items[up].key < above { up += 1 }
         while down < n && items[down].key < below { down += 1 }
@@ -224,7 +220,7 @@ struct RowStarts {
 
     /// Moves only the start below forward to item `s`, for a sweep that looks forward alone.
     @inline(__always)
-    mutating func advanceBelow(to s: Int, items: UnsafePointer<LevelItem>, count n: Int, grid: CellGrid) {
+    mutating func advanceBelow(to s: Int, items: WorkView<LevelItem>, count n: Int, grid: CellGrid) {
         let below = Self.targets(of: items[s].key, grid: grid).below
         while down < n && items[down].key < below { down += 1 }
     }
@@ -242,7 +238,7 @@ struct RowStarts {
     }
 
     /// The first position at or after `start` whose key is at least `key`: gallop, then bisect.
-    private static func firstPosition(withKeyAtLeast key: UInt64, from start: Int, count n: Int, _ items: UnsafePointer<LevelItem>) -> Int {
+    private static func firstPosition(withKeyAtLeast key: UInt64, from start: Int, count n: Int, _ items: WorkView<LevelItem>) -> Int {
         guard start < n, items[start].key < key else { return start }
         var lo = start + 1, hi = start + 1, step = 1
         while hi < n && items[hi].key < key {

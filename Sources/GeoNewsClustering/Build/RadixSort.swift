@@ -2,42 +2,37 @@
 /// per pass. Linear in the count, so sorting a million points or a level's new clusters costs a
 /// few passes over memory rather than n log n comparisons. Scratch space is kept between calls.
 struct RadixSorter {
-    private var keyScratch = ContiguousArray<UInt64>()
-    private var payloadScratch = ContiguousArray<UInt32>()
-    private var histogram = ContiguousArray<Int>(repeating: 0, count: 1 << digitBits)
+    private var keyScratch = WorkBuffer<UInt64>(uninitializedCount: 0)
+    private var payloadScratch = WorkBuffer<UInt32>(uninitializedCount: 0)
+    private let histogram = WorkBuffer<Int>(repeating: 0, count: 1 << digitBits)
 
     private static let digitBits = 13
 
     /// Sorts the first `count` of `keys` ascending by their low `bits` bits and permutes
     /// `payload` alongside. Passes in which every key has the same digit are skipped.
-    mutating func sort(keys: inout ContiguousArray<UInt64>, payload: inout ContiguousArray<UInt32>, count n: Int, bits: Int) {
+    mutating func sort(keys: WorkBuffer<UInt64>, payload: WorkBuffer<UInt32>, count n: Int, bits: Int) {
         precondition(keys.count >= n && payload.count >= n, "fewer keys or payloads than count")
         guard n > 1 else { return }
         if keyScratch.count < n {
-            keyScratch = ContiguousArray(repeating: 0, count: n)
-            payloadScratch = ContiguousArray(repeating: 0, count: n)
+            keyScratch = WorkBuffer(uninitializedCount: n)
+            payloadScratch = WorkBuffer(uninitializedCount: n)
         }
-        keys.withUnsafeMutableBufferPointer { k in
-            payload.withUnsafeMutableBufferPointer { p in
-                keyScratch.withUnsafeMutableBufferPointer { k2 in
-                    payloadScratch.withUnsafeMutableBufferPointer { p2 in
-                        histogram.withUnsafeMutableBufferPointer { h in
-                            Self.sort(k, p, k2, p2, h, n, bits)
-                        }
-                    }
-                }
-            }
+        let inScratch = Self.sort((keys.view, payload.view), (keyScratch.view, payloadScratch.view), histogram.view, n, bits)
+        if inScratch {
+            keys.copy(from: keyScratch, count: n)
+            payload.copy(from: payloadScratch, count: n)
         }
     }
 
+    /// The passes, ping-ponging between the caller's buffers and the scratch; returns whether
+    /// the sorted values ended in the scratch.
     private static func sort(
-        _ keys: UnsafeMutableBufferPointer<UInt64>, _ payload: UnsafeMutableBufferPointer<UInt32>,
-        _ keyScratch: UnsafeMutableBufferPointer<UInt64>, _ payloadScratch: UnsafeMutableBufferPointer<UInt32>,
-        _ h: UnsafeMutableBufferPointer<Int>, _ n: Int, _ bits: Int
-    ) {
+        _ arrays: (WorkView<UInt64>, WorkView<UInt32>), _ scratch: (WorkView<UInt64>, WorkView<UInt32>),
+        _ h: WorkView<Int>, _ n: Int, _ bits: Int
+    ) -> Bool {
         let radix = 1 << digitBits
         let mask = UInt64(radix - 1)
-        var (src, dst) = ((keys, payload), (keyScratch, payloadScratch))
+        var (src, dst) = (arrays, scratch)
         var inScratch = false
         var shift = 0
         while shift < bits {
@@ -59,11 +54,6 @@ struct RadixSorter {
             swap(&src, &dst)
             inScratch.toggle()
         }
-        if inScratch {
-            for i in 0..<n {
-                keys[i] = keyScratch[i]
-                payload[i] = payloadScratch[i]
-            }
-        }
+        return inScratch
     }
 }
