@@ -30,7 +30,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // GEOS's reentrant C API over Debian's libgeos-dev (pkg-config `geos`).
+        // GEOS's reentrant C API over Debian's libgeos-dev (pkg-config `geos`), for
+        // GeoNewsBoundaryBuilding alone: no binary that answers queries links libgeos.
         .systemLibrary(
             name: "CGEOS",
             pkgConfig: "geos",
@@ -49,9 +50,19 @@ let package = Package(
         .target(name: "GeoNewsCalendar"),
         // The release's version, in one place, for every binary, the server and the User-Agent.
         .target(name: "GeoNewsVersion"),
-        // Country catalogue, GEOS polygons, the prebuilt country index, the resolver and the
-        // resolution JSON.
-        .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        // What answers a query, with no GEOS: the country catalogue, the data files and where
+        // they are found (Data/), the country and area indexes (Lookup/), time zones and their
+        // rules (TimeZones/), the resolver (Resolver/) and the resolution's output formats
+        // (Report/).
+        .target(name: "GeoNewsBoundaries", dependencies: ["GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        // Build time only: the GEOS wrapper, the builders of the derived data (country index,
+        // country areas, area index, basemap) and the exact GEOS oracles the tests and the
+        // benchmarks check the indexes against. Linked by geonews-index, the tests and the
+        // benchmarks; never by a binary that answers queries, nor by the GeoNews library.
+        .target(
+            name: "GeoNewsBoundaryBuilding",
+            dependencies: ["CGEOS", "GeoNewsBoundaries", "GeoNewsGeodesy"]
+        ),
         // supercluster-compatible hierarchical clustering, camera-altitude zooms, the cluster
         // GeoJSON and the parsing of query boxes, centres and viewports. Pure Swift.
         .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy", "GeoNewsJSON"]),
@@ -60,7 +71,9 @@ let package = Package(
         // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX), and the point
         // files that clustering reads.
         .target(name: "GeoNewsTraces", dependencies: ["GeoNewsBoundaries", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
-        // The one import for library users.
+        // The one import for library users (the `GeoNews` product): lookups, clustering,
+        // headlines and traces, with no GEOS and none of the server's packages, which SwiftPM
+        // then neither compiles nor links for them (Examples/consumer checks it).
         .target(
             name: "GeoNews",
             dependencies: [
@@ -129,10 +142,11 @@ let package = Package(
         // Builds the derived data with GEOS: Data/country-index.bin, catalogue.bin and basemap.geojson
         // from Data/boundaries.bin, then .build-data/country-areas.bin and area-index.bin from the
         // decoded time zones (Scripts/ensure-areas), and checks them all (--check).
-        .executableTarget(name: "geonews-index", dependencies: ["GeoNewsBoundaries"]),
+        .executableTarget(name: "geonews-index", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding"]),
+        // Speed and exactness of the indexes (the exactness suite asks the GEOS oracles).
         .executableTarget(
             name: "GeoNewsBench",
-            dependencies: ["GeoNews"],
+            dependencies: ["GeoNews", "GeoNewsBoundaryBuilding"],
             path: "Benchmarks/GeoNewsBench"
         ),
         // Property checks of the parsers for libFuzzer (Scripts/fuzz builds it with
@@ -150,7 +164,7 @@ let package = Package(
         .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsCalendarTests", dependencies: ["GeoNewsCalendar"]),
-        .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries"]),
+        .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
         .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),

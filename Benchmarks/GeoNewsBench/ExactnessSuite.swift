@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsBoundaryBuilding
 
 /// The index against GEOS's exact prepared-polygon test (`ExactCountryLocator`): uniformly
 /// random points, then probes a hair to every side of every boundary vertex. Every worker

@@ -26,6 +26,7 @@
 import Glibc
 #endif
 import GeoNewsBoundaries
+import GeoNewsBoundaryBuilding
 
 func fail(_ message: String, code: Int32) -> Never {
     let line = "geonews-index: \(message)\n"

@@ -1,6 +1,7 @@
 import GeoNewsGeodesy
 import XCTest
 @testable import GeoNewsBoundaries
+import GeoNewsBoundaryBuilding
 
 /// The area index against GEOS over the regions it was built from (``ExactAreaLocator`` over
 /// `.build-data/country-areas.bin`): random positions, and positions a hair from the regions'

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsBoundaryBuilding
 import XCTest
 
 /// One split of the zones the area tests need, shared by them (GEOS takes some seconds), with

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsBoundaryBuilding
 import XCTest
 
 /// The web map's base layer as `geonews-index` builds it (its bytes are compared with the

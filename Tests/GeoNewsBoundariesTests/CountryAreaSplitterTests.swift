@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsBoundaryBuilding
 import XCTest
 
 /// How zones become country areas: the split decisions on the real data, for the zones the

@@ -1,4 +1,5 @@
 import GeoNewsBoundaries
+import GeoNewsBoundaryBuilding
 import GeoNewsGeodesy
 import XCTest
 

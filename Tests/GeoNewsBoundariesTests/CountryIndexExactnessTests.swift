@@ -1,6 +1,7 @@
 import XCTest
 import GeoNewsGeodesy
 @testable import GeoNewsBoundaries
+@testable import GeoNewsBoundaryBuilding
 
 /// The index against GEOS's exact polygon test. (The 10-million-point run lives in
 /// Benchmarks: `geonews-bench exactness`.)

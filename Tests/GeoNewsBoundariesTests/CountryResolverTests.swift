@@ -1,6 +1,7 @@
 import XCTest
 import GeoNewsGeodesy
 @testable import GeoNewsBoundaries
+import GeoNewsBoundaryBuilding
 
 /// Positions with known answers, each also checked against GEOS's exact polygon test.
 final class CountryResolverTests: XCTestCase {

@@ -1,3 +1,5 @@
+import GeoNewsBoundaries
+
 extension CountryAreaSplitter {
     /// What the splitter decided for one piece of a zone, for the build report.
     public struct Decision: Sendable, CustomStringConvertible {

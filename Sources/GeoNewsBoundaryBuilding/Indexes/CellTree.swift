@@ -1,3 +1,5 @@
+import GeoNewsBoundaries
+
 /// The quadtree both indexes share: a cell is empty, wholly one item's (a country, a region),
 /// split into quadrants while its clipped polygons hold many vertices, or a leaf whose layout is
 /// the index's own (``CellTreeLeafWriter``). ``LevelMerger`` turns the tree into the node table.

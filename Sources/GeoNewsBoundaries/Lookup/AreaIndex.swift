@@ -23,7 +23,7 @@ public final class AreaIndex: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     let root: UnsafeBufferPointer<UInt32>
     let nodes: UnsafeBufferPointer<UInt32>
-    let leaves: UnsafeBufferPointer<UInt16>
+    package let leaves: UnsafeBufferPointer<UInt16>
     let regions: UnsafeBufferPointer<UInt32>
     /// The regions' own polygons, for points within rounding of a leaf's edge.
     let areas: CountryAreaFile?
@@ -43,7 +43,7 @@ public final class AreaIndex: @unchecked Sendable {
         try self.init(bytes: file.bytes, owner: file, path: path, catalogueIDs: catalogueIDs, zoneIDs: zoneIDs, areas: areas)
     }
 
-    init(bytes b: UnsafeRawBufferPointer, owner: AnyObject?, path: String, catalogueIDs: [String], zoneIDs: [String],
+    package init(bytes b: UnsafeRawBufferPointer, owner: AnyObject?, path: String, catalogueIDs: [String], zoneIDs: [String],
          areas: CountryAreaFile?) throws(DataError) {
         self.owner = owner
         self.areas = areas
@@ -270,52 +270,4 @@ struct AreaLeafCell {
     @inline(__always) func y(_ latitude: Double) -> Double { (latitude - y0) * scale }
     @inline(__always) func longitude(_ x: UInt16) -> Double { x0 + Double(x & AreaIndexFormat.coordinateMask) / scale }
     @inline(__always) func latitude(_ y: UInt16) -> Double { y0 + Double(y) / scale }
-}
-
-/// One region's part of an area leaf, read in place (layout in ``AreaIndexFormat``).
-struct AreaLeafGroup {
-    let start: UnsafePointer<UInt16>
-
-    @inline(__always) init(_ start: UnsafePointer<UInt16>) { self.start = start }
-
-    @inline(__always) var region: Int { Int(start[0]) }
-    @inline(__always) var ringCount: Int { Int(start[1]) }
-    /// Vertices in the run, counting the closing ones and the returns between rings.
-    @inline(__always) var vertexCount: Int { Int(start[2]) }
-    /// x, y unit pairs; bit 15 of x is the country-edge flag of the edge that starts there.
-    @inline(__always) var vertices: UnsafePointer<UInt16> { start + 3 }
-    @inline(__always) var next: UnsafePointer<UInt16> { start + 3 + 2 * vertexCount + 2 * ringCount }
-
-    /// Ring `r` as a range of vertex positions in the run: closed, first vertex repeated last.
-    @inline(__always)
-    func ring(_ r: Int) -> Range<Int> {
-        let t = start + 3 + 2 * vertexCount + 2 * r
-        return Int(t[0])..<Int(t[1])
-    }
-
-    /// Appends a group: the vertex run (units of the cell of side `size` at (`x0`, `y0`)) with
-    /// returns to the first vertex between rings, then the ring table. `rings` are closed rings
-    /// of flat x, y degree pairs.
-    static func append(region: Int, rings: [[Double]], x0: Double, y0: Double, size: Double, to words: inout [UInt16]) {
-        let scale = Double(1 << AreaIndexFormat.unitBits) / size
-        func units(_ v: Double, _ origin: Double) -> UInt16 {
-            let u = ((v - origin) * scale).rounded()
-            precondition(u >= 0 && u <= Double(1 << AreaIndexFormat.unitBits), "a vertex lies outside its cell")
-            return UInt16(u)
-        }
-        var run: [UInt16] = []
-        var table: [UInt16] = []
-        func add(_ ring: [Double], _ i: Int) { run += [units(ring[i], x0), units(ring[i + 1], y0)] }
-        for (r, ring) in rings.enumerated() {
-            if r > 1 { add(rings[0], 0) }
-            let first = run.count / 2
-            for i in stride(from: 0, to: ring.count, by: 2) { add(ring, i) }
-            table += [UInt16(first), UInt16(run.count / 2)]
-        }
-        if rings.count > 1 { add(rings[0], 0) }
-        precondition(region <= 0xFFFF && rings.count <= 0xFFFF && run.count / 2 <= 0xFFFF && !rings.isEmpty)
-        words += [UInt16(region), UInt16(rings.count), UInt16(run.count / 2)]
-        words += run
-        words += table
-    }
 }

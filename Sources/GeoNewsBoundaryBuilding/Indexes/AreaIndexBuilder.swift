@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoNewsBoundaries
 
 /// Builds `area-index.bin` from `country-areas.bin` with GEOS: the tree of ``CountryIndex``
 /// (``CellTree``, ``LevelMerger``) over the (country, zone) regions, leaves of compact vertices,

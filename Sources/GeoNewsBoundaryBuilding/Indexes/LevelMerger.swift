@@ -1,3 +1,5 @@
+import GeoNewsBoundaries
+
 /// Turns the built quadtree (four children per node) into the index's node table, where a node
 /// may have 2^k × 2^k children (k = 1…4): the levels below a node are merged into it while
 /// they are dense, so a lookup takes one step per merged group instead of one per level.

@@ -1,3 +1,5 @@
+import GeoNewsBoundaries
+
 /// One piece of a country's area: the part of a time zone that belongs to one country (or to
 /// none: the open ocean). Index regions are these pieces, so one lookup answers both.
 struct CountryZoneRegion {

@@ -25,8 +25,9 @@ import CGEOS
 // 4. `PreparedGeometry` borrows its source geometry and keeps a strong reference to it, so the
 //    source is destroyed after the prepared form.
 // 5. GEOS contexts are not thread-safe: a context and everything made in it belong to one thread
-//    at a time. None of these types is Sendable; each worker makes its own context. The query
-//    hot path (`CountryIndex`) uses no GEOS at all.
+//    at a time. None of these types is Sendable; each worker makes its own context. Nothing that
+//    answers a query uses GEOS: this module is linked only by geonews-index, the tests and the
+//    benchmarks, never by GeoNewsBoundaries or a binary that resolves positions.
 
 /// Something GEOS reported as an error.
 public struct GEOSError: Error, CustomStringConvertible, Sendable {

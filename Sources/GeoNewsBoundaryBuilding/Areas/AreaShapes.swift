@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoNewsBoundaries
 
 /// One zone's polygons as GEOS geometry, with its boxes and area (square degrees).
 struct ZoneShape {

@@ -1,7 +1,7 @@
-/// `country-areas.bin`: the regions ``CountryAreaSplitter`` cuts the time zones into, each a
-/// (country, zone) pair with its polygons as little-endian WKB, snapped to a grid of 1e-7° so
-/// that an index over them can test points with exact integer arithmetic. Built by
-/// `geonews-index --areas` into the build folder; the country index is built from it.
+/// `country-areas.bin`: the regions `CountryAreaSplitter` (in GeoNewsBoundaryBuilding) cuts the
+/// time zones into, each a (country, zone) pair with its polygons as little-endian WKB, snapped
+/// to a grid of 1e-7° so that an index over them can test points with exact integer arithmetic.
+/// Built by `geonews-index --areas` into the build folder; the country index is built from it.
 ///
 /// ```
 /// "GNAREA02"  u32 count  u32 0
@@ -9,14 +9,14 @@
 /// WKB blobs…
 /// ```
 /// Bit 31 of `zone` (``unmappedLandBit``) marks a region drawn around land that Natural Earth
-/// lacks (see ``CountryAreaSplitter``).
+/// lacks (see `CountryAreaSplitter`).
 public struct CountryAreaFile: Sendable {
     public static let fileName = "country-areas.bin"
     /// Degrees of the grid every vertex lies on.
     public static let gridDegrees = 1e-7
     private static let magic = Array("GNAREA02".utf8)
     /// The bit of a region's zone word that marks it as drawn around land Natural Earth lacks.
-    static let unmappedLandBit: UInt32 = 1 << 31
+    package static let unmappedLandBit: UInt32 = 1 << 31
     private static let entrySize = 24
 
     public let file: MappedFile
@@ -61,7 +61,7 @@ public struct CountryAreaFile: Sendable {
     }
 
     /// The file's bytes for regions given as (country, zone, WKB).
-    static func encode(_ regions: [(country: Int?, zone: Int, unmappedLand: Bool, wkb: [UInt8])]) -> [UInt8] {
+    package static func encode(_ regions: [(country: Int?, zone: Int, unmappedLand: Bool, wkb: [UInt8])]) -> [UInt8] {
         var out = magic
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         put(UInt32(regions.count))

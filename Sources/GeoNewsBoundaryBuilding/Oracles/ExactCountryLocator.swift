@@ -1,3 +1,4 @@
+import GeoNewsBoundaries
 import GeoNewsGeodesy
 
 /// The reference answer: GEOS prepared-polygon tests over every country's full boundary.

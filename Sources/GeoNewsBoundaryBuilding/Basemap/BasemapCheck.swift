@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsBoundaries
 
 /// Whether a base map is valid GeoJSON geometry: every feature's MultiPolygon valid by GEOS's
 /// OGC rules (no ring crossing itself or another, holes inside their shells, polygons apart)

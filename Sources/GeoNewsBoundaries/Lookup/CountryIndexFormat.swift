@@ -43,35 +43,35 @@
 ///   ring count    per ring, its first vertex and one past its last, UInt32 each (for the
 ///   words         distance search and the exact test, which take rings one by one)
 /// ```
-enum CountryIndexFormat {
-    static let magic: [UInt8] = Array("GNINDEX1".utf8)
-    static let version: UInt32 = 2
-    static let headerSize = 96
-    static let rootColumns = 360
-    static let rootRows = 180
-    static let sectionCount = 3
+package enum CountryIndexFormat {
+    package static let magic: [UInt8] = Array("GNINDEX1".utf8)
+    package static let version: UInt32 = 2
+    package static let headerSize = 96
+    package static let rootColumns = 360
+    package static let rootRows = 180
+    package static let sectionCount = 3
     /// Cells are never smaller than 2^-finestDepth degrees (about 110 m of latitude).
-    static let finestDepth = 10
+    package static let finestDepth = 10
 
-    enum Kind: UInt32 {
+    package enum Kind: UInt32 {
         case sea = 0, country = 1, node = 2, leaf = 3
     }
 
-    static let kindShift: UInt32 = 30
-    static let payloadMask: UInt32 = (1 << 30) - 1
+    package static let kindShift: UInt32 = 30
+    package static let payloadMask: UInt32 = (1 << 30) - 1
     /// Sea slot value for water that may lie within the near-shore distance of land.
-    static let coastalSea: UInt32 = 1
+    package static let coastalSea: UInt32 = 1
 
     /// A split node's fan-out: bits 28–29 hold k − 1 for 2^k × 2^k children.
-    static let fanOutShift: UInt32 = 28
-    static let nodeIndexMask: UInt32 = (1 << 28) - 1
-    static let maximumFanOutBits = 4
+    package static let fanOutShift: UInt32 = 28
+    package static let nodeIndexMask: UInt32 = (1 << 28) - 1
+    package static let maximumFanOutBits = 4
 
     @inline(__always)
-    static func slot(_ kind: Kind, _ payload: UInt32) -> UInt32 { kind.rawValue << kindShift | payload }
+    package static func slot(_ kind: Kind, _ payload: UInt32) -> UInt32 { kind.rawValue << kindShift | payload }
 
     /// FNV-1a, 64-bit.
-    static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes {
             h ^= UInt64(b)
@@ -81,14 +81,14 @@ enum CountryIndexFormat {
     }
 
     /// Catalogue identity: FNV-1a of the ids joined by newlines.
-    static func catalogueHash(_ ids: [String]) -> UInt64 {
+    package static func catalogueHash(_ ids: [String]) -> UInt64 {
         var bytes = Array(ids.joined(separator: "\n").utf8)
         return bytes.withUnsafeMutableBytes { fnv1a(UnsafeRawBufferPointer($0)) }
     }
 
     /// A fast checksum over whole 64-bit words (four independent multiply–xor lanes, so it runs
     /// near memory speed); the length must be a multiple of 32, which the writer pads to.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         precondition(bytes.count % 32 == 0)
         let words = bytes.count / 8
         var a: UInt64 = 0x9E37_79B9_7F4A_7C15, b: UInt64 = 0xC2B2_AE3D_27D4_EB4F

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoNewsBoundaries
 import GeoNewsGeodesy
 
 /// Builds `country-index.bin` from `boundaries.bin` with GEOS: it classifies each cell of the

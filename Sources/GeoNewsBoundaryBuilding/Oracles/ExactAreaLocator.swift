@@ -1,3 +1,4 @@
+import GeoNewsBoundaries
 import GeoNewsGeodesy
 
 /// The reference answer over the country areas: GEOS prepared-polygon tests over every region

@@ -1,3 +1,5 @@
+import GeoNewsBoundaries
+
 /// Builds `Data/basemap.geojson`, the web map's base layer: every catalogue country's boundary
 /// simplified with GEOS and written as a compact RFC 7946 FeatureCollection, so the page needs
 /// no tile server and stays small (the whole first view must fit in 1.5 MB compressed).

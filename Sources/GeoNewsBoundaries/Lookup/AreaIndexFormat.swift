@@ -43,22 +43,22 @@
 ///   2 × ring count  per ring, its first vertex and one past its last
 /// ```
 /// A leaf stands for every merged cell it was repeated into; its depth gives back its own cell.
-enum AreaIndexFormat {
-    static let magic: [UInt8] = Array("GNAREAX1".utf8)
-    static let version: UInt32 = 3
-    static let headerSize = 128
-    static let sectionCount = 4
-    static let fileName = "area-index.bin"
+package enum AreaIndexFormat {
+    package static let magic: [UInt8] = Array("GNAREAX1".utf8)
+    package static let version: UInt32 = 3
+    package static let headerSize = 128
+    package static let sectionCount = 4
+    package static let fileName = "area-index.bin"
     /// The committed record of the built file's size and hashes (`geonews-index --check`).
-    static let manifestName = "area-index.json"
+    package static let manifestName = "area-index.json"
     /// A leaf's vertices count units of 2^-unitBits of its cell's side.
-    static let unitBits = 14
-    static let coordinateMask: UInt16 = (1 << 15) - 1
-    static let countryEdgeBit: UInt16 = 1 << 15
-    static let groupCountMask: UInt16 = (1 << 12) - 1
-    static let depthShift: UInt16 = 12
-    static let noCountry = UInt32.max
+    package static let unitBits = 14
+    package static let coordinateMask: UInt16 = (1 << 15) - 1
+    package static let countryEdgeBit: UInt16 = 1 << 15
+    package static let groupCountMask: UInt16 = (1 << 12) - 1
+    package static let depthShift: UInt16 = 12
+    package static let noCountry = UInt32.max
 
     /// Zone identity: FNV-1a of the ids joined by newlines.
-    static func zoneHash(_ ids: [String]) -> UInt64 { CountryIndexFormat.catalogueHash(ids) }
+    package static func zoneHash(_ ids: [String]) -> UInt64 { CountryIndexFormat.catalogueHash(ids) }
 }

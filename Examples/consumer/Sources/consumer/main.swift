@@ -1,0 +1,88 @@
+// consumer --lat LAT --lon LON
+//
+// Prints the ISO 3166-1 alpha-2 code of the country or territory holding the position (its land
+// or its 12-nautical-mile territorial sea) and the position's IANA time zone, tab-separated:
+//
+//     FR	Europe/Paris
+//
+// `-` stands for no code: beyond every territorial sea, or in one of the few territories
+// without an alpha-2 code (Bir Tawil, Spratly Islands). Exit codes, as geonews's own:
+// 0 done; 64 bad usage (the message names the argument); 65 the data cannot be found or read
+// (the message names the file and the command that makes it).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GeoNews
+
+let usage = "usage: consumer --lat LAT --lon LON"
+
+/// Writes one line to standard error and leaves with `code`.
+func fail(_ message: String, code: Int32) -> Never {
+    let line = "consumer: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(code)
+}
+
+/// The resolver over the data wherever the library finds it: `$GEONEWS_DATA`, a `Data/` folder
+/// above the executable or the working directory, or the installed layouts, with the area index
+/// in that folder's build folder (``DataDirectory/buildFolder``). The one place that knows
+/// where the data lives.
+func loadResolver() throws(DataError) -> CountryResolver {
+    try CountryResolver.load(from: DataDirectory.locate())
+}
+
+/// The values of `--lat` and `--lon` (also as `--lat=…`), or a message naming what is wrong.
+func parse(_ arguments: [String]) -> Result<(lat: String, lon: String), CommandLineError> {
+    var values: [String: String] = [:]
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+        let (name, inline) = argument.firstIndex(of: "=").map {
+            (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...])))
+        } ?? (argument, nil)
+        guard name == "--lat" || name == "--lon" else { return .failure(.unexpected(argument)) }
+        guard values[name] == nil else { return .failure(.repeated(name)) }
+        guard let value = inline ?? rest.popFirst() else { return .failure(.missingValue(name)) }
+        values[name] = value
+    }
+    guard let lat = values["--lat"] else { return .failure(.missingOption("--lat")) }
+    guard let lon = values["--lon"] else { return .failure(.missingOption("--lon")) }
+    return .success((lat, lon))
+}
+
+/// Why the command line is not `--lat LAT --lon LON`.
+enum CommandLineError: Error, CustomStringConvertible {
+    case unexpected(String), repeated(String), missingValue(String), missingOption(String)
+
+    var description: String {
+        switch self {
+        case .unexpected(let argument): "unexpected argument '\(argument)' (\(usage))"
+        case .repeated(let name): "\(name) given twice (\(usage))"
+        case .missingValue(let name): "\(name) needs a value (\(usage))"
+        case .missingOption(let name): "\(name) is missing (\(usage))"
+        }
+    }
+}
+
+let position: Coordinate
+switch parse(Array(CommandLine.arguments.dropFirst())) {
+case .failure(let error):
+    fail(error.description, code: 64)
+case .success(let text):
+    do {
+        position = try Coordinate(parsingLatitude: text.lat, longitude: text.lon)
+    } catch {
+        fail(error.description, code: 64)
+    }
+}
+
+let resolver: CountryResolver
+do {
+    resolver = try loadResolver()
+} catch {
+    fail(error.description, code: 65)
+}
+
+let code = resolver.containingCountry(position)?.iso2 ?? "-"
+print("\(code)\t\(resolver.timeZone(position))")
