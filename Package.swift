@@ -36,7 +36,8 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]
         ),
-        // zlib (Debian's zlib1g-dev), for the server's gzip-compressed static answers.
+        // zlib (Debian's zlib1g-dev), for the server's gzip-compressed static answers and the
+        // area index's pack.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Great-circle distance and bearing on the mean-radius sphere, and the WGS 84 geodesic
         // (Karney 2013). Pure Swift, no I/O.
@@ -48,7 +49,8 @@ let package = Package(
         .target(name: "GeoNewsVersion"),
         // Country catalogue, GEOS polygons, the prebuilt country index, the resolver and the
         // resolution JSON.
-        .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        // zlib inflates the committed area-index.pack on first use.
+        .target(name: "GeoNewsBoundaries", dependencies: ["CGEOS", "CZlib", "GeoNewsGeodesy", "GeoNewsJSON"]),
         // supercluster-compatible hierarchical clustering, camera-altitude zooms, the cluster
         // GeoJSON and the parsing of query boxes, centres and viewports. Pure Swift.
         .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy", "GeoNewsJSON"]),
