@@ -37,7 +37,8 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]
         ),
-        // zlib (Debian's zlib1g-dev), for the server's gzip-compressed static answers.
+        // zlib (Debian's zlib1g-dev), for the server's gzip-compressed static answers and the
+        // area index's pack.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Great-circle distance and bearing on the mean-radius sphere, and the WGS 84 geodesic
         // (Karney 2013). Pure Swift, no I/O.
@@ -53,8 +54,8 @@ let package = Package(
         // What answers a query, with no GEOS: the country catalogue, the data files and where
         // they are found (Data/), the country and area indexes (Lookup/), time zones and their
         // rules (TimeZones/), the resolver (Resolver/) and the resolution's output formats
-        // (Report/).
-        .target(name: "GeoNewsBoundaries", dependencies: ["GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        // (Report/); zlib inflates the committed Data/area-index.pack on first use.
+        .target(name: "GeoNewsBoundaries", dependencies: ["CZlib", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
         // Build time only: the GEOS wrapper, the builders of the derived data (country index,
         // country areas, area index, basemap) and the exact GEOS oracles the tests and the
         // benchmarks check the indexes against. Linked by geonews-index, the tests and the

@@ -15,6 +15,8 @@
 //   --area-index [--geometry DIR]                 only the area index: DIR/area-index.bin from
 //                                                 DIR/country-areas.bin, and its record
 //                                                 Data/area-index.json
+//   --pack [--geometry DIR]                       Data/area-index.pack, the committed encoding
+//                                                 of DIR/area-index.bin that first use unpacks
 //   --check                                       also verifies country-index.bin's checksum
 //                                                 of every byte (loads check only its header),
 //                                                 and checks DIR/area-index.bin against the
@@ -39,6 +41,7 @@ var check = false
 var dataPath: String?
 var areas = false
 var areaIndexOnly = false
+var pack = false
 var geometryPath: String?
 while let a = args.first {
     args.removeFirst()
@@ -50,12 +53,13 @@ while let a = args.first {
         args.removeFirst()
     case "--areas": areas = true
     case "--area-index": areaIndexOnly = true
+    case "--pack": pack = true
     case "--geometry":
         guard let v = args.first else { fail("--geometry needs a directory", code: 64) }
         geometryPath = v
         args.removeFirst()
     case "-h", "--help":
-        print("usage: geonews-index [--data DIR] [--check] [--geometry DIR] | --areas [--geometry DIR] | --area-index [--geometry DIR]")
+        print("usage: geonews-index [--data DIR] [--check] [--geometry DIR] | --areas [--geometry DIR] | --area-index [--geometry DIR] | --pack [--geometry DIR]")
         exit(0)
     default: fail("unknown argument '\(a)'", code: 64)
     }
@@ -78,6 +82,16 @@ do {
     }
     if areas || areaIndexOnly {
         try buildAreaIndex(data: dir, folder: folder)
+        exit(0)
+    }
+    if pack {
+        let source = folder + "/" + AreaIndexRecord.fileName
+        let index = try MappedFile(path: source)
+        let started = timespec.now
+        let bytes = try withExtendedLifetime(index) { try AreaIndexPack.encode(Array(index.bytes)) }
+        write(bytes, to: dir.file(AreaIndexPack.fileName))
+        print("packed \(source) (\(index.bytes.count) bytes) into \(dir.file(AreaIndexPack.fileName)) (\(bytes.count) bytes) "
+              + "in \(format3(timespec.now - started)) s")
         exit(0)
     }
     let catalogue = try Catalogue.loadJSON(from: dir)

@@ -21,6 +21,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
             ServeCommand.self,
             DistanceCommand.self,
             BenchCommand.self,
+            DataCommand.self,
         ],
         defaultSubcommand: LocateCommand.self
     )

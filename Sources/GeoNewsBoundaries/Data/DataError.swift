@@ -25,8 +25,12 @@ public enum DataError: Error, Equatable, Sendable, CustomStringConvertible {
     static func remedy(for path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         switch name {
-        case "area-index.bin", "country-areas.bin", "timezone-boundaries.bin":
-            return "build it with Scripts/ensure-areas in a GeoNews checkout, or install the geonews package"
+        case "area-index.bin":
+            return "run `geonews data install` (or Scripts/ensure-areas in a GeoNews checkout), or install the geonews package"
+        case "area-index.pack":
+            return "it comes with GeoNews's Data/ folder: use a complete checkout, or rebuild it with `geonews-index --pack`"
+        case "country-areas.bin", "timezone-boundaries.bin":
+            return "build it with Scripts/ensure-areas --rebuild in a GeoNews checkout, or install the geonews package"
         default:
             return "rebuild it with Scripts/build_data.py and `swift run -c release geonews-index`"
         }

@@ -138,7 +138,8 @@ public final class CountryResolver: CountryResolving, Sendable {
 
     /// Loads the catalogue, the zones and both prebuilt indexes: `country-index.bin` from the
     /// data directory, `area-index.bin` (and `country-areas.bin` for exact answers on an
-    /// edge, when present) from the build folder beside it (see ``DataDirectory/buildFolder``).
+    /// edge, when present) from the build folder beside it or the cache (see
+    /// ``DataDirectory/areaIndexFolder``).
     ///
     /// - Parameter borderTable: build an ``AreaBorderTable`` (80 ms) for a resolver of single
     ///   positions that will answer many of them (a server); batch work gets one anyway when it
@@ -150,7 +151,7 @@ public final class CountryResolver: CountryResolving, Sendable {
         let index = try CountryIndex(path: directory.file("country-index.bin"), catalogueIDs: ids,
                                      boundaries: BoundaryFile(directory: directory))
         let zones = try TimeZoneCatalogue.load(from: directory).zones.map(\.id)
-        let build = directory.buildFolder
+        let build = directory.areaIndexFolder
         let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
         let areas = try AreaIndex(path: build + "/" + AreaIndexFormat.fileName, catalogueIDs: ids, zoneIDs: zones, areas: areaFile)
         return CountryResolver(catalogue: catalogue, index: index, areas: areas, zoneIDs: zones, seaSearchKm: seaSearchKm,

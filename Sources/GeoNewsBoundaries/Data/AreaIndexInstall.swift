@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension DataDirectory {
+    /// The data version of the area index these data need: the checksum `Data/area-index.json`
+    /// records, as 16 hex digits. It names the cache folder, so two data versions never mix.
+    public func areaIndexDataID() throws(DataError) -> String {
+        let record = try AreaIndexRecord.load(from: self)
+        guard record.checksum.count == 16, record.checksum.allSatisfy(\.isHexDigit) else {
+            throw .corrupt(path: file(AreaIndexRecord.recordName), reason: "checksum is not 16 hex digits")
+        }
+        return record.checksum.lowercased()
+    }
+
+    /// The folder ``installAreaIndex(into:)`` writes to by default:
+    /// `$XDG_CACHE_HOME/geonews/<data id>`, else `$HOME/.cache/geonews/<data id>`.
+    public func areaIndexCacheFolder() throws(DataError) -> String {
+        let id = try areaIndexDataID()
+        guard let folder = Self.cacheFolder(dataID: id, xdgCacheHome: Self.environment("XDG_CACHE_HOME"),
+                                            home: Self.environment("HOME")) else {
+            throw .unreadable(path: "$XDG_CACHE_HOME", reason: "neither XDG_CACHE_HOME nor HOME is set; name a folder with --to")
+        }
+        return folder
+    }
+
+    /// The XDG rule: `XDG_CACHE_HOME` when set to an absolute path, else `~/.cache`; `nil`
+    /// when neither gives an absolute path.
+    static func cacheFolder(dataID: String, xdgCacheHome: String?, home: String?) -> String? {
+        let base: String
+        if let x = xdgCacheHome, x.hasPrefix("/") {
+            base = x
+        } else if let h = home, h.hasPrefix("/") {
+            base = (h.hasSuffix("/") ? String(h.dropLast()) : h) + "/.cache"
+        } else {
+            return nil
+        }
+        return (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/geonews/" + dataID
+    }
+
+    /// Where the resolver reads `area-index.bin` (and `country-areas.bin`, when beside it):
+    /// ``buildFolder`` when it holds the index (`$GEONEWS_BUILD_DATA`, an installed layout, a
+    /// checkout's `.build-data`), else the cache folder when the index is there or no build
+    /// folder exists (so that the error for a missing index names where
+    /// `geonews data install` puts it), else ``buildFolder``.
+    public var areaIndexFolder: String {
+        let build = buildFolder
+        if getenv("GEONEWS_BUILD_DATA") != nil || Self.readable(build + "/" + AreaIndexRecord.fileName) { return build }
+        if let cache = try? areaIndexCacheFolder(),
+           Self.readable(cache + "/" + AreaIndexRecord.fileName) || !Self.readable(build) {
+            return cache
+        }
+        return build
+    }
+
+    /// Makes the area index these data need ready to use: unpacks `Data/area-index.pack` into
+    /// `folder` (by default ``areaIndexCacheFolder()``, created if needed) unless a file of the
+    /// recorded size and checksum is there already. The index is written to a temporary file
+    /// in that folder, checked against `Data/area-index.json`, and only then renamed into
+    /// place, so an interruption leaves no partial `area-index.bin`. Takes a few seconds.
+    ///
+    /// - Parameter folder: the folder to hold `area-index.bin`; `nil` for the cache folder.
+    /// - Returns: the path of the checked `area-index.bin`.
+    @discardableResult
+    public func installAreaIndex(into folder: String? = nil) throws(DataError) -> String {
+        let record = try AreaIndexRecord.load(from: self)
+        let chosen: String
+        if let folder { chosen = folder } else { chosen = try areaIndexCacheFolder() }
+        let target = chosen + "/" + AreaIndexRecord.fileName
+        if let existing = try? MappedFile(path: target),
+           withExtendedLifetime(existing, { AreaIndexRecord(of: existing.bytes) == record }) {
+            return target
+        }
+        try Self.makeFolders(chosen)
+        Self.removeAbandonedPartials(in: chosen)
+        try AreaIndexPack.unpack(pack: file(AreaIndexPack.fileName), to: target, expecting: record)
+        return target
+    }
+
+    private static func readable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    /// How old a temporary file of an unpack must be to be taken for one a killed run left
+    /// behind (an unpack takes seconds).
+    static let abandonedPartialSeconds = 600
+
+    /// Removes the temporary files of unpacks killed before they could remove them
+    /// (`area-index.bin.partial-*` not written to for ``abandonedPartialSeconds``).
+    static func removeAbandonedPartials(in folder: String) {
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        let prefix = AreaIndexRecord.fileName + ".partial-"
+        let now = time(nil)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix) else { continue }
+            let path = folder + "/" + name
+            var info = stat()
+            if lstat(path, &info) == 0, now - info.st_mtim.tv_sec > abandonedPartialSeconds { unlink(path) }
+        }
+    }
+
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `mkdir -p`.
+    private static func makeFolders(_ path: String) throws(DataError) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                throw .unreadable(path: built, reason: "cannot create the folder (\(String(cString: strerror(errno))))")
+            }
+        }
+    }
+}
+
+extension AreaIndexPack {
+    /// Rebuilds `area-index.bin` at `target` from the pack at `pack`: into a temporary file
+    /// beside it, checked against `record`, then renamed over `target`. Nothing is left behind
+    /// on failure.
+    static func unpack(pack: String, to target: String, expecting record: AreaIndexRecord) throws(DataError) {
+        let fd = open(pack, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: pack, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: pack, reason: String(cString: strerror(errno))) }
+        var head = [UInt8](repeating: 0, count: fullHeaderSize)
+        let n = head.withUnsafeMutableBufferPointer { PackSource.file(fd).read(at: 0, count: $0.count, into: $0.baseAddress!) }
+        let header = try Header(Array(head[0..<n]), packBytes: UInt64(info.st_size), path: pack)
+        guard header.unpackedBytes == UInt64(record.bytes), hex(header.checksum) == record.checksum.lowercased() else {
+            throw .stale(path: pack, reason: "it holds index \(hex(header.checksum)) of \(header.unpackedBytes) bytes, "
+                         + "area-index.json records \(record.checksum) of \(record.bytes)")
+        }
+        var template = Array((target + ".partial-XXXXXX").utf8CString)
+        let out = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard out >= 0 else { throw .unreadable(path: target, reason: "cannot create a file beside it (\(String(cString: strerror(errno))))") }
+        let partial = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var isOpen = true
+        do throws(DataError) {
+            let sum = try decode(source: .file(fd), header: header, path: pack) { (b) throws(DataError) in
+                var done = 0
+                while done < b.count {
+                    let w = write(out, b.baseAddress! + done, b.count - done)
+                    if w < 0 && errno == EINTR { continue }
+                    guard w > 0 else { throw .unreadable(path: target, reason: "cannot write (\(String(cString: strerror(errno))))") }
+                    done += w
+                }
+            }
+            guard hex(sum) == record.checksum.lowercased() else {
+                throw .corrupt(path: pack, reason: "the rebuilt index's checksum \(hex(sum)) is not the recorded \(record.checksum)")
+            }
+            isOpen = false
+            guard fchmod(out, 0o644) == 0, fsync(out) == 0, close(out) == 0 else {
+                throw .unreadable(path: target, reason: "cannot write (\(String(cString: strerror(errno))))")
+            }
+            guard rename(partial, target) == 0 else {
+                throw .unreadable(path: target, reason: "cannot rename into place (\(String(cString: strerror(errno))))")
+            }
+        } catch {
+            if isOpen { close(out) }
+            unlink(partial)
+            throw error
+        }
+    }
+}

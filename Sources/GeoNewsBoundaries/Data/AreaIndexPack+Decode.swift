@@ -1,0 +1,137 @@
+extension AreaIndexPack {
+    /// The index a pack in memory rebuilds (for the encoder's own check and for tests).
+    static func decode(pack: UnsafeRawBufferPointer, path: String) throws(DataError) -> [UInt8] {
+        let header = try Header(Array(pack.prefix(fullHeaderSize)), packBytes: UInt64(pack.count), path: path)
+        var out: [UInt8] = []
+        let sum = try decode(source: .memory(pack), header: header, path: path) { (b) throws(DataError) in out += b }
+        guard sum == header.checksum else { throw .corrupt(path: path, reason: "rebuilt index fails its checksum") }
+        return out
+    }
+
+    /// Rebuilds the file `header` describes, handing its bytes to `sink` in order; returns
+    /// their checksum (as `Data/area-index.json` records it). Every count read from the pack is
+    /// bounded by what is left of the file before it is acted on.
+    static func decode(source: PackSource, header: Header, path: String,
+                       sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void) throws(DataError) -> UInt64 {
+        var offset = UInt64(fullHeaderSize)
+        var streams: [PackStream] = []
+        for (s, sizes) in zip(Stream.allCases, header.streams) {
+            streams.append(try PackStream(source: source, range: offset..<(offset + sizes.packed), inflated: sizes.inflated,
+                                          name: "\(s)", path: path))
+            offset += sizes.packed
+        }
+        let out = PackOutput(limit: header.unpackedBytes, path: path, sink: sink)
+        try streams[Stream.plain.rawValue].copy(header.leavesOffset, to: out)
+        var leaves = LeafDecoder(streams: streams, out: out, path: path)
+        try leaves.decode(words: header.leavesBytes / 2)
+        try streams[Stream.plain.rawValue].copy(header.unpackedBytes - header.leavesOffset - header.leavesBytes, to: out)
+        try out.flush()
+        for s in streams { try s.finish() }
+        guard out.count == header.unpackedBytes else {
+            throw .corrupt(path: path, reason: "rebuilt \(out.count) bytes, not \(header.unpackedBytes)")
+        }
+        return out.finalChecksum
+    }
+}
+
+/// Rebuilds the leaves section from the pack's streams (the inverse of the encoder's split).
+private struct LeafDecoder {
+    let heads, ops, flags, xLow, xHigh, yLow, yHigh, rings, sides: PackStream
+    let out: PackOutput
+    let path: String
+    /// This leaf's vertices so far, x (without its flag) in the high half.
+    private var given: [UInt32] = []
+    private var flagByte: UInt8 = 0
+    private var flagBits = 8
+
+    init(streams s: [PackStream], out: PackOutput, path: String) {
+        typealias S = AreaIndexPack.Stream
+        heads = s[S.heads.rawValue]; ops = s[S.ops.rawValue]; flags = s[S.flags.rawValue]
+        xLow = s[S.xLow.rawValue]; xHigh = s[S.xHigh.rawValue]; yLow = s[S.yLow.rawValue]; yHigh = s[S.yHigh.rawValue]
+        rings = s[S.rings.rawValue]; sides = s[S.sides.rawValue]
+        self.out = out
+        self.path = path
+    }
+
+    mutating func decode(words total: UInt64) throws(DataError) {
+        var left = total
+        while left > 0 {
+            let head = UInt16(try heads.varint())
+            try out.word(head)
+            left -= 1
+            given.removeAll(keepingCapacity: true)
+            for _ in 0..<Int(head & AreaIndexFormat.groupCountMask) {
+                let region = try heads.varint(), ringCount = try heads.varint(), vertexCount = try heads.varint()
+                let need = 3 + 2 * UInt64(vertexCount) + 2 * UInt64(ringCount)
+                guard need <= left else {
+                    throw corrupt("a group of \(vertexCount) vertices and \(ringCount) rings overruns the leaves section")
+                }
+                for w in [region, ringCount, vertexCount] { try out.word(UInt16(w)) }
+                try vertices(Int(vertexCount))
+                var previous: UInt16 = 0
+                for _ in 0..<(2 * Int(ringCount)) {
+                    previous = previous &+ UInt16(bitPattern: unzigzag(UInt16(try rings.varint())))
+                    try out.word(previous)
+                }
+                left -= need
+            }
+        }
+    }
+
+    /// One group's run of `count` vertices: literals and copies, as the ops stream says.
+    private mutating func vertices(_ count: Int) throws(DataError) {
+        var done = 0
+        var previous: UInt32 = 0
+        while true {
+            let literals = Int(try ops.varint())
+            guard literals <= count - done else { throw corrupt("\(literals) literal vertices where \(count - done) are left") }
+            for _ in 0..<literals {
+                let sideCode = try sides.byte()
+                guard sideCode < 9 else { throw corrupt("sides code \(sideCode), not 0–8") }
+                var x = UInt32(AreaIndexPack.sideCoordinates[Int(sideCode / 3)])
+                var y = UInt32(AreaIndexPack.sideCoordinates[Int(sideCode % 3)])
+                if sideCode / 3 == 0 {
+                    let dx = UInt16(try xLow.byte()) | UInt16(try xHigh.byte()) << 8
+                    x = UInt32((Int(previous >> 16) + unzigzag15(dx)) & 0x7FFF)
+                }
+                if sideCode % 3 == 0 {
+                    let dy = UInt16(try yLow.byte()) | UInt16(try yHigh.byte()) << 8
+                    y = UInt32(UInt16(truncatingIfNeeded: previous) &+ UInt16(bitPattern: unzigzag(dy)))
+                }
+                previous = x << 16 | y
+                try emit(previous)
+            }
+            done += literals
+            if done == count { return }
+            let distance = Int(try ops.varint(limit: UInt32(Int32.max)))
+            let code = Int(try ops.varint(limit: UInt32(Int32.max)))
+            let length = code / 2 + 1, forward = code & 1 == 1
+            let from = given.count - distance
+            let last = forward ? from + length - 1 : from - (length - 1)
+            guard distance >= 1, from >= 0, length <= count - done, last >= 0, last < given.count else {
+                throw corrupt("a copy of \(length) vertices from \(distance) back, outside the leaf")
+            }
+            for m in 0..<length {
+                previous = given[forward ? from + m : from - m]
+                try emit(previous)
+            }
+            done += length
+        }
+    }
+
+    private mutating func emit(_ vertex: UInt32) throws(DataError) {
+        if flagBits == 8 {
+            flagByte = try flags.byte()
+            flagBits = 0
+        }
+        let flag = UInt16(flagByte >> flagBits & 1) << 15
+        flagBits += 1
+        given.append(vertex)
+        try out.word(UInt16(vertex >> 16) | flag)
+        try out.word(UInt16(truncatingIfNeeded: vertex))
+    }
+
+    private func corrupt(_ reason: String) -> DataError {
+        .corrupt(path: path, reason: "pack leaves: \(reason)")
+    }
+}

@@ -1,0 +1,247 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CZlib
+
+/// Where a pack's bytes come from: a file read piece by piece, or bytes already in memory.
+enum PackSource {
+    case file(Int32)
+    case memory(UnsafeRawBufferPointer)
+
+    /// Up to `count` bytes at `offset` into `buffer`; how many were read.
+    func read(at offset: UInt64, count: Int, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        switch self {
+        case .file(let fd):
+            while true {
+                let n = pread(fd, buffer, count, off_t(offset))
+                if n < 0 && errno == EINTR { continue }
+                return max(n, 0)
+            }
+        case .memory(let bytes):
+            guard offset < UInt64(bytes.count) else { return 0 }
+            let n = min(count, bytes.count - Int(offset))
+            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + Int(offset), byteCount: n)
+            return n
+        }
+    }
+}
+
+/// One zlib stream of a pack, inflated through a small buffer as its bytes are asked for, and
+/// never beyond the size its header declares.
+final class PackStream {
+    private static let chunk = 1 << 16
+    private let source: PackSource
+    private var next: UInt64
+    private let end: UInt64
+    private let declared: UInt64
+    private var produced: UInt64 = 0
+    private let name: String
+    private let path: String
+    private let z = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private let input = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
+    private let output = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
+    private var position = 0
+    private var available = 0
+    private var ended = false
+
+    init(source: PackSource, range: Range<UInt64>, inflated: UInt64, name: String, path: String) throws(DataError) {
+        self.source = source
+        next = range.lowerBound
+        end = range.upperBound
+        declared = inflated
+        self.name = name
+        self.path = path
+        z.initialize(to: z_stream())
+        guard inflateInit_(z, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            input.deallocate(); output.deallocate(); z.deallocate()
+            throw .unreadable(path: path, reason: "zlib could not start")
+        }
+    }
+
+    deinit {
+        inflateEnd(z)
+        z.deallocate()
+        input.deallocate()
+        output.deallocate()
+    }
+
+    func byte() throws(DataError) -> UInt8 {
+        if position == available { try refill() }
+        defer { position += 1 }
+        return output[position]
+    }
+
+    /// A LEB128 varint of at most `limit`.
+    func varint(limit: UInt32 = UInt32(UInt16.max)) throws(DataError) -> UInt32 {
+        var value: UInt32 = 0
+        for shift in stride(from: 0, through: 28, by: 7) {
+            let b = try byte()
+            value |= UInt32(b & 0x7F) << UInt32(shift)
+            if b & 0x80 == 0 {
+                guard value <= limit else { throw corrupt("a count of \(value), above \(limit)") }
+                return value
+            }
+        }
+        throw corrupt("a varint longer than 5 bytes")
+    }
+
+    /// Copies `count` bytes into `sink`.
+    func copy(_ count: UInt64, to sink: PackOutput) throws(DataError) {
+        var left = count
+        while left > 0 {
+            if position == available { try refill() }
+            let n = min(Int(min(left, UInt64(Int.max))), available - position)
+            try sink.write(UnsafeRawBufferPointer(start: output + position, count: n))
+            position += n
+            left -= UInt64(n)
+        }
+    }
+
+    /// Checks that every declared byte was read and that the stream ends there (zlib checks
+    /// its Adler-32 at the end).
+    func finish() throws(DataError) {
+        guard position == available else { throw corrupt("bytes left unread") }
+        while !ended {
+            try step()
+            guard available == 0 else { throw corrupt("longer than its declared \(declared) bytes") }
+        }
+        guard produced == declared else { throw corrupt("\(produced) bytes where \(declared) are declared") }
+    }
+
+    private func refill() throws(DataError) {
+        repeat {
+            guard !ended else { throw corrupt("ends early") }
+            try step()
+        } while available == 0
+    }
+
+    /// One call of inflate into the emptied output buffer.
+    private func step() throws(DataError) {
+        position = 0
+        available = 0
+        if z.pointee.avail_in == 0 {
+            let n = next < end ? source.read(at: next, count: Int(min(UInt64(Self.chunk), end - next)), into: input) : 0
+            guard n > 0 else { throw corrupt("truncated") }
+            next += UInt64(n)
+            z.pointee.next_in = input
+            z.pointee.avail_in = uInt(n)
+        }
+        z.pointee.next_out = output
+        z.pointee.avail_out = uInt(Self.chunk)
+        let status = inflate(z, Z_NO_FLUSH)
+        available = Self.chunk - Int(z.pointee.avail_out)
+        produced += UInt64(available)
+        guard produced <= declared else { throw corrupt("longer than its declared \(declared) bytes") }
+        switch status {
+        case Z_STREAM_END: ended = true
+        case Z_OK: break
+        case Z_BUF_ERROR where available > 0: break
+        default: throw corrupt("zlib error \(status)")
+        }
+    }
+
+    private func corrupt(_ reason: String) -> DataError {
+        .corrupt(path: path, reason: "pack stream \(name): \(reason)")
+    }
+}
+
+/// The rebuilt file's bytes on their way out: counted against the declared size, fed to the
+/// running checksum, and handed on in chunks.
+final class PackOutput {
+    private let limit: UInt64
+    private(set) var count: UInt64 = 0
+    private var checksum = RunningChecksum(skipping: AreaIndexFormat.headerSize)
+    private var buffer: [UInt8] = []
+    private let sink: (UnsafeRawBufferPointer) throws(DataError) -> Void
+    private let path: String
+
+    init(limit: UInt64, path: String, sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void) {
+        self.limit = limit
+        self.path = path
+        self.sink = sink
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    func word(_ w: UInt16) throws(DataError) {
+        buffer.append(UInt8(truncatingIfNeeded: w))
+        buffer.append(UInt8(truncatingIfNeeded: w >> 8))
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Hands on what is buffered; the checksum of everything written so far.
+    func flush() throws(DataError) {
+        count += UInt64(buffer.count)
+        guard count <= limit else { throw .corrupt(path: path, reason: "the pack rebuilds more than its declared \(limit) bytes") }
+        let handed = buffer.withUnsafeBytes { b in
+            checksum.add(b)
+            return Result { () throws(DataError) in try sink(b) }
+        }
+        try handed.get()
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    var finalChecksum: UInt64 { checksum.value }
+}
+
+/// ``CountryIndexFormat/checksum(_:)`` of a file's bytes after its header, computed as they
+/// pass; 0 when that part is not a whole number of 32-byte blocks (as the record has it).
+struct RunningChecksum {
+    private var skip: Int
+    private var a: UInt64 = 0x9E37_79B9_7F4A_7C15, b: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    private var c: UInt64 = 0x1656_67B1_9E37_79F9, d: UInt64 = 0x85EB_CA77_C2B2_AE63
+    private var pending: [UInt8] = []
+    private var total = 0
+
+    init(skipping header: Int) { skip = header }
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        var rest = bytes
+        if skip > 0 {
+            let n = min(skip, rest.count)
+            skip -= n
+            rest = UnsafeRawBufferPointer(rebasing: rest[n...])
+        }
+        total += rest.count
+        if !pending.isEmpty {
+            let n = min(32 - pending.count, rest.count)
+            pending += rest[rest.startIndex..<(rest.startIndex + n)]
+            rest = UnsafeRawBufferPointer(rebasing: rest[(rest.startIndex + n)...])
+            if pending.count == 32 {
+                pending.withUnsafeBytes { block($0, 0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        var i = 0
+        while i + 32 <= rest.count {
+            block(rest, i)
+            i += 32
+        }
+        pending += rest[(rest.startIndex + i)...]
+    }
+
+    private mutating func block(_ p: UnsafeRawBufferPointer, _ at: Int) {
+        let m: UInt64 = 0xFF51_AFD7_ED55_8CCD
+        a = (a ^ UInt64(littleEndian: p.loadUnaligned(fromByteOffset: at, as: UInt64.self))) &* m
+        b = (b ^ UInt64(littleEndian: p.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))) &* m
+        c = (c ^ UInt64(littleEndian: p.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))) &* m
+        d = (d ^ UInt64(littleEndian: p.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))) &* m
+        a ^= a >> 29; b ^= b >> 31; c ^= c >> 27; d ^= d >> 33
+    }
+
+    var value: UInt64 {
+        guard pending.isEmpty else { return 0 }
+        let m: UInt64 = 0xFF51_AFD7_ED55_8CCD
+        var h = a ^ (b &* 31) ^ (c &* 1009) ^ (d &* 65537) ^ UInt64(total)
+        h ^= h >> 33
+        h &*= m
+        h ^= h >> 33
+        return h
+    }
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+
+/// `geonews data`: the area index a first run needs, unpacked from the committed pack.
+struct DataCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "data",
+        abstract: "Install or locate the area index (area-index.bin) the resolver reads.",
+        subcommands: [DataInstallCommand.self, DataPathCommand.self]
+    )
+}
+
+/// `geonews data install [--to DIR]`.
+struct DataInstallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "install",
+        abstract: "Unpack Data/area-index.pack into the cache (or --to DIR) and check it.",
+        discussion: """
+            Writes area-index.bin to $XDG_CACHE_HOME/geonews/<data id>/ (else ~/.cache/geonews/<data id>/), \
+            the data id being the checksum Data/area-index.json records. Nothing is downloaded. The file is \
+            checked against that record before it is renamed into place; an index already there and intact \
+            is kept. Prints the file's path. Exits 65 when the pack is missing or damaged.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The folder to hold area-index.bin (default: the cache folder).", valueName: "dir"))
+    var to: String?
+
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+        let directory = try data.directory()
+        do {
+            print(try directory.installAreaIndex(into: to))
+        } catch {
+            throw fail("\(error)", .dataError)
+        }
+    }
+}
+
+/// `geonews data path`.
+struct DataPathCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "path",
+        abstract: "Print where the resolver reads area-index.bin; exit 65 if it is not there.",
+        discussion: "Without an index there, names the path the resolver looked at (outside a checkout, the cache path `geonews data install` writes)."
+    )
+
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+        let directory = try data.directory()
+        let path = directory.areaIndexFolder + "/" + AreaIndexRecord.fileName
+        guard access(path, R_OK) == 0 else {
+            throw fail("\(path) is missing; run `geonews data install`", .dataError)
+        }
+        print(path)
+    }
+}
