@@ -50,6 +50,22 @@ answers() {  # answers LAT LON EXPECTED: the consumer prints EXPECTED and exits 
 }
 check "Paris is FR<TAB>Europe/Paris" answers 48.8566 2.3522 $'FR\tEurope/Paris'
 check "the middle of the Atlantic is -<TAB>Etc/GMT+2" answers 0 -30 $'-\tEtc/GMT+2'
+# A library user's machine: the data folder alone (no .build-data beside it), an empty XDG cache.
+# The first run unpacks the committed pack into the cache (DataDirectory.installAreaIndex), the
+# second finds it there.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+cp -r "$here/../../Data" "$scratch/Data"
+first_run() {
+  local out started
+  started=$(date +%s%N)
+  out="$(GEONEWS_DATA="$scratch/Data" XDG_CACHE_HOME="$scratch/cache" "$bin/consumer" --lat 48.8566 --lon 2.3522)" || return 1
+  echo "      first run: $(sed 's/\t/\\t/' <<<"$out") in $(( ($(date +%s%N) - started) / 1000000 )) ms; $(ls "$scratch"/cache/geonews/*/area-index.bin)"
+  [ "$out" = $'FR\tEurope/Paris' ] && [ -f "$(ls "$scratch"/cache/geonews/*/area-index.bin)" ] \
+    && [ "$(GEONEWS_DATA="$scratch/Data" XDG_CACHE_HOME="$scratch/cache" "$bin/consumer" --lat -33.9 --lon 18.4)" = $'ZA\tAfrica/Johannesburg' ]
+}
+check "with no area index anywhere, the first run unpacks it into the XDG cache and the next finds it" first_run
+
 refuses() {  # refuses TEXT ARGS...: exit 64 and one line on standard error holding TEXT
   local text="$1" err code; shift
   err="$("$bin/consumer" "$@" 2>&1 >/dev/null)"

@@ -26,11 +26,15 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 /// The resolver over the data wherever the library finds it: `$GEONEWS_DATA`, a `Data/` folder
-/// above the executable or the working directory, or the installed layouts, with the area index
-/// in that folder's build folder (``DataDirectory/buildFolder``). The one place that knows
-/// where the data lives.
+/// above the executable or the working directory, or the installed layouts. The area index is
+/// looked for in the build folder, the installed folder and the XDG cache; when none holds it,
+/// ``DataDirectory/installAreaIndex(into:)`` unpacks it once into the cache (a second or two)
+/// and the load is tried again. The one place that knows where the data lives.
 func loadResolver() throws(DataError) -> CountryResolver {
-    try CountryResolver.load(from: DataDirectory.locate())
+    let data = try DataDirectory.locate()
+    if let resolver = try? CountryResolver.load(from: data) { return resolver }
+    _ = try data.installAreaIndex()
+    return try CountryResolver.load(from: data)
 }
 
 /// The values of `--lat` and `--lon` (also as `--lat=…`), or a message naming what is wrong.
