@@ -62,8 +62,8 @@ public enum GeoNewsAPI {
     static func load(configuration: ServerConfiguration, data: DataDirectory) throws(ServerStartError) -> ServerState {
         let resolver: CountryResolver
         do {
-            // One border table for the resolvers that measure border distances.
-            resolver = try CountryResolver.load(from: data, borderTable: true)
+            // One resolver for single positions and batches alike: the measures go with each call.
+            resolver = try CountryResolver.load(from: data, options: .server)
         } catch {
             throw .data("\(error)")
         }
@@ -100,12 +100,6 @@ public enum GeoNewsAPI {
             }
         }
         return ServerState(resolver: resolver,
-                           batchResolver: CountryResolver(catalogue: resolver.catalogue, index: resolver.index, areas: resolver.areas,
-                                                          zoneIDs: resolver.zoneIDs, seaSearchKm: 0),
-                           borderMeasuringBatchResolver: CountryResolver(
-                               catalogue: resolver.catalogue, index: resolver.index, areas: resolver.areas,
-                               zoneIDs: resolver.zoneIDs, seaSearchKm: 0, measuresBorderDistance: true,
-                               borderTable: resolver.borderTable),
                            zoneRules: zoneRules,
                            store: store, configuration: configuration,
                            datasets: datasets, headlines: headlines,
