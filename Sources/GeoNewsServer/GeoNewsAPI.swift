@@ -31,11 +31,12 @@ public enum GeoNewsAPI {
         for (id, reason) in state.datasets.unavailable {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
         }
-        let router = try makeRouter(state: state, metrics: registry, logger: logger)
+        let plainRoutes = try PlainRoutes(state: state)
+        let router = try makeRouter(state: state, plainRoutes: plainRoutes, metrics: registry, logger: logger)
         let serverName = "geonews"
         let deadlines = BodyDeadline.Limits(timeoutSeconds: configuration.bodyTimeoutSeconds, bytesPerSecond: configuration.bodyMinimumRate,
                                             shutdownSeconds: configuration.shutdownTimeoutSeconds)
-        let answers = EventLoopAnswers.Routes(state: state, serverName: serverName)
+        let answers = EventLoopAnswers.Routes(table: plainRoutes, serverName: serverName, corsOrigin: configuration.corsOrigin)
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -109,7 +110,8 @@ public enum GeoNewsAPI {
     /// Every route, under the middleware every request passes: CORS when an origin is
     /// configured (outermost, so that problems get its headers too), problem JSON, metrics, the
     /// write rate limit and the body limit.
-    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<RouteBuilder.Context> {
+    static func makeRouter(state: ServerState, plainRoutes: PlainRoutes, metrics: PrometheusCollectorRegistry,
+                           logger: Logger) throws -> Router<RouteBuilder.Context> {
         let router = Router(context: RouteBuilder.Context.self)
         if let origin = state.configuration.corsOrigin {
             router.add(middleware: CrossOrigin(origin: origin))
@@ -133,7 +135,7 @@ public enum GeoNewsAPI {
         UserRoutes(state: state).add(to: &routes)
         FavouriteRoutes(state: state).add(to: &routes)
         SettingsRoutes(state: state).add(to: &routes)
-        ResolveRoutes(state: state).add(to: &routes)
+        plainRoutes.add(to: &routes)
         BatchResolveRoutes(state: state).add(to: &routes)
         ClusterRoutes(state: state).add(to: &routes)
         TileRoutes(state: state).add(to: &routes)

@@ -8,20 +8,19 @@ import Hummingbird
 struct ResolveRoutes {
     let state: ServerState
 
-    func add(to routes: inout RouteBuilder) {
-        routes.get("/v1/resolve") { request, _ in
-            let query = request.parameters
-            if let plain = try Self.plainAnswer(query, state: state, fields: request.headers) { return plain.response }
-            let (resolution, language) = try resolve(query)
-            let wanted = try query.integer("headlines", in: 1...100, default: 5)
-            let category = try query.value("category").map(HeadlineRoutes.category)
-            let suggested = resolution.suggestion.country
-            let result = try await state.headlineService().topHeadlines(
-                country: (suggested.iso2 ?? suggested.id).lowercased(), category: category, limit: wanted)
-            let headlines = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(result))
-            let body = try ResolutionReport(resolution, language: language, headlines: headlines, zoneRules: state.zoneRules).jsonBytes()
-            return try Self.tagged(body, cacheControl: HeadlineRoutes.cacheControl(result), fields: request.headers).response
-        }
+    /// The answer with headlines, for a query ``plainAnswer(_:state:fields:)`` leaves to the
+    /// router (``PlainRoutes`` registers the route).
+    @Sendable func headlineAnswer(_ request: Request, _ context: RouteBuilder.Context) async throws -> Response {
+        let query = request.parameters
+        let (resolution, language) = try resolve(query)
+        let wanted = try query.integer("headlines", in: 1...100, default: 5)
+        let category = try query.value("category").map(HeadlineRoutes.category)
+        let suggested = resolution.suggestion.country
+        let result = try await state.headlineService().topHeadlines(
+            country: (suggested.iso2 ?? suggested.id).lowercased(), category: category, limit: wanted)
+        let headlines = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(result))
+        let body = try ResolutionReport(resolution, language: language, headlines: headlines, zoneRules: state.zoneRules).jsonBytes()
+        return try Self.tagged(body, cacheControl: HeadlineRoutes.cacheControl(result), fields: request.headers).response
     }
 
     /// The answer without headlines to a request with these header fields (304 to a
