@@ -21,6 +21,8 @@ struct ServerState: Sendable {
     let basemap: BasemapRoutes
     /// Encoded cluster and tile answers by ETag.
     let answers = AnswerCache()
+    /// `GET /v1/resolve` answers of this half hour by query.
+    let resolveAnswers = ResolveAnswerCache()
 
     var catalogue: Catalogue { resolver.catalogue }
 }
