@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # geonews-serve under load, side by side with nginx serving a small static JSON file on the
-# same machine in the same run (the ceiling for an HTTP/1.1 answer on loopback):
+# same machine in the same run (the ceiling for an HTTP/1.1 answer on loopback), and with the
+# server's own constant route (the floor of its stack: GET /v1/benchmark/constant, enabled by
+# the hidden --benchmark-constant-route, returns the Paris answer worked out once, through the
+# same pipeline as /v1/resolve):
 #
-#   1. GET /v1/resolve and GET /v1/clusters (the 54 markers at 15,000 km) with wrk, 64
-#      connections: requests/s, the ratio to nginx, p99 latency, errors, the server's RSS;
-#      then GET /v1/resolve over 1,000 GPS fixes in turn (a wrk script), for comparison;
+#   1. GET /v1/benchmark/constant, GET /v1/resolve and GET /v1/clusters (the 54 markers at
+#      15,000 km) with wrk, 64 connections: requests/s, the ratios to the constant route and
+#      to nginx, p99 latency, errors, the server's RSS; then GET /v1/resolve over 1,000 GPS
+#      fixes in turn (a wrk script), for comparison;
 #   2. POST /v1/resolve with a CSV of 10M GPS fixes streamed through (curl -T): rows/s end to
 #      end and the server's peak RSS;
 #   3. POST /v1/datasets with 1M points: seconds until the answer, which comes once the points
@@ -12,15 +16,23 @@
 #
 #   Benchmarks/run-serve.sh            # 30 s per wrk run, 10M rows, 1M points
 #   Benchmarks/run-serve.sh --quick    # 5 s per wrk run, 1M rows, 200k points, to try it out
+#   Benchmarks/run-serve.sh --get-only # part 1 only (with --quick as a second argument: 5 s runs)
 #
-# Builds geonews-serve in release mode; installs Debian's nginx-light and wrk when missing.
+# Builds geonews-serve in release mode (in $GEONEWS_SCRATCH when set, else .build); installs Debian's nginx-light and wrk when missing.
 # Everything it writes goes to Benchmarks/out/serve/ (git-ignored); the log is
 # Benchmarks/out/serve/run-serve.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 DURATION=30s ROWS=10000000 POINTS=1000000
-if [ "${1:-}" = "--quick" ]; then DURATION=5s ROWS=1000000 POINTS=200000; fi
+GET_ONLY=0
+for arg in "$@"; do
+    case $arg in
+        --quick) DURATION=5s ROWS=1000000 POINTS=200000 ;;
+        --get-only) GET_ONLY=1 ;;
+        *) echo "unknown option $arg"; exit 64 ;;
+    esac
+done
 CONNECTIONS=64 THREADS=2
 OUT=$ROOT/Benchmarks/out/serve
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -36,8 +48,9 @@ fi
 
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== building geonews-serve (release)"
-swift build -c release --product geonews-serve 2>&1 | tail -1
-SERVE=$ROOT/.build/release/geonews-serve
+SCRATCH=${GEONEWS_SCRATCH:-$ROOT/.build}
+swift build -c release --product geonews-serve --scratch-path "$SCRATCH" 2>&1 | tail -1
+SERVE=$SCRATCH/release/geonews-serve
 echo "$(nginx -v 2>&1), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
 
 PIDS=()
@@ -50,7 +63,8 @@ start_server() {
     rm -rf "$state"
     : > "$OUT/serve-$1.out"
     GEONEWS_DATA=$ROOT/Data GEONEWS_GOOGLE_NEWS_URL=http://127.0.0.1:9 GEONEWS_GDELT_URL=http://127.0.0.1:9 \
-        "$SERVE" --port 0 --state-dir "$state" --max-body-bytes 4294967296 >"$OUT/serve-$1.out" 2>"$OUT/serve-$1.err" &
+        "$SERVE" --port 0 --state-dir "$state" --max-body-bytes 4294967296 --benchmark-constant-route \
+        >"$OUT/serve-$1.out" 2>"$OUT/serve-$1.err" &
     SERVER_PID=$!
     PIDS+=("$SERVER_PID")
     for _ in $(seq 100); do grep -q "listening on" "$OUT/serve-$1.out" && break; sleep 0.1; done
@@ -100,9 +114,11 @@ nginx -c "$OUT/nginx.conf" -p "$OUT" &
 PIDS+=($!)
 sleep 1
 curl -sf "http://127.0.0.1:$NGINX_PORT/static.json" | cmp - "$OUT/static.json"
+curl -sf "$BASE/v1/benchmark/constant" | cmp - "$OUT/static.json"
 curl -sf "$BASE/v1/clusters?altitude=15000km" > "$OUT/clusters.json"
 echo "clusters at 15,000 km: $(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["features"]))' "$OUT/clusters.json") features, $(wc -c < "$OUT/clusters.json") bytes"
 load nginx "http://127.0.0.1:$NGINX_PORT/static.json"
+sample_rss "$SERVER_PID" constant load constant "$BASE/v1/benchmark/constant"
 sample_rss "$SERVER_PID" resolve load resolve "$BASE/v1/resolve?lat=48.8566&lon=2.3522"
 sample_rss "$SERVER_PID" clusters load clusters "$BASE/v1/clusters?altitude=15000km"
 # The same route over 1,000 GPS fixes (the batch benchmark's generator): a new position each
@@ -120,6 +136,7 @@ echo "-- varied: $BASE/v1/resolve, 1,000 positions in turn ($OUT/varied.lua)"; c
 echo "geonews-serve peak RSS over the GET runs: $(rss_kb "$SERVER_PID" VmHWM) kB"
 stop_server
 
+if [ "$GET_ONLY" = 0 ]; then
 echo "== 2. POST /v1/resolve, $ROWS CSV rows streamed (curl -T)"
 python3 Benchmarks/resolve/generate_positions.py "$ROWS" "$OUT/fixes.csv" --seed 42
 echo "input: $(wc -c < "$OUT/fixes.csv") bytes"
@@ -150,11 +167,12 @@ curl -sf -T "$OUT/points.csv" -X POST -H 'Content-Type: text/csv' -H "Authorizat
 echo "answer: $(cat "$OUT/dataset.json"), seconds: $(cat "$OUT/dataset.curl")"
 echo "geonews-serve peak RSS (VmHWM): $(rss_kb "$SERVER_PID" VmHWM) kB"
 stop_server
+fi
 
 echo "== summary"
-python3 - "$OUT" "$ROWS" "$POINTS" "$DURATION" <<'PY'
+python3 - "$OUT" "$ROWS" "$POINTS" "$DURATION" "$GET_ONLY" <<'PY'
 import re, sys
-out, rows, points, duration = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+out, rows, points, duration, get_only = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5] == "1"
 
 def wrk(name):
     text = open(f"{out}/{name}.wrk").read()
@@ -172,17 +190,23 @@ def rss_mb(name):
         return float("nan")
 
 nginx, _, nginx_errors = wrk("nginx")
+constant, constant_p99, constant_errors = wrk("constant")
 print(f"| measure (64 connections, {duration} per wrk run) | result | target |")
 print("|---|---|---|")
 print(f"| nginx 1.22, static JSON file (ceiling) | {nginx:,.0f} req/s, {nginx_errors} errors | |")
-for name, label, target in [("resolve", "GET /v1/resolve (Paris)", 0.5), ("clusters", "GET /v1/clusters, 54 markers at 15,000 km", 0.4)]:
+print(f"| GET /v1/benchmark/constant, the same bytes worked out once (floor of the stack) | {constant:,.0f} req/s"
+      f" = {constant / nginx:.2f}× nginx, p99 {constant_p99:.2f} ms, {constant_errors} errors | |")
+for name, label, target in [("resolve", "GET /v1/resolve (Paris)", 0.9), ("clusters", "GET /v1/clusters, 54 markers at 15,000 km", 0.85)]:
     rps, p99, errors = wrk(name)
-    ratio = rps / nginx
-    print(f"| {label} | {rps:,.0f} req/s = {ratio:.2f}× nginx, p99 {p99:.2f} ms, {errors} errors, RSS ≤ {rss_mb(name):.0f} MB"
-          f" | ≥ {target}× {'✓' if ratio >= target else '✗'}, p99 ≤ 5 ms {'✓' if p99 <= 5 else '✗'}, 0 errors {'✓' if errors == 0 else '✗'} |")
+    ratio = rps / constant
+    print(f"| {label} | {rps:,.0f} req/s = {ratio:.2f}× constant = {rps / nginx:.2f}× nginx, p99 {p99:.2f} ms, {errors} errors,"
+          f" RSS ≤ {rss_mb(name):.0f} MB | ≥ {target}× constant {'✓' if ratio >= target else '✗'},"
+          f" p99 ≤ 5 ms {'✓' if p99 <= 5 else '✗'}, 0 errors {'✓' if errors == 0 else '✗'} |")
 rps, p99, errors = wrk("varied")
-print(f"| GET /v1/resolve, 1,000 GPS fixes in turn (no target; every answer computed) | {rps:,.0f} req/s = {rps / nginx:.2f}× nginx,"
-      f" p99 {p99:.2f} ms, {errors} errors | |")
+print(f"| GET /v1/resolve, 1,000 GPS fixes in turn (no target; every answer computed) | {rps:,.0f} req/s = {rps / constant:.2f}× constant"
+      f" = {rps / nginx:.2f}× nginx, p99 {p99:.2f} ms, {errors} errors | |")
+if get_only:
+    sys.exit(0)
 seconds = float(open(f"{out}/post.curl").read().split()[0])
 print(f"| POST /v1/resolve, {rows:,} CSV rows streamed | {rows / seconds / 1e6:.2f} M rows/s end to end ({seconds:.1f} s), server RSS ≤ {rss_mb('post'):.0f} MB"
       f" | ≥ 1.5 M rows/s {'✓' if rows / seconds >= 1.5e6 else '✗'}, ≤ 150 MB {'✓' if rss_mb('post') <= 150 else '✗'} |")

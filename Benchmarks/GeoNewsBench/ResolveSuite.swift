@@ -13,7 +13,9 @@ enum ResolveSuite {
         let n = o.points(default: 1_000_000)
         // The border distance, a search of the grid around each point, is left out: it is what a
         // batch resolver does unless asked, and it would dominate the per-point cost.
-        let resolver = try CountryResolver.load(from: ctx.directory, measuresBorderDistance: false)
+        let resolver = try CountryResolver.load(
+            from: ctx.directory, options: ResolverOptions(measures: .init(borderDistance: false, seaSearchKm: .infinity),
+                                                          precomputesMarkerGrid: false, buildsBorderTable: false))
         let index = resolver.index
         var rng = SplitMix64(seed: o.seed)
         var sets: [(name: String, points: [Coordinate])] = []

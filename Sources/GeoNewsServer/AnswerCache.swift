@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOConcurrencyHelpers
 
@@ -31,4 +32,45 @@ final class AnswerCache: Sendable {
 
     /// Answers kept now.
     var count: Int { entries.withLockedValue { $0.bodies.count } }
+}
+
+/// The `GET /v1/resolve` answers of the current half hour by the query's values, so that a
+/// position asked again (a map's centre, a city) is not resolved and written out again.
+///
+/// A resolution's bytes depend on the position, the name language and the hour (through the
+/// UTC offset, which changes only on a whole or half hour: see
+/// `ResolutionReport.secondsValid(after:)`), so an entry holds for the half hour it was made
+/// in, and the whole cache is emptied when the next one begins, or when it is full.
+final class ResolveAnswerCache: Sendable {
+    /// An answer's body and its strong ETag.
+    struct Entry: Sendable {
+        let body: ByteBuffer
+        let tag: String
+    }
+
+    private let entries = NIOLockedValueBox<(halfHour: Int64, answers: [String: Entry])>((-1, [:]))
+    /// At most this many answers (of about 400 bytes each).
+    let maximumCount: Int
+
+    init(maximumCount: Int = 4096) {
+        self.maximumCount = maximumCount
+    }
+
+    /// The half hour since 1970 that `date` falls in.
+    static func halfHour(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down)).quotientAndRemainder(dividingBy: 1800).quotient
+    }
+
+    /// The answer kept for `key` in `halfHour`, if any.
+    func entry(_ key: String, halfHour: Int64) -> Entry? {
+        entries.withLockedValue { $0.halfHour == halfHour ? $0.answers[key] : nil }
+    }
+
+    /// Keeps `entry` for `key` in `halfHour`.
+    func store(_ entry: Entry, for key: String, halfHour: Int64) {
+        entries.withLockedValue { cache in
+            if cache.halfHour != halfHour || cache.answers.count >= maximumCount { cache = (halfHour, [:]) }
+            cache.answers[key] = entry
+        }
+    }
 }

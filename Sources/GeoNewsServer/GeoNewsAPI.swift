@@ -31,11 +31,12 @@ public enum GeoNewsAPI {
         for (id, reason) in state.datasets.unavailable {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
         }
-        let router = try makeRouter(state: state, metrics: registry, logger: logger)
+        let plainRoutes = try PlainRoutes(state: state)
+        let router = try makeRouter(state: state, plainRoutes: plainRoutes, metrics: registry, logger: logger)
         let serverName = "geonews"
         let deadlines = BodyDeadline.Limits(timeoutSeconds: configuration.bodyTimeoutSeconds, bytesPerSecond: configuration.bodyMinimumRate,
                                             shutdownSeconds: configuration.shutdownTimeoutSeconds)
-        let answers = EventLoopAnswers.Routes(state: state, serverName: serverName)
+        let answers = EventLoopAnswers.Routes(table: plainRoutes, serverName: serverName, corsOrigin: configuration.corsOrigin)
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -62,8 +63,8 @@ public enum GeoNewsAPI {
     static func load(configuration: ServerConfiguration, data: DataDirectory) throws(ServerStartError) -> ServerState {
         let resolver: CountryResolver
         do {
-            // One border table for the resolvers that measure border distances.
-            resolver = try CountryResolver.load(from: data, borderTable: true)
+            // One resolver for single positions and batches alike: the measures go with each call.
+            resolver = try CountryResolver.load(from: data, options: .server)
         } catch {
             throw .data("\(error)")
         }
@@ -100,12 +101,6 @@ public enum GeoNewsAPI {
             }
         }
         return ServerState(resolver: resolver,
-                           batchResolver: CountryResolver(catalogue: resolver.catalogue, index: resolver.index, areas: resolver.areas,
-                                                          zoneIDs: resolver.zoneIDs, seaSearchKm: 0),
-                           borderMeasuringBatchResolver: CountryResolver(
-                               catalogue: resolver.catalogue, index: resolver.index, areas: resolver.areas,
-                               zoneIDs: resolver.zoneIDs, seaSearchKm: 0, measuresBorderDistance: true,
-                               borderTable: resolver.borderTable),
                            zoneRules: zoneRules,
                            store: store, configuration: configuration,
                            datasets: datasets, headlines: headlines,
@@ -115,7 +110,8 @@ public enum GeoNewsAPI {
     /// Every route, under the middleware every request passes: CORS when an origin is
     /// configured (outermost, so that problems get its headers too), problem JSON, metrics, the
     /// write rate limit and the body limit.
-    static func makeRouter(state: ServerState, metrics: PrometheusCollectorRegistry, logger: Logger) throws -> Router<RouteBuilder.Context> {
+    static func makeRouter(state: ServerState, plainRoutes: PlainRoutes, metrics: PrometheusCollectorRegistry,
+                           logger: Logger) throws -> Router<RouteBuilder.Context> {
         let router = Router(context: RouteBuilder.Context.self)
         if let origin = state.configuration.corsOrigin {
             router.add(middleware: CrossOrigin(origin: origin))
@@ -139,7 +135,7 @@ public enum GeoNewsAPI {
         UserRoutes(state: state).add(to: &routes)
         FavouriteRoutes(state: state).add(to: &routes)
         SettingsRoutes(state: state).add(to: &routes)
-        ResolveRoutes(state: state).add(to: &routes)
+        plainRoutes.add(to: &routes)
         BatchResolveRoutes(state: state).add(to: &routes)
         ClusterRoutes(state: state).add(to: &routes)
         TileRoutes(state: state).add(to: &routes)

@@ -49,6 +49,12 @@ public struct ServerConfiguration: Sendable {
     /// (the addresses quiet longest) are forgotten, so memory stays bounded.
     public var trackedAddresses = 10_000
 
+    /// Whether `GET /v1/benchmark/constant` answers: the `/v1/resolve` answer for Paris,
+    /// worked out once at start, through the same pipeline (event-loop answers, router,
+    /// middleware), so that a load test can measure the floor of the stack beside the real
+    /// routes. Off unless a benchmark asks (`--benchmark-constant-route`); no client needs it.
+    public var benchmarkConstantRoute = false
+
     public init(stateDirectory: URL) {
         self.stateDirectory = stateDirectory
     }

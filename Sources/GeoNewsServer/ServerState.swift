@@ -4,15 +4,10 @@ import GeoNewsStore
 /// What the routes share: loaded once at start, immutable afterwards (the store serialises
 /// its own writes), so one value serves every request without locks.
 struct ServerState: Sendable {
+    /// Built with ``ResolverOptions/server``: `GET /v1/resolve` takes its single-position
+    /// measures, `POST /v1/resolve` passes the batch ones (``ResolutionMeasures/batch``, or
+    /// ``ResolutionMeasures/batchWithBorderDistance`` when asked) with its rows.
     let resolver: CountryResolver
-    /// The same catalogue and index for `POST /v1/resolve`, as `geonews resolve` loads them:
-    /// batch rows carry no nearest country at sea, so the sea search stops at the near-shore
-    /// distance, which keeps open-sea rows as cheap as land ones (the same rows either way).
-    let batchResolver: CountryResolver
-    /// The batch resolver that also measures each row's distance to its country's edge, for
-    /// `POST /v1/resolve?borderDistance=true` (as `geonews resolve --border-distance`); the
-    /// other rows do not pay for that search.
-    let borderMeasuringBatchResolver: CountryResolver
     /// The UTC-offset rules of the same data directory as the resolver (`--data`), loaded at
     /// start, so that answers never fall back to the rules of the default data folder.
     let zoneRules: TimeZoneRules
@@ -26,6 +21,8 @@ struct ServerState: Sendable {
     let basemap: BasemapRoutes
     /// Encoded cluster and tile answers by ETag.
     let answers = AnswerCache()
+    /// `GET /v1/resolve` answers of this half hour by query.
+    let resolveAnswers = ResolveAnswerCache()
 
     var catalogue: Catalogue { resolver.catalogue }
 }

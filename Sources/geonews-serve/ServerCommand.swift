@@ -66,6 +66,10 @@ struct ServerCommand: AsyncParsableCommand {
 
     @OptionGroup var ownership: OwnershipOptions
 
+    // Benchmarks/run-serve.sh only: the floor of the stack beside the real routes.
+    @Flag(help: ArgumentHelp("Answer GET /v1/benchmark/constant with a constant body (load tests only).", visibility: .hidden))
+    var benchmarkConstantRoute = false
+
     func run() async throws {
         guard (0...65535).contains(port) else { throw fail("port \(port) is outside 0…65535", .usage) }
         guard maxBodyBytes > 0 else { throw fail("max body bytes \(maxBodyBytes) must be above 0", .usage) }
@@ -94,6 +98,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.bodyTimeoutSeconds = bodyTimeout
         configuration.bodyMinimumRate = bodyMinRate
         configuration.shutdownTimeoutSeconds = shutdownTimeout
+        configuration.benchmarkConstantRoute = benchmarkConstantRoute
         try ownership.apply(to: &configuration)
         configuration.pageDirectory = try folder(pageDir, option: "--page-dir", fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
         configuration.vendorDirectory = try folder(vendorDir, option: "--vendor-dir", fallback: "/usr/share/javascript/leaflet")

@@ -33,8 +33,10 @@ struct GeoNewsCommand: AsyncParsableCommand {
         // A reader that goes away (`geonews resolve big.csv | head -1`) ends us as it ends any
         // Unix filter, quietly by SIGPIPE, even when the parent left SIGPIPE ignored.
         signal(SIGPIPE, SIG_DFL)
-        ResolverPreload.start(arguments: Array(CommandLine.arguments.dropFirst()),
-                              subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
-        await runReportingOneLine()
+        let preload = ResolverPreload.start(arguments: Array(CommandLine.arguments.dropFirst()),
+                                            subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
+        await ResolverPreload.$started.withValue(preload) {
+            await runReportingOneLine()
+        }
     }
 }

@@ -63,9 +63,9 @@ final class AreaBorderTableTests: XCTestCase {
     func testAServerResolverAndABatchResolverCarryTheTable() throws {
         let single = try CountryResolver.load(from: TestData.directory)
         XCTAssertNil(single.borderTable, "one lookup is cheaper without building the table")
-        let server = try CountryResolver.load(from: TestData.directory, borderTable: true)
+        let server = try CountryResolver.load(from: TestData.directory, options: .server)
         XCTAssertNotNil(server.borderTable)
-        let batch = try CountryResolver.load(from: TestData.directory, seaSearchKm: 0, measuresBorderDistance: true)
+        let batch = try CountryResolver.load(from: TestData.directory, options: .batchWithBorderDistance)
         XCTAssertNotNil(batch.borderTable)
         let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
         XCTAssertEqual(server.resolve(paris).borderDistanceKm, single.resolve(paris).borderDistanceKm)

@@ -139,12 +139,12 @@ final class AreaResolverTests: XCTestCase {
     func testAResolverCanLeaveTheBorderDistanceOut() throws {
         let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
         // A batch resolver (a bounded sea search) leaves it out unless asked.
-        let batch = try CountryResolver.load(from: TestData.directory, seaSearchKm: 0)
+        let batch = try CountryResolver.load(from: TestData.directory, options: .batch)
         let r = batch.resolve(paris)
         XCTAssertEqual(r.country?.id, "FRA")
         XCTAssertEqual(r.timeZone, "Europe/Paris")
         XCTAssertNil(r.borderDistanceKm)
-        let asked = try CountryResolver.load(from: TestData.directory, seaSearchKm: 0, measuresBorderDistance: true)
+        let asked = try CountryResolver.load(from: TestData.directory, options: .batchWithBorderDistance)
         XCTAssertEqual(try XCTUnwrap(asked.resolve(paris).borderDistanceKm), try XCTUnwrap(resolve(48.8566, 2.3522).borderDistanceKm))
     }
 }

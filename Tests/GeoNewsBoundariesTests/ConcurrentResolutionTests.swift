@@ -9,7 +9,7 @@ final class ConcurrentResolutionTests: XCTestCase {
     func testOneResolverSharedByFourThreadsGivesTheSingleThreadAnswers() throws {
         // Without the nearest-land search at sea, whose cost in a debug build would dominate;
         // the index and catalogue shared are the same.
-        let resolver = try CountryResolver.load(from: TestData.directory, seaSearchKm: 0)
+        let resolver = try CountryResolver.load(from: TestData.directory, options: .batch)
         // A 2° grid over the whole world: land, sea, borders, both poles and the antimeridian.
         let grid = stride(from: -90.0, through: 90.0, by: 2).flatMap { lat in
             stride(from: -180.0, through: 180.0, by: 2).map { Coordinate(latitude: lat, longitude: $0) }

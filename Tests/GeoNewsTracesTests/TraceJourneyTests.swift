@@ -5,7 +5,7 @@ import GeoNewsGeodesy
 
 /// End to end against the real boundaries and index in Data/.
 final class TraceJourneyTests: XCTestCase {
-    static let resolver: CountryResolver? = try? CountryResolver.load(from: DataDirectory.locate(), seaSearchKm: 0)
+    static let resolver: CountryResolver? = try? CountryResolver.load(from: DataDirectory.locate(), options: .batch)
 
     private func realResolver() throws -> CountryResolver {
         try XCTUnwrap(Self.resolver, "Data/ must hold countries.json and country-index.bin")

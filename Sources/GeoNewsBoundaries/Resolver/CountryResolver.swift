@@ -34,20 +34,15 @@ public final class CountryResolver: CountryResolving, Sendable {
     public let areas: AreaIndex
     /// The IANA ids of ``TimeZoneCatalogue/zones``, in its order.
     public let zoneIDs: [String]
-    /// Whether ``resolve(_:)`` fills ``Resolution/borderDistanceKm`` (a best-first search of
-    /// the grid around the position: far from any edge, in Antarctica or inner Russia, it
-    /// visits many cells, so batch work leaves it out unless asked).
-    public let measuresBorderDistance: Bool
-    /// Lets the border-distance search skip the cells a country wholly holds; built for batch
-    /// work that measures border distances, or passed in (the server shares one).
+    /// How it was built: what ``resolve(_:)`` measures, and the tables precomputed.
+    public let options: ResolverOptions
+    /// Lets the border-distance search skip the cells a country wholly holds; built when
+    /// ``ResolverOptions/buildsBorderTable`` asks.
     public let borderTable: AreaBorderTable?
     /// Within this many kilometres of a news country's land, a point at sea is suggested that
     /// country (25 km: the territorial sea is 22 km, and Natural Earth's 10 m coastline
     /// leaves most coastal towns within a few kilometres of it).
     public let nearShoreKm: Double
-    /// How far a point at sea looks for the nearest country; `.infinity` finds it anywhere on
-    /// Earth, a smaller bound (batch work) keeps open-sea rows cheap.
-    public let seaSearchKm: Double
 
     /// The news markers as unit vectors: the nearest marker on the sphere is the one with the
     /// largest dot product, so the search needs no trigonometry per marker.
@@ -61,25 +56,19 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// the cell, or -1 where the cell is near a tie; empty unless built (batch work).
     private let markerGrid: [Int8]
 
-    /// - Parameter seaSearchKm: see ``seaSearchKm``. A finite value marks batch work: the
-    ///   resolver then also precomputes, for each 1° cell, the news marker nearest to all of
-    ///   it where one is (a few milliseconds, once), so that rows outside the news countries
-    ///   skip the marker search.
-    /// - Parameter measuresBorderDistance: see ``measuresBorderDistance``; by default on for a
-    ///   resolver of single positions (an unbounded ``seaSearchKm``), off for batch work.
-    /// - Parameter borderTable: see ``borderTable``; when `nil`, built here (80 ms) for batch
-    ///   work that measures border distances, left out for single positions.
-    public init(catalogue: Catalogue, index: CountryIndex, areas: AreaIndex, zoneIDs: [String], seaSearchKm: Double = .infinity,
-                measuresBorderDistance: Bool? = nil, borderTable: AreaBorderTable? = nil) {
+    /// - Parameter options: what ``resolve(_:)`` measures and which tables to precompute; see
+    ///   ``ResolverOptions/singlePosition``, ``ResolverOptions/batch`` and
+    ///   ``ResolverOptions/server``.
+    public init(catalogue: Catalogue, index: CountryIndex, areas: AreaIndex, zoneIDs: [String],
+                options: ResolverOptions = .singlePosition) {
         precondition(areas.countryCount == catalogue.countries.count)
         self.catalogue = catalogue
         self.index = index
         self.areas = areas
         self.zoneIDs = zoneIDs
-        self.measuresBorderDistance = measuresBorderDistance ?? seaSearchKm.isInfinite
-        self.borderTable = borderTable ?? (self.measuresBorderDistance && seaSearchKm.isFinite ? AreaBorderTable(areas) : nil)
+        self.options = options
+        borderTable = options.buildsBorderTable ? AreaBorderTable(areas) : nil
         nearShoreKm = index.nearShoreKm
-        self.seaSearchKm = max(seaSearchKm, index.nearShoreKm)
         antarctica = catalogue.country(iso2: "AQ").flatMap { catalogue.index(of: $0) }
         newsCountry = catalogue.countries.map { c in
             if c.hasNews { return catalogue.index(of: c) }
@@ -91,7 +80,7 @@ public final class CountryResolver: CountryResolving, Sendable {
             let v = Self.unitVector(c.marker)
             return (i, v.x, v.y, v.z)
         }
-        markerGrid = seaSearchKm.isFinite ? Self.markerGrid(newsMarkers) : []
+        markerGrid = options.precomputesMarkerGrid ? Self.markerGrid(newsMarkers) : []
     }
 
     /// For each root cell, the marker nearest to its centre when the runner-up is farther by
@@ -141,11 +130,8 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// edge, when present) from the build folder beside it or the cache (see
     /// ``DataDirectory/areaIndexFolder``).
     ///
-    /// - Parameter borderTable: build an ``AreaBorderTable`` (80 ms) for a resolver of single
-    ///   positions that will answer many of them (a server); batch work gets one anyway when it
-    ///   measures border distances.
-    public static func load(from directory: DataDirectory, seaSearchKm: Double = .infinity,
-                            measuresBorderDistance: Bool? = nil, borderTable: Bool = false) throws(DataError) -> CountryResolver {
+    /// - Parameter options: see ``init(catalogue:index:areas:zoneIDs:options:)``.
+    public static func load(from directory: DataDirectory, options: ResolverOptions = .singlePosition) throws(DataError) -> CountryResolver {
         let catalogue = try Catalogue.load(from: directory)
         let ids = catalogue.countries.map(\.id)
         let index = try CountryIndex(path: directory.file("country-index.bin"), catalogueIDs: ids,
@@ -154,8 +140,7 @@ public final class CountryResolver: CountryResolving, Sendable {
         let build = directory.areaIndexFolder
         let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
         let areas = try AreaIndex(path: build + "/" + AreaIndexFormat.fileName, catalogueIDs: ids, zoneIDs: zones, areas: areaFile)
-        return CountryResolver(catalogue: catalogue, index: index, areas: areas, zoneIDs: zones, seaSearchKm: seaSearchKm,
-                               measuresBorderDistance: measuresBorderDistance, borderTable: borderTable ? AreaBorderTable(areas) : nil)
+        return CountryResolver(catalogue: catalogue, index: index, areas: areas, zoneIDs: zones, options: options)
     }
 
     /// The country or territory whose land or territorial sea holds the position, or `nil`
@@ -176,7 +161,15 @@ public final class CountryResolver: CountryResolving, Sendable {
         return n == 0 ? "Etc/GMT" : n > 0 ? "Etc/GMT-\(min(n, 12))" : "Etc/GMT+\(min(-n, 12))"
     }
 
+    /// The position resolved with the measures of ``options``.
     public func resolve(_ position: Coordinate) -> Resolution {
+        resolve(position, measuring: options.measures)
+    }
+
+    /// The position resolved with `measures`, whatever ``options`` says: the same answer a
+    /// resolver built for those measures gives.
+    public func resolve(_ position: Coordinate, measuring measures: ResolutionMeasures) -> Resolution {
+        let seaSearchKm = max(measures.seaSearchKm, nearShoreKm)
         let region = areas.region(at: position)
         let zone = region.map { zoneIDs[areas.zone(ofRegion: $0)] } ?? Self.nauticalZone(longitude: position.longitude)
         if let (i, seaKm) = holder(of: position, in: region) {
@@ -187,7 +180,7 @@ public final class CountryResolver: CountryResolving, Sendable {
             } else {
                 suggestion = nearestMarker(position)
             }
-            let border = measuresBorderDistance ? borderDistanceKm(at: position, country: i, region: region, seaKm: seaKm) : nil
+            let border = measures.borderDistance ? borderDistanceKm(at: position, country: i, region: region, seaKm: seaKm) : nil
             return Resolution(position: position, country: country, nearest: nil, suggestion: suggestion, timeZone: zone,
                               borderDistanceKm: border)
         }

@@ -5,75 +5,75 @@ import Dispatch
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import Metrics
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers `GET /v1/resolve` (without headlines) and `GET /v1/clusters` on the connection's
-/// event loop, where the request was read, instead of handing each one to a Swift task and
-/// back: both are a few microseconds of work, and the hop cost more than the answer.
+/// Answers the ``PlainRoutes`` (`GET /v1/resolve` without headlines, `GET /v1/clusters`) on
+/// the connection's event loop, where the request was read, instead of handing each one to a
+/// Swift task and back: both are a few microseconds of work, and the hop cost more than the
+/// answer.
 ///
-/// The answers are the routes' own (``ResolveRoutes/plainAnswer(_:state:fields:)``,
-/// ``ClusterRoutes/plainAnswer(_:state:fields:)``: 304 to a matching `If-None-Match`, gzip
-/// when accepted), with the headers the application adds (`Date`, `Server`) and the same
-/// request metrics, under the same status. Anything else goes on to the router untouched:
-/// other routes and methods, a query the route refuses (its problem JSON comes from the
-/// router), `Connection`, a CORS `Origin`, a request body, and every request while one the
-/// router holds is unanswered, so that answers leave in the order asked.
+/// The answers are the table's, the same the router gives (304 to a matching `If-None-Match`,
+/// gzip when accepted, the problem JSON of a bad query), with the headers the application adds
+/// (`Date`, `Server`) and the same request metrics (``RouteMetrics``). Anything else goes on to
+/// the router untouched: other routes and methods, a query that needs the router (headlines),
+/// `Connection`, a CORS `Origin`, a request body, and every request while one the router holds
+/// is unanswered, so that answers leave in the order asked.
+///
+/// The `Date` header is formatted here (``HTTPDate``): Hummingbird's date cache is internal
+/// to its application and set on a response after the router answers, out of a channel
+/// handler's reach.
 final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// What every connection's handler shares: the state, and the metrics it records.
+    /// What every connection's handler shares: the table, and the server's name.
     final class Routes: Sendable {
-        let state: ServerState
+        let table: PlainRoutes
         let serverName: String
-        private let resolveMetrics: [HTTPResponse.Status: (Counter, Metrics.Timer)]
-        private let clusterMetrics: [HTTPResponse.Status: (Counter, Metrics.Timer)]
+        let corsOrigin: String?
 
-        init(state: ServerState, serverName: String) {
-            self.state = state
+        init(table: PlainRoutes, serverName: String, corsOrigin: String?) {
+            self.table = table
             self.serverName = serverName
-            // The labels Hummingbird's MetricsMiddleware gives the same requests, for the
-            // statuses answered here.
-            func metrics(_ route: String) -> [HTTPResponse.Status: (Counter, Metrics.Timer)] {
-                var byStatus: [HTTPResponse.Status: (Counter, Metrics.Timer)] = [:]
-                for status in [HTTPResponse.Status.ok, .notModified] {
-                    let dimensions = [("http.route", route), ("http.request.method", "GET"), ("http.response.status_code", "\(status.code)")]
-                    byStatus[status] = (Counter(label: "hb.requests", dimensions: dimensions),
-                                        Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
-                }
-                return byStatus
-            }
-            resolveMetrics = metrics("/v1/resolve")
-            clusterMetrics = metrics("/v1/clusters")
+            self.corsOrigin = corsOrigin
         }
 
-        /// The answer to `head` when it is one of the two and nothing about it needs the
-        /// router, with the metrics to record once it is written.
-        func answer(_ head: HTTPRequest) -> (PlainAnswer, (Counter, Metrics.Timer))? {
+        /// The answer to `head` when its route is in the table and nothing about it needs the
+        /// router, with what to record once it is written.
+        func answer(_ head: HTTPRequest) -> (PlainAnswer, Recording)? {
             guard head.method == .get, let path = head.path else { return nil }
             let fields = head.headerFields
             guard fields[.connection] == nil, fields[.expect] == nil,
                   fields[.transferEncoding] == nil, (fields[.contentLength] ?? "0") == "0",
-                  state.configuration.corsOrigin == nil || fields[.origin] == nil else { return nil }
+                  corsOrigin == nil || fields[.origin] == nil else { return nil }
             let uri = URI(path)
-            let answer: PlainAnswer?
-            let metrics: [HTTPResponse.Status: (Counter, Metrics.Timer)]
-            switch uri.path {
-            case "/v1/resolve":
-                answer = (try? ResolveRoutes.plainAnswer(QueryParameters(uri), state: state, fields: fields)).flatMap { $0 }
-                metrics = resolveMetrics
-            case "/v1/clusters":
-                answer = try? ClusterRoutes.plainAnswer(QueryParameters(uri), state: state, fields: fields)
-                metrics = clusterMetrics
-            default:
+            guard let route = table.route(uri.path) else { return nil }
+            do {
+                guard let answer = try route.answer(QueryParameters(uri), fields),
+                      let recorder = route.metrics.answered(answer.status) else { return nil }
+                return (answer, .answered(recorder))
+            } catch let problem as Problem {
+                return (problem.plainAnswer, .problem(route.metrics, problem.status))
+            } catch {
+                // Not a refusal of the query: the router logs it and answers 500.
                 return nil
             }
-            guard let answer, let recorded = metrics[answer.status] else { return nil }
-            return (answer, recorded)
+        }
+    }
+
+    /// What a request answered here records in the metrics.
+    enum Recording {
+        case answered(RouteMetrics.Answered)
+        case problem(RouteMetrics, HTTPResponse.Status)
+
+        func record(since started: UInt64) {
+            switch self {
+            case .answered(let recorder): recorder.record(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
+            case .problem(let metrics, let status): metrics.recordProblem(status)
+            }
         }
     }
 
@@ -81,7 +81,7 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests passed to the router whose response has not ended.
     private var routerRequests = 0
     /// The answer to the request being read, written once its end arrives.
-    private var pending: (answer: PlainAnswer, metrics: (Counter, Metrics.Timer), started: UInt64)?
+    private var pending: (answer: PlainAnswer, recording: Recording, started: UInt64)?
     private var date = HTTPDate()
 
     init(routes: Routes) {
@@ -91,19 +91,18 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if routerRequests == 0, let (answer, metrics) = routes.answer(head) {
-                pending = (answer, metrics, DispatchTime.now().uptimeNanoseconds)
+            if routerRequests == 0, let (answer, recording) = routes.answer(head) {
+                pending = (answer, recording, DispatchTime.now().uptimeNanoseconds)
                 return
             }
             routerRequests += 1
         case .body:
             if pending != nil { return }
         case .end:
-            if let (answer, metrics, started) = pending {
+            if let (answer, recording, started) = pending {
                 pending = nil
                 write(answer, context: context)
-                metrics.0.increment()
-                metrics.1.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+                recording.record(since: started)
                 return
             }
         }

@@ -35,10 +35,15 @@ public struct Problem: Error, Sendable, HTTPResponseError {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        plainAnswer.response
+    }
+
+    /// The whole answer, as the router and ``EventLoopAnswers`` both write it.
+    var plainAnswer: PlainAnswer {
         var fields = headers
         fields[.contentType] = "application/problem+json"
         fields[.cacheControl] = "no-store"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(data: json)))
+        return PlainAnswer(status: status, headers: fields, body: ByteBuffer(data: json))
     }
 }
 

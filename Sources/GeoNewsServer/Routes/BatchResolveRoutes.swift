@@ -21,7 +21,7 @@ struct BatchResolveRoutes {
             let summaryOnly = try Self.summaryOnly(request)
             options.followsTraces = summaryOnly
             let batch = BatchResolver(
-                resolver: options.includesBorderDistance ? state.borderMeasuringBatchResolver : state.batchResolver,
+                resolver: state.resolver.measuring(options.includesBorderDistance ? .batchWithBorderDistance : .batch),
                 options: options)
             let upload = ChunkQueue(), download = ChunkQueue()
             let limit = state.configuration.maximumBodyBytes

@@ -16,9 +16,6 @@ struct ClusterRoutes {
     static let maximumLeavesPage = 1000
 
     func add(to routes: inout RouteBuilder) {
-        routes.get("/v1/clusters") { request, _ in
-            try Self.plainAnswer(request.parameters, state: state, fields: request.headers).response
-        }
         routes.get("/v1/clusters/{id}/children") { request, context in
             let (dataset, id) = try cluster(request, context)
             let tag = EntityTag.of(["children", dataset.name, dataset.version, "\(id.rawValue)"])

@@ -8,33 +8,44 @@ import Hummingbird
 struct ResolveRoutes {
     let state: ServerState
 
-    func add(to routes: inout RouteBuilder) {
-        routes.get("/v1/resolve") { request, _ in
-            let query = request.parameters
-            if let plain = try Self.plainAnswer(query, state: state, fields: request.headers) { return plain.response }
-            let (resolution, language) = try resolve(query)
-            let wanted = try query.integer("headlines", in: 1...100, default: 5)
-            let category = try query.value("category").map(HeadlineRoutes.category)
-            let suggested = resolution.suggestion.country
-            let result = try await state.headlineService().topHeadlines(
-                country: (suggested.iso2 ?? suggested.id).lowercased(), category: category, limit: wanted)
-            let headlines = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(result))
-            let body = try ResolutionReport(resolution, language: language, headlines: headlines, zoneRules: state.zoneRules).jsonBytes()
-            return try Self.tagged(body, cacheControl: HeadlineRoutes.cacheControl(result), fields: request.headers).response
-        }
+    /// The answer with headlines, for a query ``plainAnswer(_:state:fields:)`` leaves to the
+    /// router (``PlainRoutes`` registers the route).
+    @Sendable func headlineAnswer(_ request: Request, _ context: RouteBuilder.Context) async throws -> Response {
+        let query = request.parameters
+        let (resolution, language) = try resolve(query)
+        let wanted = try query.integer("headlines", in: 1...100, default: 5)
+        let category = try query.value("category").map(HeadlineRoutes.category)
+        let suggested = resolution.suggestion.country
+        let result = try await state.headlineService().topHeadlines(
+            country: (suggested.iso2 ?? suggested.id).lowercased(), category: category, limit: wanted)
+        let headlines = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(result))
+        let body = try ResolutionReport(resolution, language: language, headlines: headlines, zoneRules: state.zoneRules).jsonBytes()
+        return try Self.tagged(body, cacheControl: HeadlineRoutes.cacheControl(result), fields: request.headers).response
     }
 
     /// The answer without headlines to a request with these header fields (304 to a
     /// matching `If-None-Match`), or `nil` when the query asks for headlines (those wait on
-    /// the providers). Throws the 400 problem a bad parameter earns.
+    /// the providers). Throws the 400 problem a bad parameter earns. A query asked before in
+    /// this half hour is answered from ``ServerState/resolveAnswers``.
     static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer? {
         guard query.value("headlines") == nil else { return nil }
-        let (resolution, language) = try ResolveRoutes(state: state).resolve(query)
-        if let category = query.value("category") { _ = try HeadlineRoutes.category(category) }
         let now = Date()
-        let report = ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now)
+        let halfHour = ResolveAnswerCache.halfHour(now)
+        let key = [query.value("lat"), query.value("lon"), query.value("lang"), query.value("category")]
+            .map { $0 ?? "" }.joined(separator: "\u{1F}")
+        let entry: ResolveAnswerCache.Entry
+        if let kept = state.resolveAnswers.entry(key, halfHour: halfHour) {
+            entry = kept
+        } else {
+            let (resolution, language) = try ResolveRoutes(state: state).resolve(query)
+            if let category = query.value("category") { _ = try HeadlineRoutes.category(category) }
+            let body = try ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now).jsonBytes()
+            entry = ResolveAnswerCache.Entry(body: ByteBuffer(bytes: body), tag: EntityTag.of(bytes: body))
+            state.resolveAnswers.store(entry, for: key, halfHour: halfHour)
+        }
         // Valid until the next whole or half hour: UTC offsets change then.
-        return try tagged(try report.jsonBytes(), cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: now))", fields: fields)
+        return try EntityTag.answer(to: fields, tag: entry.tag, contentType: "application/json", cache: nil,
+                                    extraHeaders: [.cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: now))"]) { entry.body }
     }
 
     /// A resolution's JSON as the answer to a request with these fields: its ETag is the hash

@@ -71,7 +71,7 @@ struct LocateCommand: AsyncParsableCommand {
         guard (1...100).contains(limit) else { throw fail("limit \(limit) is outside 1…100", .usage) }
         let category = try validatedCategory()
         let providers = try validatedProviders()
-        let resolver = try data.resolver()
+        let resolver = try await data.resolver(preloaded: ResolverPreload.started)
         let resolution = resolver.resolve(position)
         let suggested = resolution.suggestion.country
         let request = SuggestedHeadlines(country: (suggested.iso2 ?? suggested.id).lowercased(), limit: limit,
@@ -137,13 +137,21 @@ struct DataOptions: ParsableArguments {
         }
     }
 
-    func resolver(seaSearchKm: Double = .infinity, measuresBorderDistance: Bool? = nil) throws -> CountryResolver {
+    func resolver(options: ResolverOptions) throws -> CountryResolver {
         do {
-            if path == nil, seaSearchKm == .infinity, measuresBorderDistance == nil, let preload = ResolverPreload.current {
-                return try preload.wait().get()
-            }
-            return try CountryResolver.load(from: directory(), seaSearchKm: seaSearchKm, measuresBorderDistance: measuresBorderDistance)
+            return try CountryResolver.load(from: directory(), options: options)
         } catch let error as DataError {
+            throw fail("\(error)", .dataError)
+        }
+    }
+
+    /// The single-position resolver: the one `preload` loaded when it loaded the one this
+    /// command would (no `--data`), else loaded now.
+    func resolver(preloaded preload: ResolverPreload?) async throws -> CountryResolver {
+        guard path == nil, let preload else { return try resolver(options: .singlePosition) }
+        do {
+            return try await preload.resolver.get()
+        } catch {
             throw fail("\(error)", .dataError)
         }
     }

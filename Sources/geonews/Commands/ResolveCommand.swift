@@ -107,7 +107,7 @@ struct ResolveCommand: ParsableCommand {
 
         // The suggestion never needs a border farther than the near-shore distance: bounding the
         // sea search there gives the same rows and keeps open-sea fixes as cheap as land ones.
-        let resolver = try data.resolver(seaSearchKm: 0, measuresBorderDistance: borderDistance)
+        let resolver = try data.resolver(options: borderDistance ? .batchWithBorderDistance : .batch)
         let inputs = files.map { $0 == "-" ? BatchInput.standardInput : .file($0) }
         let meter = !noProgress && isatty(2) != 0 ? ProgressMeter() : nil
         let result: BatchSummary

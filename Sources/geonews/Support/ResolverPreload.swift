@@ -1,7 +1,4 @@
-import Foundation
 import GeoNewsBoundaries
-import GeoNewsCommandLine
-import GeoNewsGeodesy
 
 /// Loads the resolver on the second core while ArgumentParser parses the command line.
 ///
@@ -10,34 +7,30 @@ import GeoNewsGeodesy
 /// independent, so they overlap. Started only for the default (locate) command with no
 /// `--data` option, and only when the data directory is found the default way; the command
 /// takes the result only if it asks for exactly that resolver.
-final class ResolverPreload: @unchecked Sendable {
-    // Sendable: `result` is written once by the loading thread before `finished` is
-    // signalled, and read only after waiting on it.
-    private let finished = DispatchSemaphore(value: 0)
-    private var result: Result<CountryResolver, DataError>?
+///
+/// The load is a task the command awaits, so nothing waits on a semaphore and no thread is
+/// blocked. `main` binds the preload it started to ``started`` around the whole run: a
+/// task-local value, set once for that scope, not a variable any thread can write.
+struct ResolverPreload: Sendable {
+    private let load: Task<Result<CountryResolver, DataError>, Never>
 
-    /// The preload under way, if `main` started one.
-    nonisolated(unsafe) static var current: ResolverPreload?
+    /// The preload `main` started for this run, if it started one.
+    @TaskLocal static var started: ResolverPreload?
 
-    /// Starts a preload when the arguments are the default command's.
-    static func start(arguments: [String], subcommands: [String]) {
+    /// A preload under way when the arguments are the default command's, else `nil`.
+    static func start(arguments: [String], subcommands: [String]) -> ResolverPreload? {
         guard let first = arguments.first, !subcommands.contains(first),
               !arguments.contains(where: { $0 == "--data" || $0.hasPrefix("--data=") || $0 == "-h" || $0 == "--help" })
-        else { return }
-        let preload = ResolverPreload()
-        current = preload
-        Thread.detachNewThread {
-            preload.result = Result { () throws(DataError) -> CountryResolver in
-                try CountryResolver.load(from: DataDirectory.locate())
+        else { return nil }
+        return ResolverPreload(load: Task.detached {
+            Result { () throws(DataError) -> CountryResolver in
+                try CountryResolver.load(from: DataDirectory.locate(), options: .singlePosition)
             }
-            preload.finished.signal()
-        }
+        })
     }
 
-    /// The preloaded resolver (or the error loading it met), waiting for it if needed.
-    func wait() -> Result<CountryResolver, DataError> {
-        finished.wait()
-        finished.signal()
-        return result!
+    /// The preloaded resolver (or the error loading it met), once loaded.
+    var resolver: Result<CountryResolver, DataError> {
+        get async { await load.value }
     }
 }

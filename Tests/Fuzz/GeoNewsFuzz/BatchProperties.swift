@@ -9,7 +9,7 @@ import GeoNewsTraces
 enum BatchProperties {
     static let resolver: CountryResolver = {
         do {
-            return try CountryResolver.load(from: DataDirectory.locate(), seaSearchKm: 0)
+            return try CountryResolver.load(from: DataDirectory.locate(), options: .batch)
         } catch {
             violated("the Data directory cannot be loaded (set GEONEWS_DATA): \(error)")
         }

@@ -1,0 +1,70 @@
+import Foundation
+import GeoNews
+import Hummingbird
+import HummingbirdCore
+
+/// The routes answered from the request head alone, without waiting on anything: built once
+/// at start, and the one place both doors answer them from. ``EventLoopAnswers`` answers a
+/// request on the connection's event loop when it can; the router, through the handlers
+/// ``add(to:)`` registers, answers the rest (HEAD, CORS, pipelined requests). Either way the
+/// query is parsed once, and a bad one is answered with its problem JSON where it is found.
+struct PlainRoutes: Sendable {
+    /// The routes by path.
+    private let routes: [String: Route]
+
+    /// One route: its path, the answer to a query, and what to do when no answer is plain.
+    struct Route: Sendable {
+        let path: String
+        /// The answer to a query with these header fields, or `nil` when it needs
+        /// ``slowAnswer`` (a resolution with headlines waits on the providers). Throws the
+        /// ``Problem`` a bad parameter earns.
+        let answer: @Sendable (QueryParameters, HTTPFields) throws -> PlainAnswer?
+        /// The router's answer when ``answer`` gives none.
+        let slowAnswer: RouteBuilder.Handler?
+        let metrics: RouteMetrics
+    }
+
+    /// The path of the constant route of ``ServerConfiguration/benchmarkConstantRoute``.
+    static let constantPath = "/v1/benchmark/constant"
+
+    init(state: ServerState) throws {
+        var table: [Route] = [
+            Route(path: "/v1/resolve", answer: { try ResolveRoutes.plainAnswer($0, state: state, fields: $1) },
+                  slowAnswer: ResolveRoutes(state: state).headlineAnswer, metrics: RouteMetrics(route: "/v1/resolve")),
+            Route(path: "/v1/clusters", answer: { try ClusterRoutes.plainAnswer($0, state: state, fields: $1) },
+                  slowAnswer: nil, metrics: RouteMetrics(route: "/v1/clusters")),
+        ]
+        if state.configuration.benchmarkConstantRoute {
+            let constant = try Self.constantAnswer(state: state)
+            table.append(Route(path: Self.constantPath, answer: { _, _ in constant }, slowAnswer: nil,
+                               metrics: RouteMetrics(route: Self.constantPath)))
+        }
+        routes = Dictionary(uniqueKeysWithValues: table.map { ($0.path, $0) })
+    }
+
+    /// The route at `path`, if it is one of these.
+    func route(_ path: String) -> Route? { routes[path] }
+
+    /// Registers every route on the router (GET, and HEAD through ``RouteBuilder/get(_:_:)``).
+    func add(to builder: inout RouteBuilder) {
+        for route in routes.values.sorted(by: { $0.path < $1.path }) {
+            builder.get(route.path) { request, context in
+                if let plain = try route.answer(request.parameters, request.headers) { return plain.response }
+                guard let slow = route.slowAnswer else { throw Problem(.internalServerError, detail: "no answer for \(route.path)") }
+                return try await slow(request, context)
+            }
+        }
+    }
+
+    /// The floor of the stack under load (`--benchmark-constant-route`): the `/v1/resolve`
+    /// answer for Paris, worked out once, with its headers (`Content-Type`, `ETag`,
+    /// `Cache-Control`), so that the constant route writes as many bytes and the same header
+    /// fields, and does nothing else.
+    private static func constantAnswer(state: ServerState) throws -> PlainAnswer {
+        let paris = QueryParameters(URI("/v1/resolve?lat=48.8566&lon=2.3522"))
+        guard let answer = try ResolveRoutes.plainAnswer(paris, state: state, fields: [:]) else {
+            throw Problem(.internalServerError, detail: "the constant answer could not be built")
+        }
+        return answer
+    }
+}
