@@ -169,7 +169,9 @@ let package = Package(
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
         .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),
-        .testTarget(name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines", "GeoNewsLoopback", "GeoNewsVersion"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "GeoNewsHeadlinesTests", dependencies: ["GeoNewsHeadlines", "GeoNewsLoopback", "GeoNewsVersion"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GeoNewsTracesTests",
             dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]

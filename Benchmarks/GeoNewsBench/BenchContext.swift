@@ -44,8 +44,10 @@ struct SharedSlots<T>: @unchecked Sendable {
 /// Times passes of `body` over `points` split across `threads` threads sharing the same
 /// read-only state; returns the median and the fastest wall time of a whole pass in seconds.
 @inline(__always)
-func timedPasses(_ points: [Coordinate], threads: Int, runs: Int,
-                 _ body: @escaping @Sendable (Coordinate) -> Int) -> (median: Double, best: Double) {
+func timedPasses(
+    _ points: [Coordinate], threads: Int, runs: Int,
+    _ body: @escaping @Sendable (Coordinate) -> Int
+) -> (median: Double, best: Double) {
     let sums = UnsafeMutablePointer<Int>.allocate(capacity: threads)
     defer { sums.deallocate() }
     sums.initialize(repeating: 0, count: threads)

@@ -82,12 +82,13 @@ enum BenchUsageError: Error, CustomStringConvertible {
         switch self {
         case .missingValue(let flag): return "\(flag) needs a value"
         case .badNumber(let flag, let text): return "\(flag) '\(text)' is not a whole number in range"
-        case .unknown(let a): return "unknown argument '\(a)' (suites: \(BenchOptions.Suite.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .unknown(let a):
+            return "unknown argument '\(a)' (suites: \(BenchOptions.Suite.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .helpRequested: return BenchOptions.usage
         }
     }
 }
 
-private extension String {
-    func replacingUnderscores() -> String { filter { $0 != "_" && $0 != "," } }
+extension String {
+    fileprivate func replacingUnderscores() -> String { filter { $0 != "_" && $0 != "," } }
 }

@@ -21,9 +21,10 @@ enum ClusterSuite {
         }
         guard let index else { return }
         let rssAfter = Measure.residentMB()
-        var table = Table("cluster: \(grouped(n)) uniformly random points; build \(fixed(build, 3)) s (median of \(buildRuns)), "
-                          + "index +\(fixed(rssAfter - rssBefore, 0)) MB resident",
-                          columns: ["altitude", "zoom", "clusters + points, world", "world query ms", "in viewport", "viewport query ms"])
+        var table = Table(
+            "cluster: \(grouped(n)) uniformly random points; build \(fixed(build, 3)) s (median of \(buildRuns)), "
+                + "index +\(fixed(rssAfter - rssBefore, 0)) MB resident",
+            columns: ["altitude", "zoom", "clusters + points, world", "world query ms", "in viewport", "viewport query ms"])
         ctx.figures.record("cluster.build.s", build)
         let runs = max(o.runs, 5)
         for km in altitudesKm {
@@ -32,8 +33,9 @@ enum ClusterSuite {
             var world = 0, inView = 0
             let worldTime = try Measure.median(runs: runs) { world = try index.clusters(in: .world, zoom: zoom).count }
             let viewTime = try Measure.median(runs: runs) { inView = try index.clusters(in: box, zoom: zoom).count }
-            table.add(grouped(Int(km)) + " km", fixed(zoom, 2), grouped(world), fixed(worldTime * 1e3, 3),
-                      grouped(inView), fixed(viewTime * 1e3, 3))
+            table.add(
+                grouped(Int(km)) + " km", fixed(zoom, 2), grouped(world), fixed(worldTime * 1e3, 3),
+                grouped(inView), fixed(viewTime * 1e3, 3))
             ctx.figures.record("cluster.\(Int(km))km.world.ms", worldTime * 1e3)
             ctx.figures.record("cluster.\(Int(km))km.viewport.ms", viewTime * 1e3)
         }

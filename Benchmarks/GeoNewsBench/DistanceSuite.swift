@@ -19,8 +19,10 @@ enum DistanceSuite {
         time(ctx, "distance: GreatCircle.distance(from:to:) (haversine)", key: "distance", a, b) {
             GreatCircle.distance(from: $0, to: $1)
         }
-        time(ctx, "distance: Geodesic.wgs84.inverse(from:to:) (WGS 84, Karney 2013; distance and azimuths)",
-             key: "distance.geodesic", a, b) {
+        time(
+            ctx, "distance: Geodesic.wgs84.inverse(from:to:) (WGS 84, Karney 2013; distance and azimuths)",
+            key: "distance.geodesic", a, b
+        ) {
             geodesic.inverse(from: $0, to: $1).distanceMetres
         }
         if let path = ctx.outputPath("pairs.csv") {
@@ -34,9 +36,11 @@ enum DistanceSuite {
     /// Times `measure` over every pair on one thread and on `--threads`, median of `--runs`
     /// passes, and records `<key>.threads<N>.pairs_per_s`.
     @inline(__always)
-    private static func time(_ ctx: BenchContext, _ title: String, key: String,
-                             _ a: [Coordinate], _ b: [Coordinate],
-                             _ measure: @escaping @Sendable (Coordinate, Coordinate) -> Double) {
+    private static func time(
+        _ ctx: BenchContext, _ title: String, key: String,
+        _ a: [Coordinate], _ b: [Coordinate],
+        _ measure: @escaping @Sendable (Coordinate, Coordinate) -> Double
+    ) {
         let o = ctx.options
         let n = a.count
         var table = Table("\(title), median of \(o.runs) passes", columns: ["pairs", "threads", "M pairs/s", "ns/pair"])

@@ -73,10 +73,13 @@ enum ExactnessSuite {
         var random = Tally(), probes = Tally()
         for w in 0..<threads { random.add(randomSlots[w]); probes.add(probeSlots[w]) }
 
-        var table = Table("exactness: CountryIndex vs GEOS prepared polygons (\(threads) threads, \(fixed(seconds, 1)) s)",
-                          columns: ["points", "compared", "agree", "on an edge, either side", "map edge, skipped", "mismatches"])
-        for (name, t) in [("uniform random lon/lat", random),
-                          ("vertex probes: \(grouped(vertices.count)) vertices × 3 offsets × 8 directions", probes)] {
+        var table = Table(
+            "exactness: CountryIndex vs GEOS prepared polygons (\(threads) threads, \(fixed(seconds, 1)) s)",
+            columns: ["points", "compared", "agree", "on an edge, either side", "map edge, skipped", "mismatches"])
+        for (name, t) in [
+            ("uniform random lon/lat", random),
+            ("vertex probes: \(grouped(vertices.count)) vertices × 3 offsets × 8 directions", probes),
+        ] {
             table.add(name, grouped(t.points), grouped(t.agree), grouped(t.onEdge), grouped(t.skippedNearEdgeOfMap), grouped(t.mismatches))
         }
         table.print()
@@ -116,7 +119,8 @@ enum ExactnessSuite {
         }
         t.mismatches += 1
         if t.examples.count < 10 {
-            t.examples.append("\(p.latitude), \(p.longitude): index \(ours.map(String.init) ?? "sea"), GEOS \(theirs.map(String.init) ?? "sea")")
+            t.examples.append(
+                "\(p.latitude), \(p.longitude): index \(ours.map(String.init) ?? "sea"), GEOS \(theirs.map(String.init) ?? "sea")")
         }
     }
 }

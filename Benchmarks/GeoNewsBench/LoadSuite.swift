@@ -8,8 +8,9 @@ enum LoadSuite {
         let runs = max(ctx.options.runs, 11)
 
         // Memory first, while this process has mapped nothing of the index.
-        var memory = Table("load: resident memory (VmRSS from /proc/self/status)",
-                           columns: ["state", "VmRSS MB", "change MB"])
+        var memory = Table(
+            "load: resident memory (VmRSS from /proc/self/status)",
+            columns: ["state", "VmRSS MB", "change MB"])
         var last = Measure.residentMB()
         func step(_ label: String, _ key: String) {
             let now = Measure.residentMB()
@@ -38,8 +39,9 @@ enum LoadSuite {
         memory.add("country-index.bin size", fixed(fileMB, 1), "")
         ctx.figures.record("load.index_file.mb", fileMB)
 
-        var times = Table("load: wall time (median of \(runs), file in the page cache)",
-                          columns: ["step", "ms"])
+        var times = Table(
+            "load: wall time (median of \(runs), file in the page cache)",
+            columns: ["step", "ms"])
         func time(_ label: String, _ key: String, _ body: () throws -> Void) rethrows {
             let t = try Measure.median(runs: runs, body)
             times.add(label, fixed(t * 1e3, 3))

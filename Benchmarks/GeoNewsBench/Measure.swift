@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Wall-clock timing, repetition and the process's resident memory.
 enum Measure {

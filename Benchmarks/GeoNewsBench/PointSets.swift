@@ -1,7 +1,8 @@
+import GeoNews
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GeoNews
 
 /// A small seedable generator (SplitMix64), so every run with the same seed draws the same points.
 struct SplitMix64: RandomNumberGenerator {
@@ -60,7 +61,8 @@ enum PointSets {
             if text.isEmpty { continue }
             let fields = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count >= 2, let lat = Double(fields[0]), let lon = Double(fields[1]),
-                  let p = try? Coordinate.validated(latitude: lat, longitude: lon) else {
+                let p = try? Coordinate.validated(latitude: lat, longitude: lon)
+            else {
                 if number == 1 { continue }
                 throw .badRow(path: path, line: number, text: text)
             }

@@ -14,8 +14,10 @@ enum ResolveSuite {
         // The border distance, a search of the grid around each point, is left out: it is what a
         // batch resolver does unless asked, and it would dominate the per-point cost.
         let resolver = try CountryResolver.load(
-            from: ctx.directory, options: ResolverOptions(measures: .init(borderDistance: false, seaSearchKm: .infinity),
-                                                          precomputesMarkerGrid: false, buildsBorderTable: false))
+            from: ctx.directory,
+            options: ResolverOptions(
+                measures: .init(borderDistance: false, seaSearchKm: .infinity),
+                precomputesMarkerGrid: false, buildsBorderTable: false))
         let index = resolver.index
         var rng = SplitMix64(seed: o.seed)
         var sets: [(name: String, points: [Coordinate])] = []
@@ -27,8 +29,9 @@ enum ResolveSuite {
         sets.append(("land", PointSets.sample(n, land: true, index: index, rng: &rng)))
         sets.append(("sea", PointSets.sample(n, land: false, index: index, rng: &rng)))
 
-        var table = Table("resolve: points per second (median of \(o.runs) passes; \(o.threads) threads share one index)",
-                          columns: ["points", "count", "call", "threads", "M points/s", "ns/point", "best M/s", "on land"])
+        var table = Table(
+            "resolve: points per second (median of \(o.runs) passes; \(o.threads) threads share one index)",
+            columns: ["points", "count", "call", "threads", "M points/s", "ns/point", "best M/s", "on land"])
         for (name, points) in sets {
             let answers = points.map { index.countryIndex(at: $0).map(Int16.init) ?? -1 }
             let landShare = Double(answers.filter { $0 >= 0 }.count) / Double(points.count)
@@ -65,7 +68,9 @@ enum ResolveSuite {
                 let built = clock.measure { borderTable = AreaBorderTable(areas) }
                 print("AreaBorderTable built in \(built)")
                 let withTable = timedPasses(Array(inside), threads: 1, runs: o.runs) { [borderTable] p in
-                    Int(areas.borderDistanceKm(at: p, country: areas.region(at: p).flatMap(areas.country(ofRegion:)) ?? 0, table: borderTable))
+                    Int(
+                        areas.borderDistanceKm(
+                            at: p, country: areas.region(at: p).flatMap(areas.country(ofRegion:)) ?? 0, table: borderTable))
                 }
                 record(&table, ctx, name, inside.count, "border+table", 1, withTable, 1)
             }
@@ -73,13 +78,19 @@ enum ResolveSuite {
         table.print()
     }
 
-    private static func record(_ table: inout Table, _ ctx: BenchContext, _ set: String, _ count: Int,
-                               _ call: String, _ threads: Int, _ seconds: (median: Double, best: Double), _ landShare: Double) {
+    private static func record(
+        _ table: inout Table, _ ctx: BenchContext, _ set: String, _ count: Int,
+        _ call: String, _ threads: Int, _ seconds: (median: Double, best: Double), _ landShare: Double
+    ) {
         let perSecond = Double(count) / seconds.median, best = Double(count) / seconds.best
-        let label = ["index": "CountryIndex.countryIndex(at:)", "areas": "AreaIndex.region(at:)",
-                     "border": "AreaIndex.borderDistanceKm", "border+table": "borderDistanceKm, AreaBorderTable"][call] ?? "CountryResolver.resolve"
-        table.add(set, grouped(count), label,
-                  "\(threads)", fixed(perSecond / 1e6, 2), fixed(1e9 / perSecond, 1), fixed(best / 1e6, 2), fixed(landShare * 100, 1) + " %")
+        let label =
+            [
+                "index": "CountryIndex.countryIndex(at:)", "areas": "AreaIndex.region(at:)",
+                "border": "AreaIndex.borderDistanceKm", "border+table": "borderDistanceKm, AreaBorderTable",
+            ][call] ?? "CountryResolver.resolve"
+        table.add(
+            set, grouped(count), label,
+            "\(threads)", fixed(perSecond / 1e6, 2), fixed(1e9 / perSecond, 1), fixed(best / 1e6, 2), fixed(landShare * 100, 1) + " %")
         ctx.figures.record("resolve.\(set).\(call).threads\(threads).points_per_s", perSecond)
         ctx.figures.record("resolve.\(set).\(call).threads\(threads).best_points_per_s", best)
     }

@@ -7,12 +7,12 @@ import PackageDescription
 let package = Package(
     name: "consumer",
     dependencies: [
-        .package(name: "GeoNews", path: "../.."),
+        .package(name: "GeoNews", path: "../..")
     ],
     targets: [
         .executableTarget(
             name: "consumer",
             dependencies: [.product(name: "GeoNews", package: "GeoNews")]
-        ),
+        )
     ]
 )

@@ -1,6 +1,6 @@
-@_exported import GeoNewsGeodesy
 @_exported import GeoNewsBoundaries
 @_exported import GeoNewsClustering
+@_exported import GeoNewsGeodesy
 @_exported import GeoNewsHeadlines
 @_exported import GeoNewsTraces
 @_exported import GeoNewsVersion

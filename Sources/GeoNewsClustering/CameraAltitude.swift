@@ -115,7 +115,8 @@ extension StringProtocol {
     func trimmingWhitespace() -> Substring {
         let s = self[...]
         guard let first = s.firstIndex(where: { !$0.isWhitespace }),
-              let last = s.lastIndex(where: { !$0.isWhitespace }) else { return Substring() }
+            let last = s.lastIndex(where: { !$0.isWhitespace })
+        else { return Substring() }
         return Substring(s[first...last])
     }
 }

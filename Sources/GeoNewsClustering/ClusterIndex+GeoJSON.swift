@@ -48,7 +48,7 @@ extension ClusterIndex {
             switch f.kind {
             case .cluster(let id):
                 out += "\"cluster\":true,\"cluster_id\":\(id.rawValue),\"point_count\":\(f.pointCount),"
-                if abbreviatedCounts { out += "\"point_count_abbreviated\":\(Self.abbreviated(f.pointCount)),"}
+                if abbreviatedCounts { out += "\"point_count_abbreviated\":\(Self.abbreviated(f.pointCount))," }
                 out += "\"expansion_zoom\":\(try expansionZoom(of: id))"
                 if let members = try listedMembers(of: id, pointCount: f.pointCount, ids: ids) { out += ",\"members\":\(members)" }
             case .point(let p):

@@ -124,7 +124,8 @@ extension ClusterIndex {
             for child in children.dropFirst() {
                 let d2 = ClusterBuilder.squaredDistance(seedX, seedY, nodeX[child], nodeY[child], wraps: options.wrapsAntimeridian)
                 guard d2 <= r * r else {
-                    throw broken(.radius, "cluster \(c) at zoom \(zoom) has child node \(child) \(d2.squareRoot()) from its seed, beyond \(r)")
+                    throw broken(
+                        .radius, "cluster \(c) at zoom \(zoom) has child node \(child) \(d2.squareRoot()) from its seed, beyond \(r)")
                 }
                 centre.add(x: nodeX[child], y: nodeY[child], count: nodeCount[child])
             }
@@ -144,7 +145,8 @@ extension ClusterIndex {
             let zoom = Int(clusterZoom[c])
             let id = ClusterID(ordinal: c, zoom: zoom)
             guard (options.minZoom...previous).contains(zoom), id.ordinal == c, id.zoom == zoom,
-                  (try? ordinal(of: id)) == c else {
+                (try? ordinal(of: id)) == c
+            else {
                 throw broken(.ids, "cluster \(c) formed at zoom \(zoom) after one at \(previous), or its id \(id) does not decode")
             }
             previous = zoom

@@ -79,11 +79,12 @@ extension ClusterIndex {
         func add(minX: Double, maxX: Double, originX: Double) {
             forEachNode(level: level, minX: minX, minY: top, maxX: maxX, maxY: bottom) { node, nx, ny in
                 let f = feature(node: node, x: nx)
-                features.append(TileFeature(
-                    kind: f.kind, pointCount: f.pointCount,
-                    x: Self.roundHalfUp(extent * (nx * z2 - originX)),
-                    y: Self.roundHalfUp(extent * (ny * z2 - Double(y)))
-                ))
+                features.append(
+                    TileFeature(
+                        kind: f.kind, pointCount: f.pointCount,
+                        x: Self.roundHalfUp(extent * (nx * z2 - originX)),
+                        y: Self.roundHalfUp(extent * (ny * z2 - Double(y)))
+                    ))
                 return true
             }
         }
@@ -127,12 +128,13 @@ extension ClusterIndex {
         levelNodes[l].withUnsafeBufferPointer { order in
             if positions.isEmpty {
                 nodeX.withUnsafeBufferPointer { xs in
-                nodeY.withUnsafeBufferPointer { ys in
-                    scan(order, grid: levelGrids[l], minX, minY, maxX, maxY, visit) { i in
-                        let node = Int(order[i])
-                        return (xs[node], ys[node])
+                    nodeY.withUnsafeBufferPointer { ys in
+                        scan(order, grid: levelGrids[l], minX, minY, maxX, maxY, visit) { i in
+                            let node = Int(order[i])
+                            return (xs[node], ys[node])
+                        }
                     }
-                }}
+                }
             } else {
                 positions.withUnsafeBufferPointer { xy in
                     scan(order, grid: levelGrids[l], minX, minY, maxX, maxY, visit) { i in (xy[2 * i], xy[2 * i + 1]) }

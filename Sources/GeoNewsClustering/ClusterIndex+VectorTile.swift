@@ -46,7 +46,8 @@ extension ClusterIndex {
             switch f.kind {
             case .cluster(let cluster):
                 id = cluster.rawValue
-                let abbreviated: VectorTileLayer.Value = f.pointCount < 1000
+                let abbreviated: VectorTileLayer.Value =
+                    f.pointCount < 1000
                     ? .unsigned(UInt64(f.pointCount)) : .string(String(Self.abbreviated(f.pointCount).dropFirst().dropLast()))
                 numbers = [
                     ("cluster", .bool(true)), ("cluster_id", .unsigned(cluster.rawValue)),
@@ -73,7 +74,8 @@ extension ClusterIndex {
     /// The caller checks 0 ≤ x, y < 2^z.
     public static func tileBounds(z: Int, x: Int, y: Int) -> Bounds {
         let side = Double(1 << z)
-        return Bounds(west: WebMercator.longitude(x: Double(x) / side), south: WebMercator.latitude(y: Double(y + 1) / side),
-                      east: WebMercator.longitude(x: Double(x + 1) / side), north: WebMercator.latitude(y: Double(y) / side))
+        return Bounds(
+            west: WebMercator.longitude(x: Double(x) / side), south: WebMercator.latitude(y: Double(y + 1) / side),
+            east: WebMercator.longitude(x: Double(x + 1) / side), north: WebMercator.latitude(y: Double(y) / side))
     }
 }

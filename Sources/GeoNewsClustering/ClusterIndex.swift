@@ -71,8 +71,11 @@ public struct ClusterIndex: Sendable {
     public init(points: [Coordinate], options: ClusterOptions = ClusterOptions()) throws(ClusterIndexError) {
         try options.validate()
         guard points.count <= Self.maximumPointCount else { throw .tooManyPoints(points.count) }
-        for (i, p) in points.enumerated() where !(p.latitude.isFinite && p.longitude.isFinite
-            && abs(p.latitude) <= 90 && abs(p.longitude) <= 180) {
+        for (i, p) in points.enumerated()
+        where
+            !(p.latitude.isFinite && p.longitude.isFinite
+            && abs(p.latitude) <= 90 && abs(p.longitude) <= 180)
+        {
             do {
                 _ = try Coordinate.validated(latitude: p.latitude, longitude: p.longitude)
             } catch {

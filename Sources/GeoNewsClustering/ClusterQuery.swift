@@ -28,8 +28,10 @@ public struct ClusterQuery: Hashable, Sendable {
     /// ``CameraAltitude/parsedMetres``), so that the zoom and the box that follow from them
     /// are finite.
     /// - Throws: ``ClusterQueryError`` quoting the argument at fault.
-    public init(zoom: String?, altitude: String?, bbox: String?, center: String?,
-                viewport: String = "390x844", tileSize: Int = 512) throws(ClusterQueryError) {
+    public init(
+        zoom: String?, altitude: String?, bbox: String?, center: String?,
+        viewport: String = "390x844", tileSize: Int = 512
+    ) throws(ClusterQueryError) {
         guard tileSize == 512 || tileSize == 256 else { throw .tileSize(tileSize) }
         let centre = try center.map(ClusterQueryText.center)
         let size = try ClusterQueryText.viewport(viewport)

@@ -23,7 +23,8 @@ public enum ClusterQueryText {
     public static func bounds(_ text: String) throws(ClusterQueryError) -> ClusterIndex.Bounds {
         let parts = text.split(separator: ",").map { Double($0.trimmingWhitespace()) }
         guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3],
-              [w, s, e, n].allSatisfy(\.isFinite) else {
+            [w, s, e, n].allSatisfy(\.isFinite)
+        else {
             throw .boundsNotFourNumbers(text: text)
         }
         guard [s, n].allSatisfy((-90...90).contains), [w, e].allSatisfy({ abs($0) <= Double(longitudeLimit) }) else {
@@ -109,7 +110,8 @@ public enum ClusterQueryError: Error, Equatable, Sendable, CustomStringConvertib
         case .center(let text, let reason?): return "center '\(text)': \(reason)"
         case .viewport(let text): return "viewport '\(text)' is not WIDTHxHEIGHT in points, e.g. 390x844"
         case .viewportOutOfRange(let text):
-            return "viewport '\(text)': width and height must be within \(ClusterQueryText.viewportSide.lowerBound)…\(ClusterQueryText.viewportSide.upperBound) points"
+            return
+                "viewport '\(text)': width and height must be within \(ClusterQueryText.viewportSide.lowerBound)…\(ClusterQueryText.viewportSide.upperBound) points"
         case .zoom(let text): return "zoom '\(text)' is not a number"
         case .zoomOutOfRange(let text):
             return "zoom '\(text)' is outside \(ClusterQueryText.zoomRange.lowerBound)…\(ClusterQueryText.zoomRange.upperBound)"

@@ -33,7 +33,8 @@ struct VectorTileLayer {
     /// Bytes this layer adds to a tile: the `Layer` message and its field key and length.
     var tileBytes: Int {
         let nameBytes = name.utf8.count
-        let layer = 2 + 1 + ProtobufWriter.varintLength(UInt64(nameBytes)) + nameBytes + features.count + tableBytes
+        let layer =
+            2 + 1 + ProtobufWriter.varintLength(UInt64(nameBytes)) + nameBytes + features.count + tableBytes
             + 1 + ProtobufWriter.varintLength(UInt64(extent))
         return layer + 1 + ProtobufWriter.varintLength(UInt64(layer))
     }

@@ -22,8 +22,10 @@ public struct Viewport: Hashable, Sendable {
     public func bounds(atZoom zoom: Double, tileSize: Double = 512) -> ClusterIndex.Bounds {
         let worldPoints = tileSize * pow2Fractional(zoom)
         let cx = WebMercator.x(longitude: center.longitude)
-        let cy = WebMercator.y(latitude: Swift.min(Swift.max(center.latitude, -CameraAltitude.mercatorLatitudeLimit),
-                                                   CameraAltitude.mercatorLatitudeLimit))
+        let cy = WebMercator.y(
+            latitude: Swift.min(
+                Swift.max(center.latitude, -CameraAltitude.mercatorLatitudeLimit),
+                CameraAltitude.mercatorLatitudeLimit))
         let halfWidth = width / 2 / worldPoints, halfHeight = height / 2 / worldPoints
         return ClusterIndex.Bounds(
             west: WebMercator.longitude(x: cx - halfWidth),

@@ -1,7 +1,8 @@
+import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
 
 /// The documented exit codes of `geonews` and `geonews-news` (sysexits.h values where one fits).
 public enum ExitStatus: Int32, Sendable {

@@ -1,7 +1,8 @@
+import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
 
 extension ParsableCommand {
     /// Parses `arguments` and runs the chosen command like ArgumentParser's own `main`, but keeps

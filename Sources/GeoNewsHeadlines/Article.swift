@@ -79,7 +79,10 @@ public struct Article: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, sourceName = "source", sourceURL = "sourceUrl", author, description, url, imageURL, publishedAt
+        case title
+        case sourceName = "source"
+        case sourceURL = "sourceUrl"
+        case author, description, url, imageURL, publishedAt
         case language, provider
     }
 
@@ -126,7 +129,7 @@ extension Array where Element == Article {
     func sortedNewestFirst() -> [Article] {
         enumerated().sorted { lhs, rhs in
             switch (lhs.element.publishedAt, rhs.element.publishedAt) {
-            case let (l?, r?) where l != r: return l > r
+            case (let l?, let r?) where l != r: return l > r
             case (_?, nil): return true
             case (nil, _?): return false
             default: return lhs.offset < rhs.offset

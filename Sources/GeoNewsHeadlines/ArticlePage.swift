@@ -48,7 +48,8 @@ extension ArticleBatch {
         let unique = articles.withoutDuplicates()
         let ordered = order == .published ? unique.sortedNewestFirst() : unique
         let slice = page.slice(ordered)
-        let note = slice.isEmpty && !ordered.isEmpty
+        let note =
+            slice.isEmpty && !ordered.isEmpty
             ? "the answer held \(ordered.count) articles; page \(page.number) of \(page.size) starts after them" : nil
         self.init(articles: slice, freshness: freshness, note: note)
     }

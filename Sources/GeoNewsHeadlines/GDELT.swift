@@ -25,20 +25,25 @@ public struct GDELT: HeadlineSource {
         return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
     }
 
-    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
-                             order: HeadlineOrder) async throws -> ArticleBatch {
+    public func topHeadlines(
+        country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+        order: HeadlineOrder
+    ) async throws -> ArticleBatch {
         guard let entry = table.countries[country.lowercased()] else { throw HeadlineError.unknownCountry(country) }
         try page.check(provider, reachable: Self.largestAnswer)
         var terms = ["sourcecountry:\(entry.fips)"]
         if let language { terms.append(try languageClause(language)) }
         if let clause = themeClause(category) { terms.append(clause) }
-        let fetched = try await articles(terms: terms, extra: [URLQueryItem(name: "timespan", value: Self.headlineTimespan)],
-                                         sort: "datedesc", page: page)
+        let fetched = try await articles(
+            terms: terms, extra: [URLQueryItem(name: "timespan", value: Self.headlineTimespan)],
+            sort: "datedesc", page: page)
         return ArticleBatch(answer: fetched.value, page: page, order: order, freshness: fetched.freshness)
     }
 
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
-                       page: ArticlePage) async throws -> ArticleBatch {
+    public func search(
+        query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+        page: ArticlePage
+    ) async throws -> ArticleBatch {
         guard sortBy != .popularity else { throw HeadlineError.unsupported(provider, operation: "sorting by popularity") }
         try page.check(provider, reachable: Self.largestAnswer)
         var terms = [query]
@@ -47,8 +52,9 @@ public struct GDELT: HeadlineSource {
         if let from { extra.append(URLQueryItem(name: "startdatetime", value: WireTimestamp.gdeltQueryString(from))) }
         if let to { extra.append(URLQueryItem(name: "enddatetime", value: WireTimestamp.gdeltQueryString(to))) }
         let fetched = try await articles(terms: terms, extra: extra, sort: sortBy == .published ? "datedesc" : "hybridrel", page: page)
-        return ArticleBatch(answer: fetched.value, page: page, order: sortBy == .published ? .published : .provider,
-                            freshness: fetched.freshness)
+        return ArticleBatch(
+            answer: fetched.value, page: page, order: sortBy == .published ? .published : .provider,
+            freshness: fetched.freshness)
     }
 
     private func languageClause(_ code: String) throws -> String {
@@ -59,12 +65,13 @@ public struct GDELT: HeadlineSource {
     }
 
     private func articles(terms: [String], extra: [URLQueryItem], sort: String, page: ArticlePage) async throws -> Fetched<[Article]> {
-        let query = [
-            URLQueryItem(name: "query", value: terms.joined(separator: " ")),
-            URLQueryItem(name: "mode", value: "artlist"),
-            URLQueryItem(name: "format", value: "json"),
-            URLQueryItem(name: "maxrecords", value: String(page.reach)),
-        ] + extra + [URLQueryItem(name: "sort", value: sort)]
+        let query =
+            [
+                URLQueryItem(name: "query", value: terms.joined(separator: " ")),
+                URLQueryItem(name: "mode", value: "artlist"),
+                URLQueryItem(name: "format", value: "json"),
+                URLQueryItem(name: "maxrecords", value: String(page.reach)),
+            ] + extra + [URLQueryItem(name: "sort", value: sort)]
         let request = ProviderRequest(provider: provider, baseURL: baseURL, path: "/api/v2/doc/doc", query: query, apiKey: nil)
         return try await fetcher.fetch(request) { [table] response in
             try GDELTWire.decode(response).compactMap { Self.article($0, table: table) }
@@ -74,7 +81,8 @@ public struct GDELT: HeadlineSource {
     /// A wire article as an article; `nil` without a title or an absolute URL.
     static func article(_ wire: GDELTWire.WireArticle, table: GDELTCountryTable) -> Article? {
         guard let title = wire.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty,
-              let link = wire.url, let url = URL(string: link), url.scheme != nil else { return nil }
+            let link = wire.url, let url = URL(string: link), url.scheme != nil
+        else { return nil }
         let domain = wire.domain.flatMap { $0.isEmpty ? nil : $0 }
         return Article(
             title: title, sourceName: domain, url: url,

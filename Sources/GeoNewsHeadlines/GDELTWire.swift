@@ -89,7 +89,7 @@ enum GDELTWire {
         guard index + 1 < bytes.count else { return false }
         switch bytes[index + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return true
         case UInt8(ascii: "u"):
             guard index + 5 < bytes.count else { return false }
@@ -113,14 +113,21 @@ enum GDELTWire {
         var html = String(decoding: body.prefix(20_000), as: UTF8.self)
         for element in ["script", "style"] {
             while let open = html.range(of: "<\(element)", options: .caseInsensitive),
-                  let close = html.range(of: "</\(element)>", options: .caseInsensitive, range: open.upperBound..<html.endIndex) {
+                let close = html.range(of: "</\(element)>", options: .caseInsensitive, range: open.upperBound..<html.endIndex)
+            {
                 html.removeSubrange(open.lowerBound..<close.upperBound)
             }
         }
         var text = ""
         var inTag = false
         for character in html {
-            if character == "<" { inTag = true; text.append(" ") } else if character == ">" { inTag = false } else if !inTag { text.append(character) }
+            if character == "<" {
+                inTag = true; text.append(" ")
+            } else if character == ">" {
+                inTag = false
+            } else if !inTag {
+                text.append(character)
+            }
         }
         let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&nbsp;": " "]
         for (entity, character) in entities { text = text.replacingOccurrences(of: entity, with: character) }

@@ -11,7 +11,6 @@ public struct GNews: HeadlineSource {
     let baseURL: URL
     let key: APIKey
 
-
     /// Error bodies: `{"errors": ["message"]}` or `{"errors": {"field": "message"}}`.
     private enum ErrorBody: Decodable {
         case messages([String])
@@ -53,8 +52,10 @@ public struct GNews: HeadlineSource {
         var articles: [WireArticle]
     }
 
-    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
-                             order: HeadlineOrder) async throws -> ArticleBatch {
+    public func topHeadlines(
+        country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+        order: HeadlineOrder
+    ) async throws -> ArticleBatch {
         var query = [URLQueryItem(name: "country", value: country.lowercased())]
         // GNews has all seven of NewsAPI's categories under the same names (plus world, nation).
         if let category { query.append(URLQueryItem(name: "category", value: category.rawValue)) }
@@ -64,8 +65,10 @@ public struct GNews: HeadlineSource {
         return ArticleBatch(answer: fetched.value, page: ArticlePage(size: page.size), order: order, freshness: fetched.freshness)
     }
 
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
-                       page: ArticlePage) async throws -> ArticleBatch {
+    public func search(
+        query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+        page: ArticlePage
+    ) async throws -> ArticleBatch {
         guard sortBy != .popularity else {
             throw HeadlineError.unsupported(provider, operation: "sorting by popularity")
         }
@@ -76,8 +79,9 @@ public struct GNews: HeadlineSource {
         items.append(URLQueryItem(name: "sortby", value: sortBy == .published ? "publishedAt" : "relevance"))
         items += Self.paging(page)
         let fetched = try await articles(path: "/api/v4/search", query: items)
-        return ArticleBatch(answer: fetched.value, page: ArticlePage(size: page.size),
-                            order: sortBy == .published ? .published : .provider, freshness: fetched.freshness)
+        return ArticleBatch(
+            answer: fetched.value, page: ArticlePage(size: page.size),
+            order: sortBy == .published ? .published : .provider, freshness: fetched.freshness)
     }
 
     /// GNews pages itself: `max` articles per page, `page` from 1 (sent only past the first).
@@ -98,14 +102,17 @@ public struct GNews: HeadlineSource {
         guard response.isSuccess else {
             let message = (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.text
             if response.status == 403 {
-                throw HeadlineError.httpStatus(.gnews, status: 403, message: key.redacting(
-                    (message ?? "forbidden") + " (daily quota reached; it resets at 00:00 UTC)"))
+                throw HeadlineError.httpStatus(
+                    .gnews, status: 403,
+                    message: key.redacting(
+                        (message ?? "forbidden") + " (daily quota reached; it resets at 00:00 UTC)"))
             }
             throw response.failure(.gnews, key: key, message: message)
         }
         return try JSONBody.decode(Body.self, from: response.body, provider: .gnews).articles.compactMap { wire in
             guard let title = wire.title, !title.isEmpty, let link = wire.url, let url = URL(string: link),
-                  url.scheme != nil else { return nil }
+                url.scheme != nil
+            else { return nil }
             return Article(
                 title: title, sourceName: wire.source?.name, description: wire.description, url: url,
                 imageURL: wire.image.flatMap { URL(string: $0) },

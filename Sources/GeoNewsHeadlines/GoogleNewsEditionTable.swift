@@ -46,9 +46,12 @@ public struct GoogleNewsEditionTable: Sendable {
             guard !country.editions.isEmpty else {
                 throw HeadlineError.editionTable(path: url.path, detail: "country \(code) has no edition")
             }
-            for edition in country.editions where !edition.ceid.hasPrefix(edition.gl + ":")
-                || (country.native && edition.gl != code.uppercased()) {
-                throw HeadlineError.editionTable(path: url.path, detail: "country \(code): edition \(edition.ceid) does not match gl=\(edition.gl)")
+            for edition in country.editions
+            where !edition.ceid.hasPrefix(edition.gl + ":")
+                || (country.native && edition.gl != code.uppercased())
+            {
+                throw HeadlineError.editionTable(
+                    path: url.path, detail: "country \(code): edition \(edition.ceid) does not match gl=\(edition.gl)")
             }
         }
         for (language, code) in file.searchEditions where file.countries[code] == nil {

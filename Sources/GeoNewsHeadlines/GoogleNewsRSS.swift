@@ -11,7 +11,6 @@ public struct GoogleNewsRSS: HeadlineSource {
     let baseURL: URL
     let editions: GoogleNewsEditionTable
 
-
     /// Google's topic section for a category; `general` is the front page ("Top stories").
     static func topic(for category: HeadlineCategory?) -> String? {
         switch category {
@@ -28,8 +27,10 @@ public struct GoogleNewsRSS: HeadlineSource {
     /// Google News feeds carry at most 100 items: pages are cut from that one answer.
     static let largestAnswer = 100
 
-    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
-                             order: HeadlineOrder) async throws -> ArticleBatch {
+    public func topHeadlines(
+        country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+        order: HeadlineOrder
+    ) async throws -> ArticleBatch {
         try page.check(provider, reachable: Self.largestAnswer)
         guard let edition = editions.edition(country: country, language: language) else {
             throw HeadlineError.unknownCountry(country)
@@ -43,8 +44,10 @@ public struct GoogleNewsRSS: HeadlineSource {
 
     /// Searches the edition of `language` (English, US edition, when `nil`). Date bounds become
     /// Google's `after:` / `before:` operators (whole days, UTC). Popularity is not offered.
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
-                       page: ArticlePage) async throws -> ArticleBatch {
+    public func search(
+        query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+        page: ArticlePage
+    ) async throws -> ArticleBatch {
         guard sortBy != .popularity else {
             throw HeadlineError.unsupported(provider, operation: "sorting by popularity")
         }
@@ -56,20 +59,24 @@ public struct GoogleNewsRSS: HeadlineSource {
         var terms = [query]
         if let from { terms.append("after:" + WireTimestamp.iso8601String(from).prefix(10)) }
         if let to { terms.append("before:" + WireTimestamp.iso8601String(to).prefix(10)) }
-        let request = request(path: "/rss/search", edition: edition,
-                              extra: [URLQueryItem(name: "q", value: terms.joined(separator: " "))])
+        let request = request(
+            path: "/rss/search", edition: edition,
+            extra: [URLQueryItem(name: "q", value: terms.joined(separator: " "))])
         let fetched = try await fetcher.fetch(request) { response in
             try Self.articles(from: response, edition: edition, country: edition.gl.lowercased())
         }
-        return ArticleBatch(answer: fetched.value, page: page, order: sortBy == .published ? .published : .provider,
-                            freshness: fetched.freshness)
+        return ArticleBatch(
+            answer: fetched.value, page: page, order: sortBy == .published ? .published : .provider,
+            freshness: fetched.freshness)
     }
 
     private func request(path: String, edition: GoogleNewsEdition, extra: [URLQueryItem] = []) -> ProviderRequest {
         ProviderRequest(
             provider: provider, baseURL: baseURL, path: path,
-            query: extra + [URLQueryItem(name: "hl", value: edition.hl), URLQueryItem(name: "gl", value: edition.gl),
-                            URLQueryItem(name: "ceid", value: edition.ceid)],
+            query: extra + [
+                URLQueryItem(name: "hl", value: edition.hl), URLQueryItem(name: "gl", value: edition.gl),
+                URLQueryItem(name: "ceid", value: edition.ceid),
+            ],
             apiKey: nil)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsVersion
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -97,8 +98,9 @@ struct HTTPTransport: Sendable {
 
     private func exchange(_ request: ProviderRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url, timeoutInterval: Self.idleTimeout(timeouts))
-        urlRequest.setValue("application/json, application/rss+xml, application/xml;q=0.9, */*;q=0.5",
-                            forHTTPHeaderField: "Accept")
+        urlRequest.setValue(
+            "application/json, application/rss+xml, application/xml;q=0.9, */*;q=0.5",
+            forHTTPHeaderField: "Accept")
         urlRequest.setValue(Self.userAgent, forHTTPHeaderField: "User-Agent")
         if let key = request.apiKey { urlRequest.setValue(key.secret, forHTTPHeaderField: "X-Api-Key") }
 
@@ -121,9 +123,10 @@ struct HTTPTransport: Sendable {
             throw HeadlineError.network(request.provider, reason: "the answer was not HTTP")
         }
         var headers: [String: String] = [:]
-        for case let (name as String, value as String) in http.allHeaderFields { headers[name.lowercased()] = value }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(),
-                            url: http.url ?? request.url)
+        for case (let name as String, let value as String) in http.allHeaderFields { headers[name.lowercased()] = value }
+        return HTTPResponse(
+            status: http.statusCode, headers: headers, body: data ?? Data(),
+            url: http.url ?? request.url)
     }
 
     /// Sent with every request, so providers can tell who is asking: `GeoNews/<version>`.

@@ -136,8 +136,11 @@ public struct HeadlineConfiguration: Sendable {
         guard timeouts.connect > 0, timeouts.request > 0 else {
             throw HeadlineError.configuration(source: "config.json", detail: "timeouts must be positive seconds")
         }
-        let cache = useCache ? ResponseCache(directory: cacheDirectory(environment),
-                                             timeToLive: file.cacheTTLSeconds ?? 15 * 60) : nil
+        let cache =
+            useCache
+            ? ResponseCache(
+                directory: cacheDirectory(environment),
+                timeToLive: file.cacheTTLSeconds ?? 15 * 60) : nil
         guard let table = editionTable ?? GoogleNewsEditionTable.locate(environment: environment) else {
             throw HeadlineError.editionTable(path: "Data/google-news-editions.json", detail: "not found")
         }
@@ -156,10 +159,13 @@ public struct HeadlineConfiguration: Sendable {
         var limits = defaultRateLimits
         for (name, limit) in file.rateLimits ?? [:] {
             guard let provider = NewsProvider(rawValue: name) else {
-                throw HeadlineError.configuration(source: "config.json", detail: "rateLimits names \"\(name)\", not one of \(NewsProvider.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw HeadlineError.configuration(
+                    source: "config.json",
+                    detail: "rateLimits names \"\(name)\", not one of \(NewsProvider.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard limit.requests >= 1, limit.intervalSeconds > 0, limit.intervalSeconds <= 86_400 else {
-                throw HeadlineError.configuration(source: "config.json", detail: "rateLimits.\(name) needs requests ≥ 1 and intervalSeconds in 0…86400")
+                throw HeadlineError.configuration(
+                    source: "config.json", detail: "rateLimits.\(name) needs requests ≥ 1 and intervalSeconds in 0…86400")
             }
             limits[provider] = limit
         }
@@ -205,12 +211,12 @@ public struct HeadlineConfiguration: Sendable {
     /// `scheme://host[:port]` of `value`; rejects other schemes, paths, queries and credentials.
     static func origin(_ value: String, variable: String) throws -> URL {
         guard let components = URLComponents(string: value), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else {
             throw HeadlineError.configuration(source: variable, detail: "\"\(value)\" is not an http(s)://host[:port] address")
         }
         guard components.path.isEmpty || components.path == "/", components.query == nil,
-              components.user == nil, components.password == nil
+            components.user == nil, components.password == nil
         else {
             throw HeadlineError.configuration(source: variable, detail: "give only scheme://host[:port]; the providers' own paths are kept")
         }

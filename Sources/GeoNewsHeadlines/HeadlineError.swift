@@ -111,8 +111,8 @@ public enum HeadlineError: Error, Sendable, Equatable, CustomStringConvertible {
     public var provider: NewsProvider? {
         switch self {
         case .missingKey(let p), .unsupported(let p, _), .network(let p, _), .timedOut(let p, _),
-             .httpStatus(let p, _, _), .rateLimited(let p, _, _), .malformedResponse(let p, _),
-             .refused(let p, _), .pageOutOfReach(let p, _, _, _), .paced(let p, _):
+            .httpStatus(let p, _, _), .rateLimited(let p, _, _), .malformedResponse(let p, _),
+            .refused(let p, _), .pageOutOfReach(let p, _, _, _), .paced(let p, _):
             return p
         case .newsAPI: return .newsAPI
         case .editionUnsupported: return .googleNews

@@ -58,7 +58,8 @@ public struct HeadlineResult: Sendable, Codable {
         warning = answer.batch?.freshness.warning
         if answer.provider == nil {
             let details = answer.attempts.map(\.summary).joined(separator: "; ")
-            error = answer.errors.isEmpty
+            error =
+                answer.errors.isEmpty
                 ? "no provider had \(subject)" + (details.isEmpty ? "" : " (\(details))")
                 : "no \(subject): \(details)"
             errorKind = Self.kind(of: answer.errors)
@@ -88,7 +89,8 @@ public struct HeadlineResult: Sendable, Codable {
         warning = try c.decodeIfPresent(String.self, forKey: .warning)
         attempts = []
         if let age = try c.decodeIfPresent(Double.self, forKey: .cacheAgeSeconds) {
-            freshness = try c.decodeIfPresent(Bool.self, forKey: .stale) == true
+            freshness =
+                try c.decodeIfPresent(Bool.self, forKey: .stale) == true
                 ? .stale(age: age, reason: try c.decodeIfPresent(String.self, forKey: .staleReason) ?? "") : .cached(age: age)
         }
     }

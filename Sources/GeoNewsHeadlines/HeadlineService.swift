@@ -27,7 +27,8 @@ public struct HeadlineService: Sendable {
         self.configuration = configuration
         let editions = try GoogleNewsEditionTable.load(from: configuration.editionTableURL)
         self.editions = editions
-        let gdeltTable = configuration.providers.contains(.gdelt)
+        let gdeltTable =
+            configuration.providers.contains(.gdelt)
             ? try GDELTCountryTable.load(from: configuration.gdeltTableURL) : nil
         self.gdeltTable = gdeltTable
         let fetcher = ProviderFetcher(
@@ -38,23 +39,24 @@ public struct HeadlineService: Sendable {
             newsAPI = NewsAPI(fetcher: fetcher, baseURL: configuration.baseURL(for: .newsAPI), key: key)
         }
         self.newsAPI = newsAPI
-        chain = ProviderChain(sources: try configuration.providers.map { provider -> any HeadlineSource in
-            switch provider {
-            case .googleNews:
-                return GoogleNewsRSS(fetcher: fetcher, baseURL: configuration.baseURL(for: .googleNews), editions: editions)
-            case .newsAPI:
-                guard let newsAPI else { throw HeadlineError.missingKey(.newsAPI) }
-                return newsAPI
-            case .gnews:
-                guard let key = configuration.gnewsKey else { throw HeadlineError.missingKey(.gnews) }
-                return GNews(fetcher: fetcher, baseURL: configuration.baseURL(for: .gnews), key: key)
-            case .gdelt:
-                guard let gdeltTable else {
-                    throw HeadlineError.gdeltTable(path: configuration.gdeltTableURL.path, detail: "not loaded")
+        chain = ProviderChain(
+            sources: try configuration.providers.map { provider -> any HeadlineSource in
+                switch provider {
+                case .googleNews:
+                    return GoogleNewsRSS(fetcher: fetcher, baseURL: configuration.baseURL(for: .googleNews), editions: editions)
+                case .newsAPI:
+                    guard let newsAPI else { throw HeadlineError.missingKey(.newsAPI) }
+                    return newsAPI
+                case .gnews:
+                    guard let key = configuration.gnewsKey else { throw HeadlineError.missingKey(.gnews) }
+                    return GNews(fetcher: fetcher, baseURL: configuration.baseURL(for: .gnews), key: key)
+                case .gdelt:
+                    guard let gdeltTable else {
+                        throw HeadlineError.gdeltTable(path: configuration.gdeltTableURL.path, detail: "not loaded")
+                    }
+                    return GDELT(fetcher: fetcher, baseURL: configuration.baseURL(for: .gdelt), table: gdeltTable)
                 }
-                return GDELT(fetcher: fetcher, baseURL: configuration.baseURL(for: .gdelt), table: gdeltTable)
-            }
-        })
+            })
     }
 
     /// Top headlines of `country`, from the first provider in the chain that has any.
@@ -70,8 +72,10 @@ public struct HeadlineService: Sendable {
     /// - Returns: never throws; a failure is a result with `error` set and `errorKind` telling
     ///   whether the input (unknown country, bad limit), the configuration or the providers failed.
     ///   Duplicates (same normalised title and publisher) are dropped.
-    public func topHeadlines(country: String, category: HeadlineCategory? = nil, language: String? = nil,
-                             limit: Int = 5, page: Int = 1, order: HeadlineOrder = .provider) async -> HeadlineResult {
+    public func topHeadlines(
+        country: String, category: HeadlineCategory? = nil, language: String? = nil,
+        limit: Int = 5, page: Int = 1, order: HeadlineOrder = .provider
+    ) async -> HeadlineResult {
         let code = country.lowercased()
         do {
             guard editions.countries[code] != nil else { throw HeadlineError.unknownCountry(country) }
@@ -83,8 +87,9 @@ public struct HeadlineService: Sendable {
         } catch {
             preconditionFailure("checks throw HeadlineError only")
         }
-        let answer = await chain.topHeadlines(country: code, category: category, language: language, limit: limit,
-                                              page: page, order: order)
+        let answer = await chain.topHeadlines(
+            country: code, category: category, language: language, limit: limit,
+            page: page, order: order)
         return HeadlineResult(country: code, category: category, query: nil, answer: answer, subject: "headlines for \(code)")
     }
 
@@ -99,8 +104,10 @@ public struct HeadlineService: Sendable {
     ///     result is rejected as bad input naming `sort`.
     ///   - limit: 1…100 articles per page.
     ///   - page: 1 for the first `limit` articles, 2 for the next, …
-    public func search(_ query: String, language: String? = nil, from: Date? = nil, to: Date? = nil,
-                       sortBy: SearchSort = .published, limit: Int = 20, page: Int = 1) async -> HeadlineResult {
+    public func search(
+        _ query: String, language: String? = nil, from: Date? = nil, to: Date? = nil,
+        sortBy: SearchSort = .published, limit: Int = 20, page: Int = 1
+    ) async -> HeadlineResult {
         let terms = query.trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             guard !terms.isEmpty else { throw HeadlineError.invalidInput(field: "query", value: query, reason: "is empty") }
@@ -108,9 +115,12 @@ public struct HeadlineService: Sendable {
             try Self.check(page: page)
             if let language {
                 try Self.check(language: language)
-                guard NewsAPI.languages.contains(language.lowercased()) || editions.searchEdition(language: language) != nil
-                        || gdeltTable?.languages[language.lowercased()] != nil else {
-                    throw HeadlineError.invalidInput(field: "language", value: language, reason: "no provider searches in it; use one of \(searchLanguages())")
+                guard
+                    NewsAPI.languages.contains(language.lowercased()) || editions.searchEdition(language: language) != nil
+                        || gdeltTable?.languages[language.lowercased()] != nil
+                else {
+                    throw HeadlineError.invalidInput(
+                        field: "language", value: language, reason: "no provider searches in it; use one of \(searchLanguages())")
                 }
             }
             if let from, let to, from > to {
@@ -120,16 +130,20 @@ public struct HeadlineService: Sendable {
             // a request that cannot be met, not an outage.
             if sortBy == .popularity, !configuration.providers.contains(.newsAPI) {
                 let names = configuration.providers.map(\.rawValue).joined(separator: ", ")
-                throw HeadlineError.invalidInput(field: "sort", value: sortBy.rawValue,
-                                                 reason: "only NewsAPI sorts by popularity and the providers are \(names); sort by published or relevance, or add newsapi with a key")
+                throw HeadlineError.invalidInput(
+                    field: "sort", value: sortBy.rawValue,
+                    reason:
+                        "only NewsAPI sorts by popularity and the providers are \(names); sort by published or relevance, or add newsapi with a key"
+                )
             }
         } catch let error as HeadlineError {
             return HeadlineResult(country: nil, category: nil, query: terms, rejected: error)
         } catch {
             preconditionFailure("checks throw HeadlineError only")
         }
-        let answer = await chain.search(query: terms, language: language, from: from, to: to, sortBy: sortBy, limit: limit,
-                                        page: page)
+        let answer = await chain.search(
+            query: terms, language: language, from: from, to: to, sortBy: sortBy, limit: limit,
+            page: page)
         return HeadlineResult(country: nil, category: nil, query: terms, answer: answer, subject: "articles for \"\(terms)\"")
     }
 
@@ -169,6 +183,7 @@ public struct HeadlineService: Sendable {
     }
 
     private func searchLanguages() -> String {
-        NewsAPI.languages.union(editions.searchEditions.keys).union(gdeltTable.map { Array($0.languages.keys) } ?? []).sorted().joined(separator: " ")
+        NewsAPI.languages.union(editions.searchEditions.keys).union(gdeltTable.map { Array($0.languages.keys) } ?? []).sorted().joined(
+            separator: " ")
     }
 }

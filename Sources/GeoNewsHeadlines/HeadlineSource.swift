@@ -43,20 +43,26 @@ public protocol HeadlineSource: Sendable {
     /// One page of the top headlines of `country` (lowercase ISO 3166-1 alpha-2), duplicates
     /// dropped, in `order`. Throws `HeadlineError.pageOutOfReach` for a page the provider
     /// cannot reach.
-    func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
-                      order: HeadlineOrder) async throws -> ArticleBatch
+    func topHeadlines(
+        country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+        order: HeadlineOrder
+    ) async throws -> ArticleBatch
 
     /// One page of the articles matching `query`, published between `from` and `to` when given.
-    func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
-                page: ArticlePage) async throws -> ArticleBatch
+    func search(
+        query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+        page: ArticlePage
+    ) async throws -> ArticleBatch
 
     /// The publishers the provider lists, filtered by the given values.
     func sources(country: String?, category: HeadlineCategory?, language: String?) async throws -> [NewsSource]
 }
 
 extension HeadlineSource {
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
-                       page: ArticlePage) async throws -> ArticleBatch {
+    public func search(
+        query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+        page: ArticlePage
+    ) async throws -> ArticleBatch {
         throw HeadlineError.unsupported(provider, operation: "search")
     }
 
@@ -70,7 +76,9 @@ extension HTTPResponse {
     /// explain: `rateLimited` for 429, `httpStatus` otherwise, with the body's first line
     /// (at most 200 characters, key redacted) as the message.
     func failure(_ provider: NewsProvider, key: APIKey?, message: String? = nil) -> HeadlineError {
-        let text = message ?? String(decoding: body.prefix(200), as: UTF8.self)
+        let text =
+            message
+            ?? String(decoding: body.prefix(200), as: UTF8.self)
             .split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) }
         let redacted = text.flatMap { $0.isEmpty ? nil : (key?.redacting($0) ?? $0) }
         if status == 429 { return .rateLimited(provider, retryAfter: retryAfter(), message: redacted) }

@@ -17,24 +17,30 @@ public struct NewsAPI: HeadlineSource {
     /// NewsAPI's page size ceiling.
     static let largestPage = 100
 
-
     /// NewsAPI does not rank top headlines, so they come back newest first. A few extra
     /// articles are asked for, to make up for "[Removed]" placeholders that are dropped.
-    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
-                             order: HeadlineOrder) async throws -> ArticleBatch {
+    public func topHeadlines(
+        country: String, category: HeadlineCategory?, language: String?, page: ArticlePage,
+        order: HeadlineOrder
+    ) async throws -> ArticleBatch {
         var query = [URLQueryItem(name: "country", value: country.lowercased())]
         if let category { query.append(URLQueryItem(name: "category", value: category.rawValue)) }
         query += Self.paging(page)
         let fetched = try await articles(path: "/v2/top-headlines", query: query)
-        let articles = ArticleBatch(answer: fetched.value, page: ArticlePage(size: page.size), order: .published,
-                                    freshness: fetched.freshness).articles
-        let note = articles.isEmpty && country.lowercased() != "us"
+        let articles = ArticleBatch(
+            answer: fetched.value, page: ArticlePage(size: page.size), order: .published,
+            freshness: fetched.freshness
+        ).articles
+        let note =
+            articles.isEmpty && country.lowercased() != "us"
             ? "NewsAPI has returned top headlines only for \"us\" since 2024" : nil
         return ArticleBatch(articles: articles, freshness: fetched.freshness, note: note)
     }
 
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
-                       page: ArticlePage) async throws -> ArticleBatch {
+    public func search(
+        query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort,
+        page: ArticlePage
+    ) async throws -> ArticleBatch {
         var items = [URLQueryItem(name: "q", value: query)]
         if let language {
             guard Self.languages.contains(language.lowercased()) else {
@@ -53,8 +59,9 @@ public struct NewsAPI: HeadlineSource {
         items.append(URLQueryItem(name: "sortBy", value: sort))
         items += Self.paging(page)
         let fetched = try await articles(path: "/v2/everything", query: items)
-        return ArticleBatch(answer: fetched.value, page: ArticlePage(size: page.size),
-                            order: sortBy == .published ? .published : .provider, freshness: fetched.freshness)
+        return ArticleBatch(
+            answer: fetched.value, page: ArticlePage(size: page.size),
+            order: sortBy == .published ? .published : .provider, freshness: fetched.freshness)
     }
 
     /// NewsAPI pages itself (`page`, `pageSize`). The first page asks for 10 more than wanted, to
@@ -64,8 +71,10 @@ public struct NewsAPI: HeadlineSource {
         guard page.number > 1 else {
             return [URLQueryItem(name: "pageSize", value: String(min(largestPage, page.size + 10)))]
         }
-        return [URLQueryItem(name: "pageSize", value: String(min(largestPage, page.size))),
-                URLQueryItem(name: "page", value: String(page.number))]
+        return [
+            URLQueryItem(name: "pageSize", value: String(min(largestPage, page.size))),
+            URLQueryItem(name: "page", value: String(page.number)),
+        ]
     }
 
     public func sources(country: String?, category: HeadlineCategory?, language: String?) async throws -> [NewsSource] {
@@ -73,8 +82,9 @@ public struct NewsAPI: HeadlineSource {
         if let country { items.append(URLQueryItem(name: "country", value: country.lowercased())) }
         if let category { items.append(URLQueryItem(name: "category", value: category.rawValue)) }
         if let language { items.append(URLQueryItem(name: "language", value: language.lowercased())) }
-        let request = ProviderRequest(provider: provider, baseURL: baseURL, path: "/v2/top-headlines/sources",
-                                      query: items, apiKey: key)
+        let request = ProviderRequest(
+            provider: provider, baseURL: baseURL, path: "/v2/top-headlines/sources",
+            query: items, apiKey: key)
         return try await fetcher.fetch(request) { [key] response in
             try NewsAPIWire.decode(NewsAPIWire.Sources.self, from: response, key: key).sources
         }.value

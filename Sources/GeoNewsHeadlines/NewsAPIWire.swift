@@ -40,7 +40,7 @@ enum NewsAPIWire {
 
     static func article(_ wire: WireArticle) -> Article? {
         guard !isRemovedPlaceholder(wire), let title = wire.title?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !title.isEmpty, let link = wire.url, let url = URL(string: link), url.scheme != nil
+            !title.isEmpty, let link = wire.url, let url = URL(string: link), url.scheme != nil
         else { return nil }
         return Article(
             title: Article.headline(title, publisher: wire.source?.name), sourceName: wire.source?.name, author: nonEmpty(wire.author),

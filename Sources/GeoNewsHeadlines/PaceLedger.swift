@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,8 +19,9 @@ struct PaceLedger: Sendable {
     /// among the times other processes reserved, and returns it; `nil`, reserving nothing, when
     /// that time is after `latest`. Returns `earliest` when the ledger is unusable.
     func reserve(_ provider: NewsProvider, limit: RateLimit, earliest: Double, latest: Double, margin: Double) -> Double? {
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let path = directory.appendingPathComponent("pace-\(provider.rawValue)").path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return earliest }

@@ -45,8 +45,10 @@ public struct ProviderChain: Sendable {
 
     /// Page `page` (from 1) of `limit` headlines of `country`, in `order`, from the first provider
     /// that has any. A provider that cannot reach the page fails and the next is asked.
-    public func topHeadlines(country: String, category: HeadlineCategory?, language: String?, limit: Int,
-                             page: Int = 1, order: HeadlineOrder = .provider) async -> Answer {
+    public func topHeadlines(
+        country: String, category: HeadlineCategory?, language: String?, limit: Int,
+        page: Int = 1, order: HeadlineOrder = .provider
+    ) async -> Answer {
         let page = ArticlePage(number: page, size: limit)
         return await run {
             try await $0.topHeadlines(country: country, category: category, language: language, page: page, order: order)
@@ -54,8 +56,10 @@ public struct ProviderChain: Sendable {
     }
 
     /// Page `page` (from 1) of `limit` articles matching `query`, from the first provider that has any.
-    public func search(query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort, limit: Int,
-                       page: Int = 1) async -> Answer {
+    public func search(
+        query: String, language: String?, from: Date?, to: Date?, sortBy: SearchSort, limit: Int,
+        page: Int = 1
+    ) async -> Answer {
         let page = ArticlePage(number: page, size: limit)
         return await run { try await $0.search(query: query, language: language, from: from, to: to, sortBy: sortBy, page: page) }
     }

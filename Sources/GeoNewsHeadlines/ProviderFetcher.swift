@@ -53,8 +53,9 @@ struct ProviderFetcher: Sendable {
     init(transport: HTTPTransport, cache: ResponseCache?, rateLimits: [NewsProvider: RateLimit] = [:]) {
         self.transport = transport
         self.cache = cache
-        pacer = RequestPacer(limits: rateLimits, ledger: cache.map { PaceLedger(directory: $0.directory) },
-                             patience: transport.timeouts.request)
+        pacer = RequestPacer(
+            limits: rateLimits, ledger: cache.map { PaceLedger(directory: $0.directory) },
+            patience: transport.timeouts.request)
         flights = RequestFlights()
     }
 
@@ -67,7 +68,8 @@ struct ProviderFetcher: Sendable {
         let identity = request.cacheIdentity
         let entry = cache?.entry(for: identity)
         if let cache, let entry, entry.age() < cache.timeToLive,
-           let value = try? interpret(HTTPResponse(status: 200, headers: [:], body: entry.body, url: entry.url)) {
+            let value = try? interpret(HTTPResponse(status: 200, headers: [:], body: entry.body, url: entry.url))
+        {
             return Fetched(value: value, freshness: .cached(age: entry.age()))
         }
         let provider = request.provider
@@ -97,7 +99,7 @@ struct ProviderFetcher: Sendable {
         _ entry: ResponseCache.Entry?, instead error: HeadlineError, interpret: (HTTPResponse) throws -> Value
     ) throws -> Fetched<Value> {
         guard let cache, let entry, entry.age() <= cache.staleLimit,
-              let value = try? interpret(HTTPResponse(status: 200, headers: [:], body: entry.body, url: entry.url))
+            let value = try? interpret(HTTPResponse(status: 200, headers: [:], body: entry.body, url: entry.url))
         else { throw error }
         return Fetched(value: value, freshness: .stale(age: entry.age(), reason: error.message))
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -38,7 +39,9 @@ enum RSSFeed {
         // swift-corelibs' parse() can return true after a fatal error (a truncated document),
         // so the error reported to the delegate is what decides.
         let finished = parser.parse()
-        if let failure = reader.failure ?? (finished ? nil : (parser.lineNumber, parser.columnNumber, (parser.parserError as NSError?)?.code ?? 0)) {
+        if let failure = reader.failure
+            ?? (finished ? nil : (parser.lineNumber, parser.columnNumber, (parser.parserError as NSError?)?.code ?? 0))
+        {
             throw HeadlineError.malformedResponse(
                 provider, detail: "XML error at line \(failure.line), column \(failure.column): \(describe(code: failure.code))")
         }
@@ -107,8 +110,10 @@ private final class ItemReader: NSObject, XMLParserDelegate {
 
     private static let fields: Set<String> = ["title", "link", "pubDate", "description", "source"]
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         if root == nil { root = name }
         if name == "item" {
             current = RSSItem()

@@ -63,8 +63,11 @@ actor RequestPacer {
         if let limit = limits[provider] {
             if let ledger {
                 let wallNow = Date().timeIntervalSince1970
-                guard let shared = ledger.reserve(provider, limit: limit, earliest: wallNow + (slot - now),
-                                                  latest: wallNow + (latest - now), margin: Self.margin) else {
+                guard
+                    let shared = ledger.reserve(
+                        provider, limit: limit, earliest: wallNow + (slot - now),
+                        latest: wallNow + (latest - now), margin: Self.margin)
+                else {
                     throw HeadlineError.paced(provider, seconds: longestWait(provider))
                 }
                 slot = now + shared - wallNow

@@ -42,14 +42,15 @@ public struct ResponseCache: Sendable {
         guard let handle = try? FileHandle(forReadingFrom: fileURL(for: identity)) else { return nil }
         defer { try? handle.close() }
         guard let contents = try? handle.readToEnd(),
-              let newline = contents.firstIndex(of: UInt8(ascii: "\n")),
-              let header = try? JSONDecoder().decode(Header.self, from: contents[..<newline]),
-              header.identity == identity, let url = URL(string: header.url),
-              // A damaged file's time must not make an age that traps when printed in seconds.
-              header.storedAt.isFinite, (0...Date().timeIntervalSince1970 + 86_400).contains(header.storedAt)
+            let newline = contents.firstIndex(of: UInt8(ascii: "\n")),
+            let header = try? JSONDecoder().decode(Header.self, from: contents[..<newline]),
+            header.identity == identity, let url = URL(string: header.url),
+            // A damaged file's time must not make an age that traps when printed in seconds.
+            header.storedAt.isFinite, (0...Date().timeIntervalSince1970 + 86_400).contains(header.storedAt)
         else { return nil }
-        return Entry(body: Data(contents[contents.index(after: newline)...]), url: url,
-                     storedAt: Date(timeIntervalSince1970: header.storedAt))
+        return Entry(
+            body: Data(contents[contents.index(after: newline)...]), url: url,
+            storedAt: Date(timeIntervalSince1970: header.storedAt))
     }
 
     /// Stores `body` for `identity`. Failures are swallowed: a cache that cannot write only
@@ -57,16 +58,20 @@ public struct ResponseCache: Sendable {
     func store(_ body: Data, url: URL, for identity: String, now: Date = Date()) {
         let fileManager = FileManager.default
         do {
-            try fileManager.createDirectory(at: directory, withIntermediateDirectories: true,
-                                            attributes: [.posixPermissions: 0o700])
+            try fileManager.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             let header = Header(identity: identity, storedAt: now.timeIntervalSince1970, url: url.absoluteString)
             var contents = try JSONEncoder().encode(header)
             contents.append(UInt8(ascii: "\n"))
             contents.append(body)
             let target = fileURL(for: identity)
             let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-            guard fileManager.createFile(atPath: temporary.path, contents: contents,
-                                         attributes: [.posixPermissions: 0o600]) else { return }
+            guard
+                fileManager.createFile(
+                    atPath: temporary.path, contents: contents,
+                    attributes: [.posixPermissions: 0o600])
+            else { return }
             if rename(temporary.path, target.path) != 0 { try? fileManager.removeItem(at: temporary) }
         } catch {
             return

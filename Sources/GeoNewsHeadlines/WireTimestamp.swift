@@ -14,9 +14,10 @@ enum WireTimestamp {
         var fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         if let first = fields.first, first.hasSuffix(",") || Int(first) == nil { fields.removeFirst() }
         guard fields.count == 5 || fields.count == 4,
-              let day = Int(fields[0]),
-              let month = monthNumbers[fields[1].lowercased().prefix(3).description],
-              var year = Int(fields[2]) else { return nil }
+            let day = Int(fields[0]),
+            let month = monthNumbers[fields[1].lowercased().prefix(3).description],
+            var year = Int(fields[2])
+        else { return nil }
         if year < 100 { year += year < 50 ? 2000 : 1900 }
         let clock = fields[3].split(separator: ":").map { Int($0) }
         guard clock.count == 2 || clock.count == 3, let hour = clock[0], let minute = clock[1] else { return nil }
@@ -24,8 +25,9 @@ enum WireTimestamp {
         guard let second else { return nil }
         let offset = fields.count == 5 ? zoneOffsetSeconds(fields[4]) : 0
         guard let offset else { return nil }
-        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: Double(second),
-                    offsetSeconds: offset)
+        return date(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: Double(second),
+            offsetSeconds: offset)
     }
 
     /// Parses ISO 8601 timestamps `2024-05-01T09:30:00Z`, with optional fractional seconds and a
@@ -42,8 +44,8 @@ enum WireTimestamp {
             return value
         }
         guard s.count >= 19, s[4] == 45, s[7] == 45, s[10] == 84 || s[10] == 32, s[13] == 58, s[16] == 58,
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let whole = number(17..<19)
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let whole = number(17..<19)
         else { return nil }
         var index = 19
         var second = Double(whole)
@@ -59,8 +61,9 @@ enum WireTimestamp {
         let zone = String(decoding: s[index...], as: UTF8.self)
         guard let offset = zone.isEmpty ? 0 : zoneOffsetSeconds(zone.replacingOccurrences(of: ":", with: ""))
         else { return nil }
-        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                    offsetSeconds: offset)
+        return date(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            offsetSeconds: offset)
     }
 
     /// Parses GDELT's `seendate`, `20240501T093000Z` (UTC). Returns `nil` otherwise.
@@ -70,7 +73,8 @@ enum WireTimestamp {
         let digits = String(s[0..<8]) + String(s[9..<15])
         guard digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
         let d = Array(digits)
-        return iso8601("\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))T\(String(d[8..<10])):\(String(d[10..<12])):\(String(d[12..<14]))Z")
+        return iso8601(
+            "\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))T\(String(d[8..<10])):\(String(d[10..<12])):\(String(d[12..<14]))Z")
     }
 
     /// `20240501093000`, GDELT's `startdatetime` / `enddatetime` form (UTC).
@@ -103,8 +107,9 @@ enum WireTimestamp {
         if let hours = namedZones[zone.uppercased()] { return hours * 3600 }
         let utf8 = Array(zone.utf8)
         guard utf8.count == 5, utf8[0] == 43 || utf8[0] == 45,
-              let hh = Int(String(decoding: utf8[1..<3], as: UTF8.self)),
-              let mm = Int(String(decoding: utf8[3..<5], as: UTF8.self)), hh < 24, mm < 60 else { return nil }
+            let hh = Int(String(decoding: utf8[1..<3], as: UTF8.self)),
+            let mm = Int(String(decoding: utf8[3..<5], as: UTF8.self)), hh < 24, mm < 60
+        else { return nil }
         return (utf8[0] == 45 ? -1 : 1) * (hh * 3600 + mm * 60)
     }
 
@@ -114,7 +119,8 @@ enum WireTimestamp {
         // Years of four digits: a feed's `pubDate` may say any number, and the day count below
         // would overflow for the largest.
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
-              (0...59).contains(minute), second >= 0, second < 61 else { return nil }
+            (0...59).contains(minute), second >= 0, second < 61
+        else { return nil }
         let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + second
         return Date(timeIntervalSince1970: seconds)

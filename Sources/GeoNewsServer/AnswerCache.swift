@@ -1,6 +1,6 @@
 import Foundation
-import NIOCore
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// Encoded answers by their strong ETag, so that a repeated cluster or tile query is sent from
 /// memory instead of being encoded again (most of its cost: a FeatureCollection at 15,000 km

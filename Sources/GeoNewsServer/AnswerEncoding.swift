@@ -30,7 +30,8 @@ enum AnswerEncoding {
     /// ``minimumBytes``. With `cache`, the gzip form is kept under its own tag.
     static func encode(_ answer: PlainAnswer, acceptsGzip: Bool, cache: AnswerCache? = nil) -> PlainAnswer {
         guard answer.status == .ok, answer.headers[.contentEncoding] == nil,
-              let type = answer.headers[.contentType], compressedTypes.contains(type) else { return answer }
+            let type = answer.headers[.contentType], compressedTypes.contains(type)
+        else { return answer }
         var encoded = answer
         encoded.headers[.vary] = "Accept-Encoding"
         guard acceptsGzip, answer.body.readableBytes >= minimumBytes else { return encoded }

@@ -43,8 +43,11 @@ final class DatasetRegistry: @unchecked Sendable {  // `table` is guarded by `lo
     func summaries(of records: [DatasetRecord]) -> [DatasetSummary] {
         lock.withLock {
             (["markers"] + records.map(\.id)).compactMap { id in
-                table[id].map { DatasetSummary(id: id, name: $0.name, points: $0.dataset.points.coordinates.count,
-                                               version: $0.dataset.version) }
+                table[id].map {
+                    DatasetSummary(
+                        id: id, name: $0.name, points: $0.dataset.points.coordinates.count,
+                        version: $0.dataset.version)
+                }
             }
         }
     }

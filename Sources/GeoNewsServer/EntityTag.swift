@@ -29,16 +29,20 @@ enum EntityTag {
 
     /// 304 when the request's `If-None-Match` lists `tag` (or is `*`), else 200 with `body()`
     /// as `contentType`, kept in `cache` under `tag`, gzipped when the client accepts it.
-    static func respond(to request: Request, tag: String, contentType: String, cache: AnswerCache,
-                        body: () throws -> ByteBuffer) throws -> Response {
+    static func respond(
+        to request: Request, tag: String, contentType: String, cache: AnswerCache,
+        body: () throws -> ByteBuffer
+    ) throws -> Response {
         try answer(to: request.headers, tag: tag, contentType: contentType, cache: cache, body: body).response
     }
 
     /// The answer to a request with these header fields: 304 when its `If-None-Match` lists
     /// `tag` or the tag of its gzip form (or is `*`), else 200 with `body()` as
     /// `contentType` (kept in `cache` under `tag` when given) and ``AnswerEncoding``'s gzip.
-    static func answer(to fields: HTTPFields, tag: String, contentType: String, cache: AnswerCache?,
-                       extraHeaders: HTTPFields = [:], body: () throws -> ByteBuffer) throws -> PlainAnswer {
+    static func answer(
+        to fields: HTTPFields, tag: String, contentType: String, cache: AnswerCache?,
+        extraHeaders: HTTPFields = [:], body: () throws -> ByteBuffer
+    ) throws -> PlainAnswer {
         let gzip = AnswerEncoding.acceptsGzip(fields)
         if let matched = matching(fields[.ifNoneMatch], tag: tag) {
             var headers = headers(tag: matched)

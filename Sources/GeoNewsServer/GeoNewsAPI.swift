@@ -34,17 +34,22 @@ public enum GeoNewsAPI {
         let plainRoutes = try PlainRoutes(state: state)
         let router = try makeRouter(state: state, plainRoutes: plainRoutes, metrics: registry, logger: logger)
         let serverName = "geonews"
-        let deadlines = BodyDeadline.Limits(timeoutSeconds: configuration.bodyTimeoutSeconds, bytesPerSecond: configuration.bodyMinimumRate,
-                                            shutdownSeconds: configuration.shutdownTimeoutSeconds)
+        let deadlines = BodyDeadline.Limits(
+            timeoutSeconds: configuration.bodyTimeoutSeconds, bytesPerSecond: configuration.bodyMinimumRate,
+            shutdownSeconds: configuration.shutdownTimeoutSeconds)
         let answers = EventLoopAnswers.Routes(table: plainRoutes, serverName: serverName, corsOrigin: configuration.corsOrigin)
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 GeoNewsHTTP1Channel(
                     responder: responder, idleTimeout: .seconds(configuration.idleTimeoutSeconds),
-                    extraHandlers: { [RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds)),
-                                      ExpectContinue(maximumBytes: configuration.maximumBodyBytes),
-                                      BodyDeadline(limits: deadlines)] },
+                    extraHandlers: {
+                        [
+                            RequestHeadTimeout(timeout: .seconds(configuration.headerTimeoutSeconds)),
+                            ExpectContinue(maximumBytes: configuration.maximumBodyBytes),
+                            BodyDeadline(limits: deadlines),
+                        ]
+                    },
                     answers: answers)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
@@ -94,33 +99,39 @@ public enum GeoNewsAPI {
         }
         let headlines = Result { () throws(HeadlineSetupError) -> HeadlineService in
             do {
-                let setup = try HeadlineConfiguration.fromEnvironment(editionTable: URL(fileURLWithPath: data.file("google-news-editions.json")))
+                let setup = try HeadlineConfiguration.fromEnvironment(
+                    editionTable: URL(fileURLWithPath: data.file("google-news-editions.json")))
                 return try HeadlineService(configuration: setup)
             } catch {
                 throw HeadlineSetupError(reason: "\(error)")
             }
         }
-        return ServerState(resolver: resolver,
-                           zoneRules: zoneRules,
-                           store: store, configuration: configuration,
-                           datasets: datasets, headlines: headlines,
-                           basemap: BasemapRoutes(data: data))
+        return ServerState(
+            resolver: resolver,
+            zoneRules: zoneRules,
+            store: store, configuration: configuration,
+            datasets: datasets, headlines: headlines,
+            basemap: BasemapRoutes(data: data))
     }
 
     /// Every route, under the middleware every request passes: CORS when an origin is
     /// configured (outermost, so that problems get its headers too), problem JSON, metrics, the
     /// write rate limit and the body limit.
-    static func makeRouter(state: ServerState, plainRoutes: PlainRoutes, metrics: PrometheusCollectorRegistry,
-                           logger: Logger) throws -> Router<RouteBuilder.Context> {
+    static func makeRouter(
+        state: ServerState, plainRoutes: PlainRoutes, metrics: PrometheusCollectorRegistry,
+        logger: Logger
+    ) throws -> Router<RouteBuilder.Context> {
         let router = Router(context: RouteBuilder.Context.self)
         if let origin = state.configuration.corsOrigin {
             router.add(middleware: CrossOrigin(origin: origin))
         }
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: MetricsMiddleware())
-        router.add(middleware: WriteRateLimit(buckets: WriteBuckets(
-            rate: state.configuration.writesPerSecond, burst: state.configuration.writeBurst,
-            trackedAddresses: state.configuration.trackedAddresses)))
+        router.add(
+            middleware: WriteRateLimit(
+                buckets: WriteBuckets(
+                    rate: state.configuration.writesPerSecond, burst: state.configuration.writeBurst,
+                    trackedAddresses: state.configuration.trackedAddresses)))
         router.add(middleware: AnswerCompressionMiddleware())
         router.add(middleware: BodyLimitMiddleware(maximumBytes: state.configuration.maximumBodyBytes))
         if let folder = state.configuration.vendorDirectory {

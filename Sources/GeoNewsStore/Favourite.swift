@@ -14,8 +14,10 @@ public struct Favourite: Sendable, Equatable {
     /// When the user saved it.
     public var savedAt: Date
 
-    public init(id: Int64, url: String, title: String, source: String?, publishedAt: String?,
-                imageURL: String?, savedAt: Date) {
+    public init(
+        id: Int64, url: String, title: String, source: String?, publishedAt: String?,
+        imageURL: String?, savedAt: Date
+    ) {
         self.id = id
         self.url = url
         self.title = title

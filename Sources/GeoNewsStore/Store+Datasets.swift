@@ -46,8 +46,9 @@ extension Store {
     static let datasetColumns = "id, name, points, version, file, ownerId, bytes"
 
     static func datasetRecord(_ row: Row) -> DatasetRecord {
-        DatasetRecord(id: row["id"], name: row["name"], points: row["points"], version: row["version"], file: row["file"],
-                      owner: row["ownerId"], bytes: row["bytes"])
+        DatasetRecord(
+            id: row["id"], name: row["name"], points: row["points"], version: row["version"], file: row["file"],
+            owner: row["ownerId"], bytes: row["bytes"])
     }
 
     /// Every dataset, oldest first. Synchronous: the server reads them once at start.
@@ -64,8 +65,10 @@ extension Store {
     /// The datasets `owner` uploaded, oldest first.
     public func datasets(owner: Int64) async throws(StoreError) -> [DatasetRecord] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.datasetColumns) FROM dataset WHERE ownerId = ? ORDER BY createdAt, id",
-                             arguments: [owner]).map(Self.datasetRecord)
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.datasetColumns) FROM dataset WHERE ownerId = ? ORDER BY createdAt, id",
+                arguments: [owner]
+            ).map(Self.datasetRecord)
         }
     }
 
@@ -75,8 +78,9 @@ extension Store {
     }
 
     private static func usage(_ db: Database, owner: Int64) throws -> DatasetUsage {
-        let row = try Row.fetchOne(db, sql: "SELECT COALESCE(SUM(points), 0) AS p, COALESCE(SUM(bytes), 0) AS b FROM dataset WHERE ownerId = ?",
-                                   arguments: [owner])
+        let row = try Row.fetchOne(
+            db, sql: "SELECT COALESCE(SUM(points), 0) AS p, COALESCE(SUM(bytes), 0) AS b FROM dataset WHERE ownerId = ?",
+            arguments: [owner])
         return DatasetUsage(points: row?["p"] ?? 0, bytes: row?["b"] ?? 0)
     }
 
@@ -89,10 +93,14 @@ extension Store {
             guard usage.points + dataset.points <= quota.points, usage.bytes + dataset.bytes <= quota.bytes else {
                 return (usage, false)
             }
-            try db.execute(sql: """
-                INSERT INTO dataset (id, name, points, version, file, ownerId, bytes, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [dataset.id, dataset.name, dataset.points, dataset.version, dataset.file,
-                                 dataset.owner, dataset.bytes, Date()])
+            try db.execute(
+                sql: """
+                    INSERT INTO dataset (id, name, points, version, file, ownerId, bytes, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    dataset.id, dataset.name, dataset.points, dataset.version, dataset.file,
+                    dataset.owner, dataset.bytes, Date(),
+                ])
             return (usage, true)
         }
     }
@@ -101,8 +109,11 @@ extension Store {
     /// of that id (another user's, or an ownerless one, included).
     public func removeDataset(id: String, owner: Int64) async throws(StoreError) -> DatasetRecord? {
         try await write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.datasetColumns) FROM dataset WHERE id = ? AND ownerId = ?",
-                                             arguments: [id, owner]) else { return nil }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(Self.datasetColumns) FROM dataset WHERE id = ? AND ownerId = ?",
+                    arguments: [id, owner])
+            else { return nil }
             try db.execute(sql: "DELETE FROM dataset WHERE id = ?", arguments: [id])
             return Self.datasetRecord(row)
         }

@@ -17,8 +17,9 @@ extension Store {
     /// that an operator can name the token.
     public func createUser(tokenHash: Data, tokenPrefix: String) async throws(StoreError) -> Int64 {
         try await write { db in
-            try db.execute(sql: "INSERT INTO user (tokenHash, tokenPrefix, createdAt) VALUES (?, ?, ?)",
-                           arguments: [tokenHash, tokenPrefix, Date()])
+            try db.execute(
+                sql: "INSERT INTO user (tokenHash, tokenPrefix, createdAt) VALUES (?, ?, ?)",
+                arguments: [tokenHash, tokenPrefix, Date()])
             return db.lastInsertedRowID
         }
     }
@@ -36,8 +37,10 @@ extension Store {
     /// caller's to remove).
     public func deleteUser(_ user: Int64) async throws(StoreError) -> [DatasetRecord] {
         try await write { db in
-            let owned = try Row.fetchAll(db, sql: "SELECT \(Self.datasetColumns) FROM dataset WHERE ownerId = ?",
-                                         arguments: [user]).map(Self.datasetRecord)
+            let owned = try Row.fetchAll(
+                db, sql: "SELECT \(Self.datasetColumns) FROM dataset WHERE ownerId = ?",
+                arguments: [user]
+            ).map(Self.datasetRecord)
             try db.execute(sql: "DELETE FROM dataset WHERE ownerId = ?", arguments: [user])
             try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [user])
             return owned
@@ -50,13 +53,15 @@ extension Store {
     public func revokeTokens(_ selector: TokenSelector) throws(StoreError) -> [Int64] {
         do {
             return try pool.write { db in
-                let (condition, argument): (String, any DatabaseValueConvertible) = switch selector {
-                case .user(let id): ("id = ?", id)
-                case .prefix(let prefix): ("tokenPrefix = ?", prefix)
-                case .hash(let hash): ("tokenHash = ?", hash)
-                }
-                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM user WHERE \(condition) AND revokedAt IS NULL",
-                                             arguments: [argument])
+                let (condition, argument): (String, any DatabaseValueConvertible) =
+                    switch selector {
+                    case .user(let id): ("id = ?", id)
+                    case .prefix(let prefix): ("tokenPrefix = ?", prefix)
+                    case .hash(let hash): ("tokenHash = ?", hash)
+                    }
+                let ids = try Int64.fetchAll(
+                    db, sql: "SELECT id FROM user WHERE \(condition) AND revokedAt IS NULL",
+                    arguments: [argument])
                 if case .prefix = selector, ids.count > 1 {
                     throw StoreError.ambiguous("\(ids.count) users' tokens start with that prefix; revoke by user id")
                 }

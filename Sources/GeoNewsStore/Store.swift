@@ -18,8 +18,9 @@ public final class Store: Sendable {
     public init(directory: URL) throws(StoreError) {
         let path = directory.appendingPathComponent(Self.fileName).path
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw .cannotOpen(path: directory.path, reason: "the directory cannot be created: \(error.localizedDescription)")
         }

@@ -9,8 +9,10 @@ public struct UserSettings: Sendable, Equatable, Codable {
     /// The language country names are shown in (a Natural Earth code such as `fr` or `zht`).
     public var namesLanguage: String?
 
-    public init(newsCountry: String? = nil, newsLanguage: String? = nil, categories: [String] = [],
-                namesLanguage: String? = nil) {
+    public init(
+        newsCountry: String? = nil, newsLanguage: String? = nil, categories: [String] = [],
+        namesLanguage: String? = nil
+    ) {
         self.newsCountry = newsCountry
         self.newsLanguage = newsLanguage
         self.categories = categories

@@ -1,4 +1,5 @@
 import GeoNewsBoundaries
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

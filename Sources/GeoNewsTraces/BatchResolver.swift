@@ -96,12 +96,14 @@ public struct BatchResolver: Sendable {
         return head.withUnsafeBufferPointer { RecordFormat.sniff($0) }
     }
 
-    private func resolve(_ source: ByteSource, format: RecordFormat, output: RecordFormat, _ run: inout RunState) throws(BatchResolveError) {
+    private func resolve(_ source: ByteSource, format: RecordFormat, output: RecordFormat, _ run: inout RunState) throws(BatchResolveError)
+    {
         let follows = options.followsTraces
         let columns = ResolvedColumns(includesBorderDistance: options.includesBorderDistance)
         switch format {
         case .csv:
-            let reader = DelimitedChunkReader(source: source, quoteAware: true, chunkBytes: options.chunkBytes, maxRecordBytes: options.maxRecordBytes)
+            let reader = DelimitedChunkReader(
+                source: source, quoteAware: true, chunkBytes: options.chunkBytes, maxRecordBytes: options.maxRecordBytes)
             var first = try reader.next()
             var header: [String]?
             if options.hasHeader {
@@ -110,24 +112,37 @@ public struct BatchResolver: Sendable {
                 header = split.names
                 first = split.rest
             }
-            let processor = CSVChunkProcessor(layout: try CSVLayout(header: header, options: options), resolver: resolver, output: output, followsTraces: follows, columns: columns)
+            let processor = CSVChunkProcessor(
+                layout: try CSVLayout(header: header, options: options), resolver: resolver, output: output, followsTraces: follows,
+                columns: columns)
             try run.writeHeader(processor.header())
-            try pipeline(reader: ThreadConfined(reader), first: first, next: { (r) throws(BatchResolveError) in try r.next() }, process: processor.process, &run)
+            try pipeline(
+                reader: ThreadConfined(reader), first: first, next: { (r) throws(BatchResolveError) in try r.next() },
+                process: processor.process, &run)
         case .ndjson:
-            let reader = DelimitedChunkReader(source: source, quoteAware: false, chunkBytes: options.chunkBytes, maxRecordBytes: options.maxRecordBytes)
-            let processor = NDJSONChunkProcessor(keys: try JSONRecordKeys(options: options), resolver: resolver, output: output, followsTraces: follows, columns: columns)
+            let reader = DelimitedChunkReader(
+                source: source, quoteAware: false, chunkBytes: options.chunkBytes, maxRecordBytes: options.maxRecordBytes)
+            let processor = NDJSONChunkProcessor(
+                keys: try JSONRecordKeys(options: options), resolver: resolver, output: output, followsTraces: follows, columns: columns)
             try run.writeHeader(processor.header())
-            try pipeline(reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() }, process: processor.process, &run)
+            try pipeline(
+                reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() },
+                process: processor.process, &run)
         case .geojson:
             let reader = GeoJSONFeatureReader(source: source, chunkBytes: options.chunkBytes)
-            let processor = GeoJSONChunkProcessor(resolver: resolver, output: output, followsTraces: follows, keys: try JSONRecordKeys(options: options), columns: columns)
+            let processor = GeoJSONChunkProcessor(
+                resolver: resolver, output: output, followsTraces: follows, keys: try JSONRecordKeys(options: options), columns: columns)
             try run.writeHeader(processor.header())
-            try pipeline(reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() }, process: processor.process, &run)
+            try pipeline(
+                reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() },
+                process: processor.process, &run)
         case .gpx:
             let reader = GPXPointReader(source: source, chunkBytes: options.chunkBytes)
             let processor = GPXChunkProcessor(resolver: resolver, output: output, followsTraces: follows, columns: columns)
             try run.writeHeader(processor.header())
-            try pipeline(reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() }, process: processor.process, &run)
+            try pipeline(
+                reader: ThreadConfined(reader), first: nil, next: { (r) throws(BatchResolveError) in try r.next() },
+                process: processor.process, &run)
         }
     }
 
@@ -138,7 +153,8 @@ public struct BatchResolver: Sendable {
         _ run: inout RunState
     ) throws(BatchResolveError) {
         let firstChunk = ThreadConfined(first)
-        let stages = OrderedChunkPipeline<Chunk, ProcessedChunk>(workerCount: options.workerCount, maxInFlight: options.effectiveChunksInFlight)
+        let stages = OrderedChunkPipeline<Chunk, ProcessedChunk>(
+            workerCount: options.workerCount, maxInFlight: options.effectiveChunksInFlight)
         try stages.run(
             read: { (emit) throws(BatchResolveError) in
                 if let chunk = firstChunk.value, !emit(chunk) { return }
@@ -230,8 +246,9 @@ enum CSVHeader {
             var fields: [CSVField] = []
             guard let record = cursor.next(fields: &fields) else { return ([], chunk) }
             let names = fields.map { cursor.text($0) }
-            let rest = DelimitedChunk(bytes: Array(b[cursor.position...]), firstLine: chunk.firstLine + record.lines,
-                                      hasQuotes: chunk.hasQuotes, unreadableReason: nil)
+            let rest = DelimitedChunk(
+                bytes: Array(b[cursor.position...]), firstLine: chunk.firstLine + record.lines,
+                hasQuotes: chunk.hasQuotes, unreadableReason: nil)
             return (names, rest)
         }
     }

@@ -1,3 +1,6 @@
+import GeoNewsBoundaries
+import GeoNewsBoundaryBuilding
+
 // geonews-index: builds Data/country-index.bin from Data/boundaries.bin with GEOS, compiles
 // Data/countries.json into Data/catalogue.bin for fast loading, and simplifies the boundaries
 // into Data/basemap.geojson, the web map's base layer.
@@ -27,8 +30,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GeoNewsBoundaries
-import GeoNewsBoundaryBuilding
 
 func fail(_ message: String, code: Int32) -> Never {
     let line = "geonews-index: \(message)\n"
@@ -59,7 +60,9 @@ while let a = args.first {
         geometryPath = v
         args.removeFirst()
     case "-h", "--help":
-        print("usage: geonews-index [--data DIR] [--check] [--geometry DIR] | --areas [--geometry DIR] | --area-index [--geometry DIR] | --pack [--geometry DIR]")
+        print(
+            "usage: geonews-index [--data DIR] [--check] [--geometry DIR] | --areas [--geometry DIR] | --area-index [--geometry DIR] | --pack [--geometry DIR]"
+        )
         exit(0)
     default: fail("unknown argument '\(a)'", code: 64)
     }
@@ -77,8 +80,9 @@ do {
         progress("")
         let target = folder + "/" + CountryAreaFile.fileName
         write(bytes, to: target)
-        print("\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s; "
-              + "wrote \(target) (\(bytes.count) bytes)")
+        print(
+            "\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s; "
+                + "wrote \(target) (\(bytes.count) bytes)")
     }
     if areas || areaIndexOnly {
         try buildAreaIndex(data: dir, folder: folder)
@@ -90,8 +94,9 @@ do {
         let started = timespec.now
         let bytes = try withExtendedLifetime(index) { try AreaIndexPack.encode(Array(index.bytes)) }
         write(bytes, to: dir.file(AreaIndexPack.fileName))
-        print("packed \(source) (\(index.bytes.count) bytes) into \(dir.file(AreaIndexPack.fileName)) (\(bytes.count) bytes) "
-              + "in \(format3(timespec.now - started)) s")
+        print(
+            "packed \(source) (\(index.bytes.count) bytes) into \(dir.file(AreaIndexPack.fileName)) (\(bytes.count) bytes) "
+                + "in \(format3(timespec.now - started)) s")
         exit(0)
     }
     let catalogue = try Catalogue.loadJSON(from: dir)
@@ -99,9 +104,10 @@ do {
     let started = timespec.now
     let (bytes, report) = try CountryIndexBuilder().build(boundaries: boundaries, catalogueIDs: catalogue.countries.map(\.id))
     let seconds = timespec.now - started
-    print("built in \(format3(seconds)) s: \(report.countryCells) whole-country and \(report.seaCells) sea root cells, "
-          + "\(report.nodes) split nodes (\(report.nodeSlots) child slots), \(report.leaves) border leaves, \(report.groups) country parts, "
-          + "\(report.rings) rings, \(report.vertices) vertices")
+    print(
+        "built in \(format3(seconds)) s: \(report.countryCells) whole-country and \(report.seaCells) sea root cells, "
+            + "\(report.nodes) split nodes (\(report.nodeSlots) child slots), \(report.leaves) border leaves, \(report.groups) country parts, "
+            + "\(report.rings) rings, \(report.vertices) vertices")
     let basemap = try BasemapBuilder().build(boundaries: boundaries, countries: catalogue.countries)
     let outputs = [
         ("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir)), ("basemap.geojson", basemap),
@@ -138,8 +144,10 @@ func buildAreaIndex(data dir: DataDirectory, folder: String) throws {
     let zones = try TimeZoneCatalogue.load(from: dir)
     let areaFile = try CountryAreaFile(path: folder + "/" + CountryAreaFile.fileName)
     let started = timespec.now
-    let (bytes, report) = try AreaIndexBuilder().build(areas: areaFile, catalogueIDs: catalogue.countries.map(\.id),
-                                                       zoneIDs: zones.zones.map(\.id)) { row in
+    let (bytes, report) = try AreaIndexBuilder().build(
+        areas: areaFile, catalogueIDs: catalogue.countries.map(\.id),
+        zoneIDs: zones.zones.map(\.id)
+    ) { row in
         progress("area index: \(row * 10)° of 180° of latitude… \(format3(timespec.now - started)) s")
     }
     progress("")
@@ -147,10 +155,11 @@ func buildAreaIndex(data dir: DataDirectory, folder: String) throws {
     write(bytes, to: target)
     let record = AreaIndexRecord(of: bytes)
     write(Array(record.json.utf8), to: dir.file(AreaIndexRecord.recordName))
-    print("area index built in \(format3(timespec.now - started)) s: \(report.regions) regions, \(report.regionCells) whole root cells, "
-          + "\(report.nodes) split nodes (\(report.nodeSlots) child slots), \(report.leaves) leaves, \(report.groups) region parts, "
-          + "\(report.rings) rings, \(report.vertices) vertices, \(report.countryEdges) country edges; "
-          + "wrote \(target) (\(bytes.count) bytes) and \(dir.file(AreaIndexRecord.recordName))")
+    print(
+        "area index built in \(format3(timespec.now - started)) s: \(report.regions) regions, \(report.regionCells) whole root cells, "
+            + "\(report.nodes) split nodes (\(report.nodeSlots) child slots), \(report.leaves) leaves, \(report.groups) region parts, "
+            + "\(report.rings) rings, \(report.vertices) vertices, \(report.countryEdges) country edges; "
+            + "wrote \(target) (\(bytes.count) bytes) and \(dir.file(AreaIndexRecord.recordName))")
 }
 
 /// Exit 1 unless `area-index.bin` in `folder` is the one `Data/area-index.json` records.
@@ -162,8 +171,9 @@ func checkAreaIndex(data dir: DataDirectory, folder: String) throws {
     }
     let actual = withExtendedLifetime(file) { AreaIndexRecord(of: file.bytes) }
     guard actual == recorded else {
-        fail("\(path) is not the one \(dir.file(AreaIndexRecord.recordName)) records (\(actual.bytes) bytes, checksum \(actual.checksum)); "
-             + "rebuild it with `geonews-index --area-index`", code: 1)
+        fail(
+            "\(path) is not the one \(dir.file(AreaIndexRecord.recordName)) records (\(actual.bytes) bytes, checksum \(actual.checksum)); "
+                + "rebuild it with `geonews-index --area-index`", code: 1)
     }
     print("\(path) is the one the record names (\(actual.bytes) bytes, checksum \(actual.checksum))")
 }
@@ -173,11 +183,13 @@ func checkBasemap(at path: String) throws {
     let file = try MappedFile(path: path)
     let check = try withExtendedLifetime(file) { try BasemapCheck(geojson: Array(file.bytes), path: path) }
     guard check.faults.isEmpty else {
-        fail("\(path) is not valid GeoJSON geometry (\(check.faults.count) faults): "
-             + check.faults.prefix(5).joined(separator: "; "), code: 1)
+        fail(
+            "\(path) is not valid GeoJSON geometry (\(check.faults.count) faults): "
+                + check.faults.prefix(5).joined(separator: "; "), code: 1)
     }
-    print("\(path): \(check.features) features, \(check.shells) shells and \(check.holes) holes, "
-          + "valid, shells counter-clockwise and holes clockwise")
+    print(
+        "\(path): \(check.features) features, \(check.shells) shells and \(check.holes) holes, "
+            + "valid, shells counter-clockwise and holes clockwise")
 }
 
 /// A progress line on standard error: rewritten in place on a terminal, one line each otherwise.

@@ -50,15 +50,18 @@ struct HeadlinesCommand: AsyncParsableCommand {
             throw fail("sort '\(sort)' is not one of \(HeadlineOrder.allCases.map(\.rawValue).joined(separator: " "))", .usage)
         }
         let headlines = try service.make()
-        let result = await headlines.topHeadlines(country: country, category: category, language: language, limit: limit,
-                                                  page: page, order: order)
+        let result = await headlines.topHeadlines(
+            country: country, category: category, language: language, limit: limit,
+            page: page, order: order)
         try service.report(result, title: listingTitle ?? "Headlines for \(result.country ?? country)")
     }
 }
 
 /// Options shared by `headlines`, `search` and `sources`: provider order, cache, JSON output.
 struct HeadlineServiceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Provider or comma-separated order: \(NewsProvider.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "names"))
+    @Option(
+        help: ArgumentHelp(
+            "Provider or comma-separated order: \(NewsProvider.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "names"))
     var provider: String?
 
     @Flag(help: "Ask the providers even when a cached answer is fresh, and store nothing.")

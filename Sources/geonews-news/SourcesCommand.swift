@@ -41,7 +41,8 @@ struct SourcesCommand: AsyncParsableCommand {
         do {
             sources = try await service.sources(country: country, category: category, language: language)
         } catch let error as HeadlineError {
-            let message = error == .missingKey(.newsAPI)
+            let message =
+                error == .missingKey(.newsAPI)
                 ? "sources are listed by NewsAPI only, and no NewsAPI key is configured: set NEWSAPI_KEY or \"newsapiKey\" in config.json"
                 : error.message
             throw fail(message, HeadlineServiceOptions.status(error.kind))

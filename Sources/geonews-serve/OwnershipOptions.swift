@@ -5,33 +5,44 @@ import GeoNewsServer
 /// The options that bound what one user or one client address may hold or do: token lifetime,
 /// dataset quota, write rate.
 struct OwnershipOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("How long a bearer token lasts: a number with s, m, h or d (up to 36500d); older tokens get 401.", valueName: "duration"),
-            transform: TokenLifetime.seconds)
+    @Option(
+        help: ArgumentHelp(
+            "How long a bearer token lasts: a number with s, m, h or d (up to 36500d); older tokens get 401.", valueName: "duration"),
+        transform: TokenLifetime.seconds)
     var tokenLifetime: Int64 = 90 * 86_400
 
     @Option(help: ArgumentHelp("Most points one user's datasets may hold together; past it an upload gets 413.", valueName: "points"))
     var quotaPoints = 2_000_000
 
-    @Option(help: ArgumentHelp("Most bytes of upload one user's datasets may hold together; past it an upload gets 413.", valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp("Most bytes of upload one user's datasets may hold together; past it an upload gets 413.", valueName: "bytes"))
     var quotaBytes = 256 << 20
 
-    @Option(help: ArgumentHelp("Writes (POST, PUT, DELETE on users, favourites, settings, datasets) one client address may make per second, after the burst; past it 429.", valueName: "per-second"),
-            transform: { text in try FiniteNumber.parse(text) })
+    @Option(
+        help: ArgumentHelp(
+            "Writes (POST, PUT, DELETE on users, favourites, settings, datasets) one client address may make per second, after the burst; past it 429.",
+            valueName: "per-second"),
+        transform: { text in try FiniteNumber.parse(text) })
     var writeRate = 5.0
 
     @Option(help: ArgumentHelp("Writes one client address may make at once before --write-rate applies.", valueName: "count"))
     var writeBurst = 30
 
-    @Option(help: ArgumentHelp("Client addresses whose write rate is tracked at once (bounds the memory the limit uses).", valueName: "count"))
+    @Option(
+        help: ArgumentHelp("Client addresses whose write rate is tracked at once (bounds the memory the limit uses).", valueName: "count"))
     var trackedAddresses = 10_000
 
     /// Checks the ranges and writes the values into `configuration`.
     func apply(to configuration: inout ServerConfiguration) throws {
         guard quotaPoints > 0 else { throw fail("quota points \(quotaPoints) must be above 0", .usage) }
         guard quotaBytes > 0 else { throw fail("quota bytes \(quotaBytes) must be above 0", .usage) }
-        guard writeRate > 0, writeRate <= 1_000_000 else { throw fail("write rate \(writeRate) must be above 0 and at most 1000000 per second", .usage) }
+        guard writeRate > 0, writeRate <= 1_000_000 else {
+            throw fail("write rate \(writeRate) must be above 0 and at most 1000000 per second", .usage)
+        }
         guard (1...1_000_000).contains(writeBurst) else { throw fail("write burst \(writeBurst) is outside 1…1000000", .usage) }
-        guard (1...10_000_000).contains(trackedAddresses) else { throw fail("tracked addresses \(trackedAddresses) is outside 1…10000000", .usage) }
+        guard (1...10_000_000).contains(trackedAddresses) else {
+            throw fail("tracked addresses \(trackedAddresses) is outside 1…10000000", .usage)
+        }
         configuration.tokenLifetimeSeconds = tokenLifetime
         configuration.quotaPoints = quotaPoints
         configuration.quotaBytes = quotaBytes
@@ -51,7 +62,8 @@ enum TokenLifetime {
 
     static func seconds(_ text: String) throws -> Int64 {
         guard let unit = text.last, let scale: Int64 = ["s": 1, "m": 60, "h": 3_600, "d": 86_400][unit],
-              text.count <= 12, let count = Int64(text.dropLast()), count >= 1 else { throw Refusal() }
+            text.count <= 12, let count = Int64(text.dropLast()), count >= 1
+        else { throw Refusal() }
         let (seconds, overflow) = count.multipliedReportingOverflow(by: scale)
         guard !overflow, seconds <= longestDays * 86_400 else { throw Refusal() }
         return seconds

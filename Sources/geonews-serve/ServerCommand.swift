@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import Foundation
 import GeoNewsBoundaries
@@ -8,6 +5,10 @@ import GeoNewsCommandLine
 import GeoNewsServer
 import GeoNewsVersion
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `geonews serve` (run through `geonews`, or directly as `geonews-serve`).
 struct ServerCommand: AsyncParsableCommand {
@@ -31,10 +32,14 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("TCP port, 0…65535 (0 picks a free one).", valueName: "port"))
     var port = 8080
 
-    @Option(help: ArgumentHelp("Folder of the users' database (default: $XDG_STATE_HOME/geonews or ~/.local/state/geonews).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Folder of the users' database (default: $XDG_STATE_HOME/geonews or ~/.local/state/geonews).", valueName: "dir"))
     var stateDir: String?
 
-    @Option(help: ArgumentHelp("The one browser origin allowed to call the API (e.g. https://map.example.org); no CORS headers without it.", valueName: "origin"))
+    @Option(
+        help: ArgumentHelp(
+            "The one browser origin allowed to call the API (e.g. https://map.example.org); no CORS headers without it.",
+            valueName: "origin"))
     var corsOrigin: String?
 
     @Option(help: ArgumentHelp("Largest request body accepted, in bytes; larger ones get 413.", valueName: "bytes"))
@@ -46,22 +51,32 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a new connection may take to send its first request's headers.", valueName: "seconds"))
     var headerTimeout: Int64 = 10
 
-    @Option(help: ArgumentHelp("Seconds a request body may take to arrive, plus one per --body-min-rate bytes received; slower bodies get 408.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a request body may take to arrive, plus one per --body-min-rate bytes received; slower bodies get 408.",
+            valueName: "seconds"))
     var bodyTimeout: Int64 = 60
 
     @Option(help: ArgumentHelp("Bytes of request body that earn it one more second past --body-timeout (0: none).", valueName: "bytes"))
     var bodyMinRate = 64 << 10
 
-    @Option(help: ArgumentHelp("Seconds the requests in flight have to finish after SIGTERM or SIGINT before their connections are closed.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds the requests in flight have to finish after SIGTERM or SIGINT before their connections are closed.",
+            valueName: "seconds"))
     var shutdownTimeout: Int64 = 30
 
     @Option(help: ArgumentHelp("Folder of the web map page served at / (default: WebMap beside Data/ when present).", valueName: "dir"))
     var pageDir: String?
 
-    @Option(help: ArgumentHelp("Folder served under /vendor/ (default: Debian's /usr/share/javascript/leaflet when present).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Folder served under /vendor/ (default: Debian's /usr/share/javascript/leaflet when present).", valueName: "dir")
+    )
     var vendorDir: String?
 
-    @Option(name: .customLong("data"), help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
+    @Option(
+        name: .customLong("data"),
+        help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
     var dataPath: String?
 
     @OptionGroup var ownership: OwnershipOptions
@@ -100,7 +115,9 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.shutdownTimeoutSeconds = shutdownTimeout
         configuration.benchmarkConstantRoute = benchmarkConstantRoute
         try ownership.apply(to: &configuration)
-        configuration.pageDirectory = try folder(pageDir, option: "--page-dir", fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
+        configuration.pageDirectory = try folder(
+            pageDir, option: "--page-dir",
+            fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
         configuration.vendorDirectory = try folder(vendorDir, option: "--vendor-dir", fallback: "/usr/share/javascript/leaflet")
 
         LoggingSystem.bootstrap(StreamLogHandler.standardError)

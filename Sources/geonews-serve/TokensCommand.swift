@@ -27,7 +27,9 @@ struct TokensCommand: ParsableCommand {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The user's id, the whole token, or its first 11 characters (gn_ and 8 hex digits).", valueName: "user-or-token"))
+        @Argument(
+            help: ArgumentHelp(
+                "The user's id, the whole token, or its first 11 characters (gn_ and 8 hex digits).", valueName: "user-or-token"))
         var selector: String
 
         @ParentCommand var tokens: TokensCommand

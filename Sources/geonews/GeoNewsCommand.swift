@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import GeoNewsCommandLine
 import GeoNewsVersion
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `geonews`: where am I, and what is the news there?
 @main
@@ -33,8 +34,9 @@ struct GeoNewsCommand: AsyncParsableCommand {
         // A reader that goes away (`geonews resolve big.csv | head -1`) ends us as it ends any
         // Unix filter, quietly by SIGPIPE, even when the parent left SIGPIPE ignored.
         signal(SIGPIPE, SIG_DFL)
-        let preload = ResolverPreload.start(arguments: Array(CommandLine.arguments.dropFirst()),
-                                            subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
+        let preload = ResolverPreload.start(
+            arguments: Array(CommandLine.arguments.dropFirst()),
+            subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
         await ResolverPreload.$started.withValue(preload) {
             await runReportingOneLine()
         }

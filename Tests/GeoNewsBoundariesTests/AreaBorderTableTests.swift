@@ -1,5 +1,6 @@
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsBoundaries
 
 /// The border table only lets the border-distance search skip cells: every distance must be
@@ -23,9 +24,9 @@ final class AreaBorderTableTests: XCTestCase {
         XCTAssertEqual(rootEntry(62.5, 100.5), Int16(russia))
         XCTAssertEqual(rootEntry(-10.5, -55.5), Int16(brazil))
         // Cells a border or a coast crosses, and the open ocean, belong to no one country.
-        XCTAssertEqual(rootEntry(50.5, 4.5), -1)     // Belgium and France
-        XCTAssertEqual(rootEntry(43.5, 5.5), -1)     // Marseille's coast
-        XCTAssertEqual(rootEntry(-30.5, -140.5), -1) // the South Pacific
+        XCTAssertEqual(rootEntry(50.5, 4.5), -1)  // Belgium and France
+        XCTAssertEqual(rootEntry(43.5, 5.5), -1)  // Marseille's coast
+        XCTAssertEqual(rootEntry(-30.5, -140.5), -1)  // the South Pacific
         // The nodes below a whole-country root cell are not filled; some below border cells are.
         XCTAssertTrue(table.nodes.contains(Int16(russia)))
     }
@@ -34,12 +35,12 @@ final class AreaBorderTableTests: XCTestCase {
         let resolver = try TestData.resolver()
         let areas = resolver.areas, table = table(areas)
         var points = [
-            Coordinate(latitude: 48.8566, longitude: 2.3522),    // Paris, 172 km
-            Coordinate(latitude: 62.5, longitude: 100.5),        // inner Siberia
-            Coordinate(latitude: -82, longitude: 45),            // the Antarctic plateau
-            Coordinate(latitude: 38.5, longitude: -101.3),       // Kansas, by a time-zone line
+            Coordinate(latitude: 48.8566, longitude: 2.3522),  // Paris, 172 km
+            Coordinate(latitude: 62.5, longitude: 100.5),  // inner Siberia
+            Coordinate(latitude: -82, longitude: 45),  // the Antarctic plateau
+            Coordinate(latitude: 38.5, longitude: -101.3),  // Kansas, by a time-zone line
             Coordinate(latitude: 64.7337, longitude: 177.5089),  // Anadyr, by the antimeridian
-            Coordinate(latitude: 51.4380, longitude: 4.9300),    // Baarle-Hertog, an enclave
+            Coordinate(latitude: 51.4380, longitude: 4.9300),  // Baarle-Hertog, an enclave
         ]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Double {

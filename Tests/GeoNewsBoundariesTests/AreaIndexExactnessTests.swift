@@ -1,7 +1,8 @@
+import GeoNewsBoundaryBuilding
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsBoundaries
-import GeoNewsBoundaryBuilding
 
 /// The area index against GEOS over the regions it was built from (``ExactAreaLocator`` over
 /// `.build-data/country-areas.bin`): random positions, and positions a hair from the regions'
@@ -22,8 +23,10 @@ final class AreaIndexExactnessTests: XCTestCase {
 
     /// Compares the index with GEOS at `p`; false when GEOS puts `p` on an edge (no single answer).
     @discardableResult
-    private func check(_ p: Coordinate, _ resolver: CountryResolver, _ oracle: ExactAreaLocator,
-                       file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
+    private func check(
+        _ p: Coordinate, _ resolver: CountryResolver, _ oracle: ExactAreaLocator,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Bool {
         let expected = try oracle.answers(at: p)
         guard expected.count == 1 else { return false }
         let r = resolver.areas.region(at: p)
@@ -76,11 +79,14 @@ final class AreaIndexExactnessTests: XCTestCase {
     static func shellVertices(_ wkb: UnsafeRawBufferPointer) -> [(x: Double, y: Double)] {
         func u32(_ o: Int) -> Int { Int(UInt32(littleEndian: wkb.loadUnaligned(fromByteOffset: o, as: UInt32.self))) }
         var o = 5
-        if u32(1) == 6 { o = 9 + 5 }   // the first polygon of the collection
+        if u32(1) == 6 { o = 9 + 5 }  // the first polygon of the collection
         let count = u32(o + 4)
         o += 8
         return (0..<count).map { i in
-            (wkb.loadUnaligned(fromByteOffset: o + 16 * i, as: Double.self), wkb.loadUnaligned(fromByteOffset: o + 16 * i + 8, as: Double.self))
+            (
+                wkb.loadUnaligned(fromByteOffset: o + 16 * i, as: Double.self),
+                wkb.loadUnaligned(fromByteOffset: o + 16 * i + 8, as: Double.self)
+            )
         }
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsBoundaries
 
 /// Hostile packs: every count read from a pack is bounded where it is read, so none of these
@@ -6,16 +7,19 @@ import XCTest
 final class AreaIndexPackHostileTests: XCTestCase {
     /// A pack of the given raw streams for a file of `plain` bytes around `leafWords` words.
     /// Every literal's sides code is 0 (both coordinates given as differences) unless `sides`.
-    private func pack(heads: [UInt8], ops: [UInt8] = [], flags: [UInt8] = [], literals: Int = 0, rings: [UInt8] = [],
-                      sides: [UInt8]? = nil,
-                      leafWords: UInt64, plain: [UInt8] = [UInt8](repeating: 0, count: 128),
-                      edit: (inout AreaIndexPack.Header) -> Void = { _ in }) -> [UInt8] {
+    private func pack(
+        heads: [UInt8], ops: [UInt8] = [], flags: [UInt8] = [], literals: Int = 0, rings: [UInt8] = [],
+        sides: [UInt8]? = nil,
+        leafWords: UInt64, plain: [UInt8] = [UInt8](repeating: 0, count: 128),
+        edit: (inout AreaIndexPack.Header) -> Void = { _ in }
+    ) -> [UInt8] {
         let lit = [UInt8](repeating: 0, count: literals)
         let raw = [plain, heads, ops, flags, lit, lit, lit, lit, rings, sides ?? lit]
         let packed = raw.map(AreaIndexPack.deflate)
-        var header = AreaIndexPack.Header(unpackedBytes: UInt64(plain.count) + 2 * leafWords, checksum: 0, leavesOffset: 128,
-                                          leavesBytes: 2 * leafWords,
-                                          streams: zip(packed, raw).map { (UInt64($0.count), UInt64($1.count)) })
+        var header = AreaIndexPack.Header(
+            unpackedBytes: UInt64(plain.count) + 2 * leafWords, checksum: 0, leavesOffset: 128,
+            leavesBytes: 2 * leafWords,
+            streams: zip(packed, raw).map { (UInt64($0.count), UInt64($1.count)) })
         edit(&header)
         return header.bytes + packed.joined()
     }
@@ -59,7 +63,8 @@ final class AreaIndexPackHostileTests: XCTestCase {
     }
 
     func testMoreLiteralsThanVerticesAreRefused() {
-        assertCorrupt(pack(heads: [1, 0, 0, 2], ops: [9], flags: [0], literals: 9, leafWords: 1 + 3 + 4), "9 literal vertices where 2 are left")
+        assertCorrupt(
+            pack(heads: [1, 0, 0, 2], ops: [9], flags: [0], literals: 9, leafWords: 1 + 3 + 4), "9 literal vertices where 2 are left")
     }
 
     func testASidesCodeBeyondEightIsRefused() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import GeoNewsBoundaries
 
 /// The committed pack of the area index: lossless, checked before it is made visible, and
@@ -118,9 +119,12 @@ final class AreaIndexPackTests: XCTestCase {
         // The pack and the record agree on a checksum the rebuilt bytes do not have.
         pack[24] ^= 1
         let wrong = try AreaIndexPack.Header(Array(pack.prefix(AreaIndexPack.fullHeaderSize)), packBytes: UInt64(pack.count), path: "t")
-        let record = try JSONDecoder().decode(AreaIndexRecord.self, from: Data("""
-            {"file": "area-index.bin", "bytes": \(index.count), "checksum": "\(AreaIndexPack.hex(wrong.checksum))"}
-            """.utf8))
+        let record = try JSONDecoder().decode(
+            AreaIndexRecord.self,
+            from: Data(
+                """
+                {"file": "area-index.bin", "bytes": \(index.count), "checksum": "\(AreaIndexPack.hex(wrong.checksum))"}
+                """.utf8))
         let dir = try dataDirectory(for: index, pack: pack, record: record)
         let target = dir.path + "/out"
         XCTAssertThrowsError(try dir.installAreaIndex(into: target)) { error in
@@ -167,10 +171,12 @@ final class AreaIndexPackTests: XCTestCase {
     }
 
     func testTheCacheFolderFollowsXDG() {
-        XCTAssertEqual(DataDirectory.cacheFolder(dataID: "d01dc1f0df28d4d7", xdgCacheHome: "/var/cache/u/", home: "/home/u"),
-                       "/var/cache/u/geonews/d01dc1f0df28d4d7")
-        XCTAssertEqual(DataDirectory.cacheFolder(dataID: "d01dc1f0df28d4d7", xdgCacheHome: nil, home: "/home/u"),
-                       "/home/u/.cache/geonews/d01dc1f0df28d4d7")
+        XCTAssertEqual(
+            DataDirectory.cacheFolder(dataID: "d01dc1f0df28d4d7", xdgCacheHome: "/var/cache/u/", home: "/home/u"),
+            "/var/cache/u/geonews/d01dc1f0df28d4d7")
+        XCTAssertEqual(
+            DataDirectory.cacheFolder(dataID: "d01dc1f0df28d4d7", xdgCacheHome: nil, home: "/home/u"),
+            "/home/u/.cache/geonews/d01dc1f0df28d4d7")
         // XDG: a relative XDG_CACHE_HOME is ignored.
         XCTAssertEqual(DataDirectory.cacheFolder(dataID: "ab", xdgCacheHome: "cache", home: "/root/"), "/root/.cache/geonews/ab")
         XCTAssertNil(DataDirectory.cacheFolder(dataID: "ab", xdgCacheHome: nil, home: nil))
@@ -189,8 +195,9 @@ final class AreaIndexPackTests: XCTestCase {
         let record = try AreaIndexRecord.load(from: TestData.directory)
         let file = try MappedFile(path: TestData.directory.file(AreaIndexPack.fileName))
         let header = try withExtendedLifetime(file) {
-            try AreaIndexPack.Header(Array(file.bytes.prefix(AreaIndexPack.fullHeaderSize)), packBytes: UInt64(file.bytes.count),
-                                     path: "Data/area-index.pack")
+            try AreaIndexPack.Header(
+                Array(file.bytes.prefix(AreaIndexPack.fullHeaderSize)), packBytes: UInt64(file.bytes.count),
+                path: "Data/area-index.pack")
         }
         XCTAssertEqual(header.unpackedBytes, UInt64(record.bytes))
         XCTAssertEqual(AreaIndexPack.hex(header.checksum), record.checksum)

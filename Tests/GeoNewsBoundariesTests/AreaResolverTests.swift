@@ -1,5 +1,6 @@
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsBoundaries
 
 /// The hard places through the real resolver (the area index), time zones and their
@@ -26,9 +27,9 @@ final class AreaResolverTests: XCTestCase {
     }
 
     func testCitiesThatWereAtSeaAreInsideTheirCountry() {
-        assertAnswer(55.6761, 12.5683, "DNK Europe/Copenhagen")   // Copenhagen City Hall
-        assertAnswer(25.7617, -80.1918, "USA America/New_York")   // Miami
-        assertAnswer(45.4408, 12.3155, "ITA Europe/Rome")         // Venice
+        assertAnswer(55.6761, 12.5683, "DNK Europe/Copenhagen")  // Copenhagen City Hall
+        assertAnswer(25.7617, -80.1918, "USA America/New_York")  // Miami
+        assertAnswer(45.4408, 12.3155, "ITA Europe/Rome")  // Venice
         assertAnswer(40.7128, -74.0060, "USA America/New_York")
         assertAnswer(64.7337, 177.5089, "RUS Asia/Anadyr")
         XCTAssertEqual(resolve(45.4408, 12.3155).suggestion.reason, .inside)
@@ -36,13 +37,13 @@ final class AreaResolverTests: XCTestCase {
     }
 
     func testEnclavesExclavesAndMicrostates() {
-        assertAnswer(51.4380, 4.9300, "BEL Europe/Brussels")      // Baarle-Hertog, in the Netherlands
-        assertAnswer(51.4393, 4.9314, "NLD Europe/Amsterdam")     // Baarle-Nassau, 150 m away
-        assertAnswer(47.6966, 8.6903, "DEU Europe/Busingen")      // Büsingen, inside Switzerland
-        assertAnswer(45.9686, 8.9706, "ITA Europe/Rome")          // Campione d'Italia
-        assertAnswer(42.4631, 1.9659, "ESP Europe/Madrid")        // Llívia, inside France
+        assertAnswer(51.4380, 4.9300, "BEL Europe/Brussels")  // Baarle-Hertog, in the Netherlands
+        assertAnswer(51.4393, 4.9314, "NLD Europe/Amsterdam")  // Baarle-Nassau, 150 m away
+        assertAnswer(47.6966, 8.6903, "DEU Europe/Busingen")  // Büsingen, inside Switzerland
+        assertAnswer(45.9686, 8.9706, "ITA Europe/Rome")  // Campione d'Italia
+        assertAnswer(42.4631, 1.9659, "ESP Europe/Madrid")  // Llívia, inside France
         assertAnswer(48.9857, -123.0690, "USA America/Los_Angeles")  // Point Roberts
-        assertAnswer(49.3455, -95.0650, "USA America/Chicago")    // the Northwest Angle
+        assertAnswer(49.3455, -95.0650, "USA America/Chicago")  // the Northwest Angle
         assertAnswer(54.7104, 20.4522, "RUS Europe/Kaliningrad")
         assertAnswer(43.9424, 12.4578, "SMR Europe/San_Marino")
         assertAnswer(41.9022, 12.4539, "VAT Europe/Vatican")
@@ -52,11 +53,11 @@ final class AreaResolverTests: XCTestCase {
     }
 
     func testTerritorialSeaOffMarseilleIsFranceAndBeyondItIsNoCountry() {
-        let near = resolve(43.12, 5.37)                           // about 10 km off
+        let near = resolve(43.12, 5.37)  // about 10 km off
         XCTAssertEqual(near.country?.id, "FRA")
         XCTAssertEqual(near.timeZone, "Europe/Paris")
         XCTAssertEqual(near.suggestion.reason, .inside)
-        let far = resolve(42.85, 5.37)                            // about 40 km off
+        let far = resolve(42.85, 5.37)  // about 40 km off
         XCTAssertNil(far.country)
         XCTAssertEqual(far.timeZone, "Etc/GMT")
         XCTAssertNil(far.borderDistanceKm)
@@ -76,7 +77,7 @@ final class AreaResolverTests: XCTestCase {
         XCTAssertEqual(try offset(22.5726, 88.3639, at: january), 5 * 3600 + 1800)
         XCTAssertEqual(resolve(27.7172, 85.3240).timeZone, "Asia/Kathmandu")
         XCTAssertEqual(try offset(27.7172, 85.3240, at: january), 5 * 3600 + 2700)
-        XCTAssertEqual(resolve(-43.9535, -176.5597).timeZone, "Pacific/Chatham")   // Waitangi
+        XCTAssertEqual(resolve(-43.9535, -176.5597).timeZone, "Pacific/Chatham")  // Waitangi
         XCTAssertEqual(try offset(-43.9535, -176.5597, at: july), 12 * 3600 + 2700)
         XCTAssertEqual(try offset(-43.9535, -176.5597, at: january), 13 * 3600 + 2700)
         XCTAssertEqual(resolve(-31.5553, 159.0821).timeZone, "Australia/Lord_Howe")

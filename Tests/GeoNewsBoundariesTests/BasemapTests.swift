@@ -68,12 +68,12 @@ final class BasemapTests: XCTestCase {
 
     func testTheCheckFindsACrossedRingAClockwiseShellAndAnOpenRing() throws {
         let json = #"""
-        {"type":"FeatureCollection","features":[
-         {"type":"Feature","properties":{"id":"BOW"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}},
-         {"type":"Feature","properties":{"id":"CW"},"geometry":{"type":"MultiPolygon","coordinates":[[[[0,0],[0,1],[1,1],[1,0],[0,0]]]]}},
-         {"type":"Feature","properties":{"id":"OPEN"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1]]]}},
-         {"type":"Feature","properties":{"id":"OK"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]],[[1,1],[1,2],[2,2],[2,1],[1,1]]]}}]}
-        """#
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","properties":{"id":"BOW"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}},
+             {"type":"Feature","properties":{"id":"CW"},"geometry":{"type":"MultiPolygon","coordinates":[[[[0,0],[0,1],[1,1],[1,0],[0,0]]]]}},
+             {"type":"Feature","properties":{"id":"OPEN"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1]]]}},
+             {"type":"Feature","properties":{"id":"OK"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]],[[1,1],[1,2],[2,2],[2,1],[1,1]]]}}]}
+            """#
         let check = try BasemapCheck(geojson: Array(json.utf8), path: "test")
         XCTAssertEqual(check.features, 4)
         XCTAssertEqual(check.shells, 4)

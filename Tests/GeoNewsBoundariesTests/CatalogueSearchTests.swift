@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsBoundaries
 
 final class CatalogueSearchTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
+import GeoNewsBoundaries
 import GeoNewsGeodesy
 import XCTest
-import GeoNewsBoundaries
 
 /// One resolver shared by threads without a lock (run under ThreadSanitizer by
 /// Scripts/sanitize): every thread gets exactly the answers a single thread gets.

@@ -59,8 +59,9 @@ final class CountryAreaSplitterTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(urumqi.first).shape.areaKm2, 1_000_000, "Xinjiang")
         // Neighbours' shared borders differ in the last digits, or (2026e: Europe/Madrid over
         // Europe/Paris, 114 km² but 0.28 km wide) by a strip; never by a block of land.
-        XCTAssertTrue(try decisions().filter { $0.zone == "Europe/Paris" }.allSatisfy { $0.kind != .yields || $0.shape.meanWidthKm < 1 },
-                      "neighbours whose borders differ by a strip do not count as overlapping")
+        XCTAssertTrue(
+            try decisions().filter { $0.zone == "Europe/Paris" }.allSatisfy { $0.kind != .yields || $0.shape.meanWidthKm < 1 },
+            "neighbours whose borders differ by a strip do not count as overlapping")
     }
 
     func testTheAreaFileHoldsEachRegionWithItsCountryAndZone() throws {
@@ -73,7 +74,10 @@ final class CountryAreaSplitterTests: XCTestCase {
             pairs.insert(country + " " + zones.zones[try file.zone(i)].id)
             XCTAssertGreaterThan(try file.wkb(i).count, 9)
         }
-        XCTAssertTrue(pairs.isSuperset(of: ["KOS Europe/Belgrade", "SRB Europe/Belgrade", "VNM Asia/Bangkok",
-                                            "THA Asia/Bangkok", "FRA Europe/Paris", "- Etc/GMT", "BVT Etc/GMT"]), "\(pairs)")
+        XCTAssertTrue(
+            pairs.isSuperset(of: [
+                "KOS Europe/Belgrade", "SRB Europe/Belgrade", "VNM Asia/Bangkok",
+                "THA Asia/Bangkok", "FRA Europe/Paris", "- Etc/GMT", "BVT Etc/GMT",
+            ]), "\(pairs)")
     }
 }

@@ -1,5 +1,6 @@
-import XCTest
 import GeoNewsGeodesy
+import XCTest
+
 @testable import GeoNewsBoundaries
 @testable import GeoNewsBoundaryBuilding
 

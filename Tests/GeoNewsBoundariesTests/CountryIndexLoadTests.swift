@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsBoundaries
 
 /// A stale or damaged index is an error, never a wrong answer.

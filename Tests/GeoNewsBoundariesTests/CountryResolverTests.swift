@@ -1,7 +1,8 @@
-import XCTest
-import GeoNewsGeodesy
-@testable import GeoNewsBoundaries
 import GeoNewsBoundaryBuilding
+import GeoNewsGeodesy
+import XCTest
+
+@testable import GeoNewsBoundaries
 
 /// Positions with known answers, each also checked against GEOS's exact polygon test.
 final class CountryResolverTests: XCTestCase {
@@ -82,9 +83,9 @@ final class CountryResolverTests: XCTestCase {
 
     func testBothSidesOfTheAntimeridian() throws {
         let cases: [(Double, Double, String)] = [
-            (-16.4167, 179.3833, "FJ"), (-18.2, -178.8, "FJ"),         // Vanua Levu; Lakeba in the Lau group
-            (65.5, 175.0, "RU"), (65.58, -171.0, "RU"),                // Chukotka west and east of 180°
-            (1.87, -157.4, "KI"),                                      // Kiritimati
+            (-16.4167, 179.3833, "FJ"), (-18.2, -178.8, "FJ"),  // Vanua Levu; Lakeba in the Lau group
+            (65.5, 175.0, "RU"), (65.58, -171.0, "RU"),  // Chukotka west and east of 180°
+            (1.87, -157.4, "KI"),  // Kiritimati
         ]
         for (lat, lon, iso2) in cases {
             XCTAssertEqual(resolve(lat, lon).country?.iso2, iso2, "\(lat), \(lon)")

@@ -5,7 +5,8 @@ import XCTest
 final class DataBuildTests: XCTestCase {
     private static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    private static let sourceZip = packageRoot
+    private static let sourceZip =
+        packageRoot
         .appendingPathComponent("../shared/data/ne_10m_admin_0_countries_deu.zip").standardized
 
     /// `Data/countries.json` as loose JSON, so the test reads the file as any client would.
@@ -19,8 +20,9 @@ final class DataBuildTests: XCTestCase {
 
     private func country(iso2: String, in countries: [[String: Any]]) throws -> [String: Any] {
         let matches = countries.filter { $0["iso2"] as? String == iso2 }
-        return try XCTUnwrap(matches.first { $0["id"] as? String == $0["iso3"] as? String }
-            ?? matches.first, "no country with iso2 \(iso2)")
+        return try XCTUnwrap(
+            matches.first { $0["id"] as? String == $0["iso3"] as? String }
+                ?? matches.first, "no country with iso2 \(iso2)")
     }
 
     /// Runs a data script from the package root; its exit status and standard error.

@@ -24,7 +24,7 @@ final class ReportLifetimeTests: XCTestCase {
     /// 2026…2030 happens exactly on a whole or half hour UTC.
     func testEveryOffsetChangeFallsOnAWholeOrHalfHourUTC() throws {
         let file = try ZoneRulesFile(directory: TestData.directory)
-        let start: Int64 = 1_767_225_600, end: Int64 = 1_924_992_000 // 2026-01-01 … 2031-01-01
+        let start: Int64 = 1_767_225_600, end: Int64 = 1_924_992_000  // 2026-01-01 … 2031-01-01
         var changes = 0
         for zone in 0..<file.count {
             let rules = try file.rules(ofZone: zone)

@@ -1,15 +1,17 @@
 import Foundation
+import GeoNewsBoundaries
 import GeoNewsGeodesy
 import GeoNewsJSON
 import XCTest
-import GeoNewsBoundaries
 
 final class ResolutionReportTests: XCTestCase {
     func testParisIsTheDocumentedObjectByteForByte() throws {
         let r = try TestData.resolver().resolve(Coordinate(latitude: 48.8566, longitude: 2.3522))
         // 2026-07-01T12:00:00Z: Paris keeps summer time (UTC+02:00) then.
         let july = Date(timeIntervalSince1970: 1_782_907_200)
-        XCTAssertEqual(try ResolutionReport(r, language: nil, at: july).jsonString(), """
+        XCTAssertEqual(
+            try ResolutionReport(r, language: nil, at: july).jsonString(),
+            """
             {"borderDistanceKm":172.223,\
             "country":{"continent":"Europe","id":"FRA","iso2":"FR","iso3":"FRA","name":"France","sovereign":"France"},\
             "nearest":null,"position":{"lat":48.8566,"lon":2.3522},\

@@ -41,14 +41,20 @@ final class ResolutionReportWriterTests: XCTestCase {
         let base = try TestData.resolver().resolve(Coordinate(latitude: 27.7172, longitude: 85.3240))
         let headlines = JSONValue.object([
             "provider": .string("google-news"), "cached": .bool(false), "Zeta": .null, "aB": .number(-0.0),
-            "articles": .array([.object(["title": .string("Quote \" slash / tab\t é 日本"), "url": .string("https://x.test/a?b=c"),
-                                         "score": .number(1e-5), "big": .number(1e16), "whole": .number(1e15), "rank": .number(12.5)])]),
+            "articles": .array([
+                .object([
+                    "title": .string("Quote \" slash / tab\t é 日本"), "url": .string("https://x.test/a?b=c"),
+                    "score": .number(1e-5), "big": .number(1e16), "whole": .number(1e15), "rank": .number(12.5),
+                ])
+            ]),
         ])
         for (zone, km) in [("Asia/Kathmandu", 31.41592), ("Pacific/Chatham", 0.0004), ("America/St_Johns", 1234.5678), ("Etc/GMT+12", 0)] {
-            let r = Resolution(position: base.position, country: base.country, nearest: base.nearest, suggestion: base.suggestion,
-                               timeZone: zone, borderDistanceKm: km)
+            let r = Resolution(
+                position: base.position, country: base.country, nearest: base.nearest, suggestion: base.suggestion,
+                timeZone: zone, borderDistanceKm: km)
             for h in [nil, headlines] {
-                let report = ResolutionReport(r, language: "fr", headlines: h, zoneRules: rules, at: Date(timeIntervalSince1970: 1_795_000_000))
+                let report = ResolutionReport(
+                    r, language: "fr", headlines: h, zoneRules: rules, at: Date(timeIntervalSince1970: 1_795_000_000))
                 XCTAssertNotNil(report.utcOffsetSeconds, zone)
                 XCTAssertEqual(try report.jsonString(), try encoderBytes(report), zone)
             }

@@ -1,5 +1,6 @@
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsBoundaries
 
 /// `country` at sea holds within 12 nautical miles (22.224 km) of land, wherever the time
@@ -16,8 +17,10 @@ final class TerritorialSeaTests: XCTestCase {
         resolver.resolve(Coordinate(latitude: lat, longitude: lon))
     }
 
-    private func assertAtSea(_ lat: Double, _ lon: Double, zone: String, nearest: String, fartherThanKm: Double,
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertAtSea(
+        _ lat: Double, _ lon: Double, zone: String, nearest: String, fartherThanKm: Double,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let r = resolve(lat, lon)
         XCTAssertNil(r.country, "\(lat), \(lon)", file: file, line: line)
         XCTAssertNil(r.borderDistanceKm, file: file, line: line)
@@ -38,8 +41,8 @@ final class TerritorialSeaTests: XCTestCase {
     }
 
     func testTheOpenOceansHaveNoCountry() {
-        assertAtSea(0, -140, zone: "Etc/GMT+9", nearest: "PYF", fartherThanKm: 500)      // mid-Pacific
-        assertAtSea(30, -40, zone: "Etc/GMT+3", nearest: "PRT", fartherThanKm: 500)      // mid-Atlantic
+        assertAtSea(0, -140, zone: "Etc/GMT+9", nearest: "PYF", fartherThanKm: 500)  // mid-Pacific
+        assertAtSea(30, -40, zone: "Etc/GMT+3", nearest: "PRT", fartherThanKm: 500)  // mid-Atlantic
     }
 
     func testWithinTwelveMilesOfTheCoastTheCountryHolds() throws {

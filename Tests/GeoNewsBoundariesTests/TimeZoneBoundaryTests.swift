@@ -54,10 +54,13 @@ final class TimeZoneBoundaryTests: XCTestCase {
         return try Self.loaded.value { try Zones() }
     }
 
-    private func assertZone(_ latitude: Double, _ longitude: Double, _ expected: String,
-                            file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertEqual(try zones().zones(latitude: latitude, longitude: longitude), [expected],
-                       "\(latitude), \(longitude)", file: file, line: line)
+    private func assertZone(
+        _ latitude: Double, _ longitude: Double, _ expected: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        XCTAssertEqual(
+            try zones().zones(latitude: latitude, longitude: longitude), [expected],
+            "\(latitude), \(longitude)", file: file, line: line)
     }
 
     func testCatalogueGivesEveryLandZoneItsZoneTabCountry() throws {
@@ -96,25 +99,25 @@ final class TimeZoneBoundaryTests: XCTestCase {
     }
 
     func testCitiesTheIssueNamesLieInTheirOwnZoneNotAtSea() throws {
-        try assertZone(55.6761, 12.5683, "Europe/Copenhagen")   // City Hall: "at sea" today
-        try assertZone(25.7617, -80.1918, "America/New_York")   // Miami
-        try assertZone(45.4408, 12.3155, "Europe/Rome")         // Venice
-        try assertZone(40.7128, -74.0060, "America/New_York")   // New York
-        try assertZone(64.7337, 177.5089, "Asia/Anadyr")        // Anadyr
+        try assertZone(55.6761, 12.5683, "Europe/Copenhagen")  // City Hall: "at sea" today
+        try assertZone(25.7617, -80.1918, "America/New_York")  // Miami
+        try assertZone(45.4408, 12.3155, "Europe/Rome")  // Venice
+        try assertZone(40.7128, -74.0060, "America/New_York")  // New York
+        try assertZone(64.7337, 177.5089, "Asia/Anadyr")  // Anadyr
     }
 
     func testEnclavesHaveZonesOfTheirOwn() throws {
-        try assertZone(47.6966, 8.6903, "Europe/Busingen")      // Büsingen, Germany inside Switzerland
-        try assertZone(45.9686, 8.9706, "Europe/Rome")          // Campione d'Italia, inside Switzerland
-        try assertZone(41.9022, 12.4539, "Europe/Vatican")      // St Peter's Square
+        try assertZone(47.6966, 8.6903, "Europe/Busingen")  // Büsingen, Germany inside Switzerland
+        try assertZone(45.9686, 8.9706, "Europe/Rome")  // Campione d'Italia, inside Switzerland
+        try assertZone(41.9022, 12.4539, "Europe/Vatican")  // St Peter's Square
         try assertZone(43.9424, 12.4578, "Europe/San_Marino")
         try assertZone(43.7384, 7.4246, "Europe/Monaco")
-        try assertZone(42.4631, 1.9659, "Europe/Madrid")        // Llívia, inside France
+        try assertZone(42.4631, 1.9659, "Europe/Madrid")  // Llívia, inside France
     }
 
     func testShipsOffMarseilleInTerritorialWatersAndBeyond() throws {
-        try assertZone(43.12, 5.37, "Europe/Paris")             // about 10 km off the Calanques
-        try assertZone(42.85, 5.37, "Etc/GMT")                  // about 40 km off: the open sea
+        try assertZone(43.12, 5.37, "Europe/Paris")  // about 10 km off the Calanques
+        try assertZone(42.85, 5.37, "Etc/GMT")  // about 40 km off: the open sea
     }
 
     func testHalfAndQuarterHourZones() throws {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import GeoNewsBoundaries
 import GeoNewsGeodesy
 import XCTest
+
+@testable import GeoNewsBoundaries
 
 /// The time zone, UTC offset, local time and border distance in the JSON report and the
 /// human summary. The resolutions are built here with a zone and a distance, as the resolver
@@ -22,8 +23,9 @@ final class TimeZoneOutputTests: XCTestCase {
     /// `resolver`'s answer for `position` with `zone` and `borderKm` added.
     private func resolution(_ lat: Double, _ lon: Double, zone: String?, borderKm: Double?) throws -> Resolution {
         let r = try TestData.resolver().resolve(Coordinate(latitude: lat, longitude: lon))
-        return Resolution(position: r.position, country: r.country, nearest: r.nearest, suggestion: r.suggestion,
-                          timeZone: zone, borderDistanceKm: borderKm)
+        return Resolution(
+            position: r.position, country: r.country, nearest: r.nearest, suggestion: r.suggestion,
+            timeZone: zone, borderDistanceKm: borderKm)
     }
 
     private func json(_ r: Resolution, at iso: String) throws -> [String: Any] {
@@ -63,7 +65,8 @@ final class TimeZoneOutputTests: XCTestCase {
         for key in ["timeZone", "utcOffset", "utcOffsetSeconds", "borderDistanceKm"] {
             XCTAssertTrue(json[key] is NSNull, key)
         }
-        let unknownZone = try self.json(try resolution(48.8566, 2.3522, zone: "Mars/Olympus_Mons", borderKm: nil), at: "2026-11-23T10:00:00Z")
+        let unknownZone = try self.json(
+            try resolution(48.8566, 2.3522, zone: "Mars/Olympus_Mons", borderKm: nil), at: "2026-11-23T10:00:00Z")
         XCTAssertEqual(unknownZone["timeZone"] as? String, "Mars/Olympus_Mons")
         XCTAssertTrue(unknownZone["utcOffset"] is NSNull, "no rules for the zone: no offset")
     }
@@ -71,13 +74,15 @@ final class TimeZoneOutputTests: XCTestCase {
     func testTheHumanSummaryShowsZoneOffsetLocalTimeAndBorderDistance() throws {
         let r = try resolution(22.5726, 88.3639, zone: "Asia/Kolkata", borderKm: 3.44)
         let text = LocationSummary(r, language: nil, zoneRules: try rules(), at: try date("2026-11-23T10:12:00Z")).text
-        XCTAssertEqual(text.split(separator: "\n").map(String.init), [
-            "Position   22.5726° N, 88.3639° E",
-            "Country    India (IN, IND)",
-            "Border     3.4 km from the border",
-            "Time zone  Asia/Kolkata (UTC+05:30), local time 15:42",
-            "News       India (IN): the position is inside it",
-        ])
+        XCTAssertEqual(
+            text.split(separator: "\n").map(String.init),
+            [
+                "Position   22.5726° N, 88.3639° E",
+                "Country    India (IN, IND)",
+                "Border     3.4 km from the border",
+                "Time zone  Asia/Kolkata (UTC+05:30), local time 15:42",
+                "News       India (IN): the position is inside it",
+            ])
     }
 
     func testTheLocalTimeCrossesMidnightAndTheDateLine() throws {
@@ -86,7 +91,9 @@ final class TimeZoneOutputTests: XCTestCase {
         XCTAssertTrue(text.contains("Time zone  Pacific/Chatham (UTC+13:45), local time 00:45"), text)
         XCTAssertFalse(text.contains("Border"), "no line without a distance")
         let far = try resolution(22.5726, 88.3639, zone: nil, borderKm: 312.4)
-        XCTAssertTrue(LocationSummary(far, language: nil).text.contains("\nBorder     312 km from the border\n"), "whole km from 10 km, as every distance reads")
+        XCTAssertTrue(
+            LocationSummary(far, language: nil).text.contains("\nBorder     312 km from the border\n"),
+            "whole km from 10 km, as every distance reads")
         let ocean = try resolution(0, -150, zone: "Etc/GMT+10", borderKm: nil)
         let sea = LocationSummary(ocean, language: nil, zoneRules: try rules(), at: try date("2026-11-23T05:30:00Z")).text
         XCTAssertTrue(sea.contains("Time zone  Etc/GMT+10 (UTC-10:00), local time 19:30"), sea)

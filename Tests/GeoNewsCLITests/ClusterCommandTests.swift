@@ -30,8 +30,10 @@ final class ClusterCommandTests: XCTestCase {
         XCTAssertTrue(spaced.stdout.hasPrefix("altitude 15000km at -33.8° in 390x844"), spaced.stdout)
         XCTAssertTrue(spaced.stdout.contains(" AU"), spaced.stdout)
         XCTAssertEqual(spaced.stdout, joined.stdout)
-        let bench = try CommandRunner.geonews(["bench", "cluster", "--points", "2000", "--altitudes", "1000km",
-                                               "--center", "-33.8,151.2", "--repeats", "1"])
+        let bench = try CommandRunner.geonews([
+            "bench", "cluster", "--points", "2000", "--altitudes", "1000km",
+            "--center", "-33.8,151.2", "--repeats", "1",
+        ])
         XCTAssertEqual(bench.status, 0, bench.stderr)
     }
 

@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// Runs the real `geonews` executable built beside the test bundle.
 struct CommandRunner {
@@ -45,7 +46,8 @@ struct CommandRunner {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
     /// The `geonews` process with the tests' environment, not yet started.
@@ -67,7 +69,8 @@ struct CommandRunner {
         env["NEWSAPI_KEY"] = nil
         env["GNEWS_API_KEY"] = nil
         env["GEONEWS_CONFIG"] = nil
-        env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-cli-config-\(UUID().uuidString)").path
+        env["XDG_CONFIG_HOME"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent("geonews-cli-config-\(UUID().uuidString)").path
         env["GEONEWS_CACHE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-cli-\(UUID().uuidString)").path
         for (k, v) in extra { env[k] = v }
         process.environment = env

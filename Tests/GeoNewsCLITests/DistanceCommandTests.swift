@@ -27,7 +27,9 @@ final class DistanceCommandTests: XCTestCase {
 
     func testHumanOutputGivesKilometresAndBearingAndWithTheEllipsoidTheGeodesic() throws {
         let sphere = try CommandRunner.geonews(["distance", "-33.9,18.4", "51.5,-0.1"])
-        XCTAssertEqual(sphere.stdout, """
+        XCTAssertEqual(
+            sphere.stdout,
+            """
             From       33.9000° S, 18.4000° E
             To         51.5000° N, 0.1000° W
             Distance   9666.6 km on the great circle (sphere of radius 6371.0088 km)

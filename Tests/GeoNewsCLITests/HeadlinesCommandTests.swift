@@ -4,18 +4,21 @@ import XCTest
 final class HeadlinesCommandTests: XCTestCase {
     func testSortPublishedAndPageTwoOfTheFeed() throws {
         let server = try StaticFileServer(files: [
-            "rss": CommandRunner.packageRoot.appendingPathComponent("Tests/GeoNewsHeadlinesTests/Fixtures/google-news-fr.xml"),
+            "rss": CommandRunner.packageRoot.appendingPathComponent("Tests/GeoNewsHeadlinesTests/Fixtures/google-news-fr.xml")
         ])
         defer { server.stop() }
-        let r = try CommandRunner.geonews(["headlines", "--country", "fr", "--sort", "published", "--limit", "2", "--page", "2", "--json"],
-                                          environment: ["GEONEWS_GOOGLE_NEWS_URL": server.baseURL])
+        let r = try CommandRunner.geonews(
+            ["headlines", "--country", "fr", "--sort", "published", "--limit", "2", "--page", "2", "--json"],
+            environment: ["GEONEWS_GOOGLE_NEWS_URL": server.baseURL])
         XCTAssertEqual(r.status, 0, r.stderr)
         let json = try CommandRunner.json(r.stdout)
         XCTAssertEqual(json["provider"] as? String, "google-news")
         let articles = try XCTUnwrap(json["articles"] as? [[String: Any]])
-        XCTAssertEqual(articles.map { $0["source"] as? String }, ["BFM Bourse", "France 3 Régions"],
-                       "newest first, second page of two")
-        XCTAssertEqual(articles.map { $0["sourceUrl"] as? String }, ["https://www.tradingsat.com", "https://france3-regions.francetvinfo.fr"])
+        XCTAssertEqual(
+            articles.map { $0["source"] as? String }, ["BFM Bourse", "France 3 Régions"],
+            "newest first, second page of two")
+        XCTAssertEqual(
+            articles.map { $0["sourceUrl"] as? String }, ["https://www.tradingsat.com", "https://france3-regions.francetvinfo.fr"])
     }
 
     func testBadPageAndSortAreUsageErrors() throws {

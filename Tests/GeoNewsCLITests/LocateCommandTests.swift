@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import GeoNewsHeadlines
+import XCTest
 
 /// `geonews --lat … --lon …` through the real executable.
 final class LocateCommandTests: XCTestCase {
@@ -72,7 +72,8 @@ final class LocateCommandTests: XCTestCase {
         XCTAssertGreaterThan(suggestion["distanceKm"] as? Double ?? 0, 1000)
         XCTAssertTrue((suggestion["explanation"] as? String ?? "").contains("at sea"))
         // "At sea" is beyond every territorial sea: 10 km off Marseille is France.
-        let waters = try CommandRunner.json(try CommandRunner.geonews(["--lat", "43.12", "--lon", "5.37", "--json", "--no-headlines"]).stdout)
+        let waters = try CommandRunner.json(
+            try CommandRunner.geonews(["--lat", "43.12", "--lon", "5.37", "--json", "--no-headlines"]).stdout)
         XCTAssertEqual((waters["country"] as? [String: Any])?["iso2"] as? String, "FR")
         XCTAssertTrue(waters["nearest"] is NSNull)
     }
@@ -100,19 +101,21 @@ final class LocateCommandTests: XCTestCase {
 
     func testHeadlinesOfTheSuggestedCountryFromALoopbackFeed() throws {
         let server = try StaticFileServer(files: [
-            "rss": CommandRunner.packageRoot.appendingPathComponent("Tests/GeoNewsHeadlinesTests/Fixtures/google-news-fr.xml"),
+            "rss": CommandRunner.packageRoot.appendingPathComponent("Tests/GeoNewsHeadlinesTests/Fixtures/google-news-fr.xml")
         ])
         defer { server.stop() }
-        let r = try CommandRunner.geonews(["--lat", "48.8566", "--lon", "2.3522", "--json", "--limit", "3"],
-                                          environment: ["GEONEWS_GOOGLE_NEWS_URL": server.baseURL])
+        let r = try CommandRunner.geonews(
+            ["--lat", "48.8566", "--lon", "2.3522", "--json", "--limit", "3"],
+            environment: ["GEONEWS_GOOGLE_NEWS_URL": server.baseURL])
         XCTAssertEqual(r.status, 0, r.stderr)
         let headlines = try XCTUnwrap(try CommandRunner.json(r.stdout)["headlines"] as? [String: Any])
         XCTAssertEqual(headlines["provider"] as? String, "google-news")
         let articles = try XCTUnwrap(headlines["articles"] as? [[String: Any]])
         XCTAssertEqual(articles.count, 3)
         XCTAssertNotNil(articles.first?["title"] as? String)
-        let text = try CommandRunner.geonews(["--lat", "48.8566", "--lon", "2.3522", "--limit", "2"],
-                                             environment: ["GEONEWS_GOOGLE_NEWS_URL": server.baseURL])
+        let text = try CommandRunner.geonews(
+            ["--lat", "48.8566", "--lon", "2.3522", "--limit", "2"],
+            environment: ["GEONEWS_GOOGLE_NEWS_URL": server.baseURL])
         XCTAssertTrue(text.stdout.contains("Headlines — Google News, 2 articles"), text.stdout)
     }
 

@@ -15,10 +15,12 @@ final class MissingAreaIndexTests: XCTestCase {
     func testEveryResolvingCommandNamesTheMissingIndexAndTheCommandThatBuildsIt() throws {
         let folder = try emptyFolder()
         let runs = [
-            try CommandRunner.geonews(["--lat", "48.8566", "--lon", "2.3522", "--no-headlines"],
-                                      environment: ["GEONEWS_BUILD_DATA": folder]),
-            try CommandRunner.geonews(["resolve", "-"], environment: ["GEONEWS_BUILD_DATA": folder],
-                                      input: Data("lat,lon\n48.8566,2.3522\n".utf8)),
+            try CommandRunner.geonews(
+                ["--lat", "48.8566", "--lon", "2.3522", "--no-headlines"],
+                environment: ["GEONEWS_BUILD_DATA": folder]),
+            try CommandRunner.geonews(
+                ["resolve", "-"], environment: ["GEONEWS_BUILD_DATA": folder],
+                input: Data("lat,lon\n48.8566,2.3522\n".utf8)),
         ]
         for run in runs {
             XCTAssertEqual(run.status, 65, run.stderr)
@@ -33,8 +35,9 @@ final class MissingAreaIndexTests: XCTestCase {
     func testAnIndexThatIsNotOneIsDamagedOrStaleNeverAnAnswer() throws {
         let folder = try emptyFolder()
         FileManager.default.createFile(atPath: folder + "/area-index.bin", contents: Data(repeating: 0x41, count: 4096))
-        let run = try CommandRunner.geonews(["--lat", "48.8566", "--lon", "2.3522", "--no-headlines"],
-                                            environment: ["GEONEWS_BUILD_DATA": folder])
+        let run = try CommandRunner.geonews(
+            ["--lat", "48.8566", "--lon", "2.3522", "--no-headlines"],
+            environment: ["GEONEWS_BUILD_DATA": folder])
         XCTAssertEqual(run.status, 65, run.stderr)
         XCTAssertEqual(run.stdout, "")
         XCTAssertTrue(run.stderr.contains("\(folder)/area-index.bin"), run.stderr)

@@ -16,12 +16,14 @@ final class ResolveCommandTests: XCTestCase {
         let file = try input("name,lat,lon\nparis,48.8566,2.3522\n", "fixes.csv")
         let plain = try CommandRunner.geonews(["resolve", "--no-progress", file])
         XCTAssertEqual(plain.status, 0, plain.stderr)
-        XCTAssertEqual(plain.stdout.split(separator: "\n").first,
-                       "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error")
+        XCTAssertEqual(
+            plain.stdout.split(separator: "\n").first,
+            "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error")
         let asked = try CommandRunner.geonews(["resolve", "--no-progress", "--border-distance", file])
         XCTAssertEqual(asked.status, 0, asked.stderr)
         let rows = asked.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        XCTAssertEqual(rows.first, "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,border_distance_km,error")
+        XCTAssertEqual(
+            rows.first, "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,border_distance_km,error")
         XCTAssertTrue(rows[1].hasPrefix("paris,48.8566,2.3522,FR,FR,inside,0.000,Europe/Paris,"), rows[1])
         let fields = rows[1].split(separator: ",", omittingEmptySubsequences: false)
         XCTAssertEqual(fields.count, 10)

@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// `geonews` as a stage of a shell pipeline: standard input with `-`, one exit status for a
 /// missing data directory whatever the command, and a quiet end when the reader goes away.
@@ -17,7 +18,8 @@ final class UnixFilterTests: XCTestCase {
         XCTAssertEqual(Set(properties.first { $0["cluster"] as? Bool == true }?["members"] as? [String] ?? []), ["paris", "louvre"])
         XCTAssertTrue(properties.contains { $0["id"] as? String == "sydney" })
 
-        let geojson = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[2.35,48.85]}}]}"#
+        let geojson =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[2.35,48.85]}}]}"#
         let fromJSON = try CommandRunner.geonews(["cluster", "--input", "-", "--zoom", "3"], input: Data(geojson.utf8))
         XCTAssertEqual(fromJSON.status, 0, fromJSON.stderr)
         XCTAssertTrue(fromJSON.stdout.contains(#""id":"x""#), fromJSON.stdout)

@@ -36,7 +36,10 @@ final class CivilDateTests: XCTestCase {
             XCTAssertEqual(CivilDate.days(year: d.year, month: d.month, day: d.day), day)
             // Consecutive days are consecutive dates: the day, the month or the year steps by one.
             let next = d.day == previous.day + 1 && d.month == previous.month && d.year == previous.year
-            let newMonth = d.day == 1 && (d.month == previous.month + 1 && d.year == previous.year || d.month == 1 && previous.month == 12 && d.year == previous.year + 1)
+            let newMonth =
+                d.day == 1
+                && (d.month == previous.month + 1 && d.year == previous.year
+                    || d.month == 1 && previous.month == 12 && d.year == previous.year + 1)
             if !(next || newMonth) { return XCTFail("day \(day): \(previous) then \(d)") }
             XCTAssertEqual(CivilDate.year(ofDay: day), d.year)
             previous = d

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsClustering
 
 final class CameraAltitudeTests: XCTestCase {

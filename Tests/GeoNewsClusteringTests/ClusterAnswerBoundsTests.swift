@@ -1,6 +1,7 @@
 import Foundation
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsClustering
 
 /// Cluster answers stay bounded however large the dataset: `members` only on small clusters,
@@ -27,10 +28,13 @@ final class ClusterAnswerBoundsTests: XCTestCase {
     }
 
     func testAClusterFeatureHasTopLevelIDEqualToItsClusterID() throws {
-        let points = [Coordinate(latitude: -18.14, longitude: 178.44), Coordinate(latitude: -18.2, longitude: 178.5),
-                      Coordinate(latitude: -13.83, longitude: -171.76)]
+        let points = [
+            Coordinate(latitude: -18.14, longitude: 178.44), Coordinate(latitude: -18.2, longitude: 178.5),
+            Coordinate(latitude: -13.83, longitude: -171.76),
+        ]
         let index = try ClusterIndex(points: points)
-        let list = try features(index.featureCollection(index.clusters(in: .world, zoom: 2), ids: ["a", "b", "c"], names: [nil, nil, nil]))
+        let list = try features(
+            index.featureCollection(index.clusters(in: .world, zoom: 2), ids: ["a", "b", "c"], names: [nil, nil, nil]))
         let cluster = try XCTUnwrap(list.first { ($0["properties"] as? [String: Any])?["cluster"] as? Bool == true })
         let clusterID = try XCTUnwrap((cluster["properties"] as? [String: Any])?["cluster_id"] as? UInt64)
         XCTAssertEqual(cluster["id"] as? UInt64, clusterID)

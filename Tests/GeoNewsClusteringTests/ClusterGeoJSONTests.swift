@@ -1,13 +1,16 @@
 import Foundation
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsClustering
 
 final class ClusterGeoJSONTests: XCTestCase {
     /// Two points 0.06° apart near Suva cluster at zoom 2; Apia stays alone.
     func testClustersAndPointsCarryTheirDocumentedProperties() throws {
-        let points = [Coordinate(latitude: -18.14, longitude: 178.44), Coordinate(latitude: -18.2, longitude: 178.5),
-                      Coordinate(latitude: -13.83, longitude: -171.76)]
+        let points = [
+            Coordinate(latitude: -18.14, longitude: 178.44), Coordinate(latitude: -18.2, longitude: 178.5),
+            Coordinate(latitude: -13.83, longitude: -171.76),
+        ]
         let index = try ClusterIndex(points: points)
         let features = try index.clusters(in: ClusterQueryText.bounds("170,-20,-170,20"), zoom: 2)
         let text = try index.featureCollection(features, ids: ["a", "d\"q", "b"], names: ["Suva", nil, "Apia\n"])
@@ -38,8 +41,9 @@ final class ClusterGeoJSONTests: XCTestCase {
 
     /// supercluster's abbreviation: 999, "1k", "3.2k", "9.9k", "10k", "12k", "1500k".
     func testAbbreviatedCountsFollowSupercluster() {
-        XCTAssertEqual([999, 1000, 3249, 9949, 9950, 10_000, 12_499, 1_500_000].map(ClusterIndex.abbreviated),
-                       ["999", #""1k""#, #""3.2k""#, #""9.9k""#, #""10k""#, #""10k""#, #""12k""#, #""1500k""#])
+        XCTAssertEqual(
+            [999, 1000, 3249, 9949, 9950, 10_000, 12_499, 1_500_000].map(ClusterIndex.abbreviated),
+            ["999", #""1k""#, #""3.2k""#, #""9.9k""#, #""10k""#, #""10k""#, #""12k""#, #""1500k""#])
     }
 
     func testAbbreviatedCountsAreWrittenOnlyWhenAsked() throws {
@@ -47,7 +51,8 @@ final class ClusterGeoJSONTests: XCTestCase {
         let index = try ClusterIndex(points: points)
         let features = try index.clusters(in: .world, zoom: 2)
         XCTAssertFalse(try index.featureCollection(features, ids: ["a", "b"], names: [nil, nil]).contains("abbreviated"))
-        XCTAssertTrue(try index.featureCollection(features, ids: ["a", "b"], names: [nil, nil], abbreviatedCounts: true)
-            .contains(#""point_count_abbreviated":2,"#))
+        XCTAssertTrue(
+            try index.featureCollection(features, ids: ["a", "b"], names: [nil, nil], abbreviatedCounts: true)
+                .contains(#""point_count_abbreviated":2,"#))
     }
 }

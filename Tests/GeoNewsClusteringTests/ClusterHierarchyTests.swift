@@ -1,5 +1,6 @@
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsClustering
 
 /// Hand-checkable fixtures. With the defaults (radius 40, extent 512) the clustering radius at

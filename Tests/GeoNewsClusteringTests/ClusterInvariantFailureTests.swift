@@ -1,5 +1,6 @@
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsClustering
 
 /// Each check of ``ClusterIndex/checkInvariants()`` fails on an index damaged to break its
@@ -17,14 +18,17 @@ final class ClusterInvariantFailureTests: XCTestCase {
     /// second a point.
     func clusterWithPointMember() throws -> Int {
         let index = try XCTUnwrap(self.index)
-        return try XCTUnwrap((0..<index.clusterCount).first { (c: Int) -> Bool in
-            let first = Int(index.childStart[c])
-            return Int(index.childNodes[first + 1]) < index.points.count
-        })
+        return try XCTUnwrap(
+            (0..<index.clusterCount).first { (c: Int) -> Bool in
+                let first = Int(index.childStart[c])
+                return Int(index.childNodes[first + 1]) < index.points.count
+            })
     }
 
-    func assertBreaks(_ rule: BrokenInvariant.Rule, saying words: String, _ damage: (inout ClusterIndex) throws -> Void,
-                      file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertBreaks(
+        _ rule: BrokenInvariant.Rule, saying words: String, _ damage: (inout ClusterIndex) throws -> Void,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         var damaged = try XCTUnwrap(index)
         try damage(&damaged)
         do {

@@ -1,5 +1,6 @@
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsClustering
 
 /// ``ClusterIndex/checkInvariants()`` on random and awkward inputs, and on damaged indexes to
@@ -12,8 +13,10 @@ final class ClusterInvariantTests: XCTestCase {
         ClusterOptions(minZoom: 2, maxZoom: 12, minPoints: 4, radius: 60, extent: 256),
     ]
 
-    func assertInvariantsHold(_ points: [Coordinate], _ options: ClusterOptions, _ what: String,
-                              file: StaticString = #filePath, line: UInt = #line) throws -> ClusterIndex {
+    func assertInvariantsHold(
+        _ points: [Coordinate], _ options: ClusterOptions, _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ClusterIndex {
         let index = try ClusterIndex(points: points, options: options)
         do {
             try index.checkInvariants()
@@ -68,8 +71,9 @@ final class ClusterInvariantTests: XCTestCase {
         for options in optionSets {
             let index = try assertInvariantsHold(input, options, "corners")
             if options.minPoints <= 3 {
-                XCTAssertLessThan(try index.itemCount(atZoom: Double(options.maxZoom)), input.count,
-                                  "repeated corners cluster at the top zoom")
+                XCTAssertLessThan(
+                    try index.itemCount(atZoom: Double(options.maxZoom)), input.count,
+                    "repeated corners cluster at the top zoom")
             }
         }
         // (0, 180) and (0, −180) are one place only when the map wraps.
@@ -89,7 +93,8 @@ final class ClusterInvariantTests: XCTestCase {
         let counts = try (3...6).map { try index.itemCount(atZoom: Double($0)) }
         XCTAssertEqual(counts, [1, 2, 4, 8])
         _ = try assertInvariantsHold(input, ClusterOptions(wrapsAntimeridian: true), "a line one radius apart")
-        _ = try assertInvariantsHold(input.map { Coordinate(latitude: 0, longitude: $0.longitude - 180) },
-                                     ClusterOptions(wrapsAntimeridian: true), "a line from the antimeridian")
+        _ = try assertInvariantsHold(
+            input.map { Coordinate(latitude: 0, longitude: $0.longitude - 180) },
+            ClusterOptions(wrapsAntimeridian: true), "a line from the antimeridian")
     }
 }

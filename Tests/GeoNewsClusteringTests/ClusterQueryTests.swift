@@ -1,5 +1,6 @@
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsClustering
 
 final class ClusterQueryTests: XCTestCase {

@@ -1,6 +1,6 @@
+import GeoNewsClustering
 import GeoNewsGeodesy
 import XCTest
-import GeoNewsClustering
 
 final class ClusterQueryTextTests: XCTestCase {
     func testBoxesWithNegativeNumbersAndSpacesAreRead() throws {

@@ -1,5 +1,6 @@
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsClustering
 
 /// The index against a brute-force transcription of supercluster's rule, on random points
@@ -27,7 +28,8 @@ final class ClusterReferenceTests: XCTestCase {
             let expected = reference[zoom]!.map { (count: $0.count, x: $0.x, y: $0.y) }
             var actual: [(count: Int, x: Double, y: Double)] = []
             try index.forEachFeature(in: .world, zoom: Double(zoom)) { f in
-                actual.append((f.pointCount, WebMercator.x(longitude: f.coordinate.longitude), WebMercator.y(latitude: f.coordinate.latitude)))
+                actual.append(
+                    (f.pointCount, WebMercator.x(longitude: f.coordinate.longitude), WebMercator.y(latitude: f.coordinate.latitude)))
             }
             XCTAssertEqual(actual.count, expected.count, "items at zoom \(zoom)", file: file, line: line)
             let order: ((count: Int, x: Double, y: Double), (count: Int, x: Double, y: Double)) -> Bool = {
@@ -80,10 +82,12 @@ final class ClusterReferenceTests: XCTestCase {
         }
         try assertMatchesReference(ClusterOptions(), points: input)
         // The trace's head now sits on the antimeridian.
-        try assertMatchesReference(ClusterOptions(wrapsAntimeridian: true), points: input.map {
-            let east = $0.longitude + 159.995
-            return Coordinate(latitude: $0.latitude, longitude: east > 180 ? east - 360 : east)
-        })
+        try assertMatchesReference(
+            ClusterOptions(wrapsAntimeridian: true),
+            points: input.map {
+                let east = $0.longitude + 159.995
+                return Coordinate(latitude: $0.latitude, longitude: east > 180 ? east - 360 : east)
+            })
     }
 
     /// Hundreds of identical points make a level's pair lists quadratic: that level is
@@ -96,12 +100,14 @@ final class ClusterReferenceTests: XCTestCase {
         XCTAssertNil(builder.listNeighbours(grid: builder.levels.grids[0], radius: ClusterOptions().mercatorRadius(atZoom: 16)))
         builder.build()
         let madeAtZoom16 = builder.nodes.clusterZooms.indices.filter { builder.nodes.clusterZooms[$0] == 16 }
-        XCTAssertEqual(madeAtZoom16.filter { builder.nodes.pointCounts[input.count + $0] > 2 }.map { builder.nodes.pointCounts[input.count + $0] },
-                       [500], "the crowd is one cluster at zoom 16, beside close pairs")
+        XCTAssertEqual(
+            madeAtZoom16.filter { builder.nodes.pointCounts[input.count + $0] > 2 }.map { builder.nodes.pointCounts[input.count + $0] },
+            [500], "the crowd is one cluster at zoom 16, beside close pairs")
         try assertMatchesReference(ClusterOptions(), points: input)
 
         let scattered = ClusterBuilder(points: points(count: 1000, seed: 31, clumped: false), options: ClusterOptions(maxZoom: 3))
-        let lists = try XCTUnwrap(scattered.listNeighbours(grid: scattered.levels.grids[0], radius: ClusterOptions().mercatorRadius(atZoom: 3)))
+        let lists = try XCTUnwrap(
+            scattered.listNeighbours(grid: scattered.levels.grids[0], radius: ClusterOptions().mercatorRadius(atZoom: 3)))
         XCTAssertEqual(lists.start.count, 1001)
         XCTAssertTrue((0..<1000).contains { lists.hasNeighbours($0) })
     }
@@ -131,7 +137,8 @@ final class ClusterReferenceTests: XCTestCase {
             for b in boxes {
                 let inside = all.filter { f in
                     let lon = f.coordinate.longitude, lat = f.coordinate.latitude
-                    let inLon = b.west <= b.east ? (lon >= b.west - 1e-9 && lon <= b.east + 1e-9) : (lon >= b.west - 1e-9 || lon <= b.east + 1e-9)
+                    let inLon =
+                        b.west <= b.east ? (lon >= b.west - 1e-9 && lon <= b.east + 1e-9) : (lon >= b.west - 1e-9 || lon <= b.east + 1e-9)
                     return inLon && lat >= b.south - 1e-9 && lat <= b.north + 1e-9
                 }
                 XCTAssertEqual(Set(try index.clusters(in: b, zoom: zoom).map(\.kind)), Set(inside.map(\.kind)), "zoom \(zoom) box \(b)")

@@ -1,6 +1,6 @@
+import GeoNewsClustering
 import GeoNewsGeodesy
 import XCTest
-import GeoNewsClustering
 
 /// Every number of a cluster query is bounded where its text is read, so that the zoom, the
 /// box and the description that follow are finite and never trap a conversion.
@@ -58,12 +58,14 @@ final class QueryBoundsTests: XCTestCase {
 
     /// The corners of the limits give a finite zoom and box, and an index answers them.
     func testEveryQueryWithinTheLimitsIsAnswered() throws {
-        let index = try ClusterIndex(points: (0..<200).map { Coordinate(latitude: Double($0 % 170) - 85, longitude: Double($0 * 7 % 360) - 180) })
+        let index = try ClusterIndex(
+            points: (0..<200).map { Coordinate(latitude: Double($0 % 170) - 85, longitude: Double($0 * 7 % 360) - 180) })
         for altitude in ["1m", "1000000km", "15000km"] {
             for viewport in ["1x1", "100000x100000", "1x100000"] {
                 for center in ["0,0", "90,180", "-90,-180", "85.0511,0"] {
                     for tileSize in [256, 512] {
-                        let query = try ClusterQuery(zoom: nil, altitude: altitude, bbox: nil, center: center, viewport: viewport, tileSize: tileSize)
+                        let query = try ClusterQuery(
+                            zoom: nil, altitude: altitude, bbox: nil, center: center, viewport: viewport, tileSize: tileSize)
                         let b = query.bounds
                         XCTAssertTrue(query.zoom.isFinite && [b.west, b.south, b.east, b.north].allSatisfy(\.isFinite), query.origin)
                         XCTAssertNoThrow(try index.clusters(in: b, zoom: query.zoom), query.origin)

@@ -1,4 +1,5 @@
 import GeoNewsGeodesy
+
 @testable import GeoNewsClustering
 
 /// supercluster v8's `_cluster` written as plainly as possible: brute-force neighbour search
@@ -9,7 +10,7 @@ struct ReferenceClustering {
     static func samplePoints(count: Int, seed: UInt64, clumped: Bool = true) -> [Coordinate] {
         var state = seed
         func next() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
         var result: [Coordinate] = []
@@ -18,13 +19,17 @@ struct ReferenceClustering {
             if !clumped && i % 40 == 1 {
                 // Close pairs, so that the top zooms have something to cluster.
                 let previous = result[i - 1]
-                result.append(Coordinate(latitude: previous.latitude + (next() - 0.5) * 1e-4,
-                                         longitude: max(-180, min(180, previous.longitude + (next() - 0.5) * 1e-4))))
+                result.append(
+                    Coordinate(
+                        latitude: previous.latitude + (next() - 0.5) * 1e-4,
+                        longitude: max(-180, min(180, previous.longitude + (next() - 0.5) * 1e-4))))
             } else if clumped && i % 3 == 0 {
                 let (lat, lon) = blobs[i % blobs.count]
                 let spread = i % 2 == 0 ? 0.01 : 2
-                result.append(Coordinate(latitude: lat + (next() - 0.5) * spread,
-                                         longitude: max(-180, min(180, lon + (next() - 0.5) * spread))))
+                result.append(
+                    Coordinate(
+                        latitude: lat + (next() - 0.5) * spread,
+                        longitude: max(-180, min(180, lon + (next() - 0.5) * spread))))
             } else {
                 result.append(Coordinate(latitude: next() * 170 - 85, longitude: next() * 360 - 180))
             }

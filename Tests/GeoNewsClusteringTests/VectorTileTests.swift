@@ -1,6 +1,7 @@
-@testable import GeoNewsClustering
 import GeoNewsGeodesy
 import XCTest
+
+@testable import GeoNewsClustering
 
 /// The protobuf pieces of the vector tile writer, against the values the Mapbox Vector Tile
 /// 2.1 spec and the protobuf encoding guide give. The whole tile is decoded by an independent
@@ -25,7 +26,8 @@ final class VectorTileTests: XCTestCase {
         var layer = VectorTileLayer(name: "c", extent: 4096)
         layer.addPoint(x: 25, y: 17, id: 5, properties: [("a", .unsigned(2)), ("b", .bool(true)), ("k", .unsigned(2))])
         let feature: [UInt8] = [0x08, 5, 0x12, 6, 0, 0, 1, 1, 2, 0, 0x18, 1, 0x22, 3, 9, 50, 34]
-        let expected: [UInt8] = [0x78, 2, 0x0A, 1, UInt8(ascii: "c"), 0x12, UInt8(feature.count)] + feature
+        let expected: [UInt8] =
+            [0x78, 2, 0x0A, 1, UInt8(ascii: "c"), 0x12, UInt8(feature.count)] + feature
             + [0x1A, 1, UInt8(ascii: "a"), 0x1A, 1, UInt8(ascii: "b"), 0x1A, 1, UInt8(ascii: "k")]
             + [0x22, 2, 0x28, 2, 0x22, 2, 0x38, 1] + [0x28, 0x80, 0x20]
         XCTAssertEqual(layer.bytes, expected)
@@ -38,8 +40,9 @@ final class VectorTileTests: XCTestCase {
     func testTileBytesIsTheEncodedSizeAndAPointPastTheBudgetIsNotAdded() {
         var layer = VectorTileLayer(name: "clusters", extent: 4096)
         for i in 0..<300 {
-            layer.addPoint(x: i * 13 - 200, y: 4000 - i * 7, id: i % 2 == 0 ? UInt64(i) << 40 : nil,
-                           properties: [("id", .string(String(repeating: "x", count: i))), ("n", .unsigned(UInt64(i)))])
+            layer.addPoint(
+                x: i * 13 - 200, y: 4000 - i * 7, id: i % 2 == 0 ? UInt64(i) << 40 : nil,
+                properties: [("id", .string(String(repeating: "x", count: i))), ("n", .unsigned(UInt64(i)))])
             XCTAssertEqual(layer.tileBytes, VectorTileLayer.tile([layer]).count, "after \(i + 1) points")
         }
         let before = VectorTileLayer.tile([layer])

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsGeodesy
 
 /// `Coordinate(parsingPair:)`: the `LAT,LON` text of `geonews distance`.

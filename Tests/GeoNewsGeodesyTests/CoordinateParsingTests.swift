@@ -3,7 +3,8 @@ import XCTest
 
 final class CoordinateParsingTests: XCTestCase {
     func testPlainDecimalsWithSignsAndExponentsAreTaken() throws {
-        XCTAssertEqual(try Coordinate(parsingLatitude: "-33.9249", longitude: "18.4241"), Coordinate(latitude: -33.9249, longitude: 18.4241))
+        XCTAssertEqual(
+            try Coordinate(parsingLatitude: "-33.9249", longitude: "18.4241"), Coordinate(latitude: -33.9249, longitude: 18.4241))
         XCTAssertEqual(try Coordinate(parsingLatitude: "+9e1", longitude: " -1.8E2"), Coordinate(latitude: 90, longitude: -180))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import GeoNewsGeodesy
 
 /// `Geodesic.wgs84.inverse` against GeographicLib 2.1's `Geodesic.WGS84.Inverse` on the pairs
@@ -22,8 +23,10 @@ final class GeodesicReferenceTests: XCTestCase {
             let f = line.split(separator: ",")
             let v = f.dropFirst().compactMap { Double(String($0)) }
             precondition(f.count == 8 && v.count == 7, "geodesic-reference.csv line \(i + 1) is not kind + 7 numbers")
-            pairs.append(Pair(line: i + 1, kind: String(f[0]), from: Coordinate(latitude: v[0], longitude: v[1]),
-                              to: Coordinate(latitude: v[2], longitude: v[3]), metres: v[4], azi1: v[5], azi2: v[6]))
+            pairs.append(
+                Pair(
+                    line: i + 1, kind: String(f[0]), from: Coordinate(latitude: v[0], longitude: v[1]),
+                    to: Coordinate(latitude: v[2], longitude: v[3]), metres: v[4], azi1: v[5], azi2: v[6]))
         }
         return pairs
     }()
@@ -36,7 +39,8 @@ final class GeodesicReferenceTests: XCTestCase {
     func testTheReferenceFileHoldsEveryKindOfPair() {
         let kinds = Dictionary(grouping: Self.pairs, by: \.kind).mapValues(\.count)
         XCTAssertGreaterThanOrEqual(Self.pairs.count, 3000)
-        for kind in ["random", "short", "antipodal", "nearly-antipodal", "equatorial", "meridional", "polar", "antimeridian", "coincident"] {
+        for kind in ["random", "short", "antipodal", "nearly-antipodal", "equatorial", "meridional", "polar", "antimeridian", "coincident"]
+        {
             XCTAssertGreaterThanOrEqual(kinds[kind] ?? 0, 50, kind)
         }
     }
@@ -47,9 +51,12 @@ final class GeodesicReferenceTests: XCTestCase {
             let r = Geodesic.wgs84.inverse(from: p.from, to: p.to)
             let error = abs(r.distanceMetres - p.metres)
             worst[p.kind] = max(worst[p.kind] ?? 0, error)
-            XCTAssertLessThanOrEqual(error, 0.001, "line \(p.line) \(p.kind): \(p.from) → \(p.to): \(r.distanceMetres) m, GeographicLib \(p.metres) m")
+            XCTAssertLessThanOrEqual(
+                error, 0.001, "line \(p.line) \(p.kind): \(p.from) → \(p.to): \(r.distanceMetres) m, GeographicLib \(p.metres) m")
         }
-        print("largest distance error per kind (m):", worst.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.2g", $0.value))" }.joined(separator: ", "))
+        print(
+            "largest distance error per kind (m):",
+            worst.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.2g", $0.value))" }.joined(separator: ", "))
     }
 
     /// Azimuths agree to 1e-10° on lines of 1 km or more. Below that the azimuth is only as
@@ -58,13 +65,18 @@ final class GeodesicReferenceTests: XCTestCase {
     /// sideways offset it makes at the far end, s₁₂·Δα ≤ 1 µm, as every line is.
     func testAzimuthsAgreeWithGeographicLib() {
         var worstLong = 0.0, worstOffset = 0.0
-        defer { print(String(format: "largest azimuth difference on lines of 1 km or more: %.2g°; largest s12·Δα: %.2g m", worstLong, worstOffset)) }
+        defer {
+            print(
+                String(format: "largest azimuth difference on lines of 1 km or more: %.2g°; largest s12·Δα: %.2g m", worstLong, worstOffset)
+            )
+        }
         for p in Self.pairs {
             let r = Geodesic.wgs84.inverse(from: p.from, to: p.to)
             let error = max(angleBetween(r.initialAzimuth, p.azi1), angleBetween(r.finalAzimuth, p.azi2))
             worstOffset = max(worstOffset, error * .pi / 180 * p.metres)
             if p.metres >= 1000 { worstLong = max(worstLong, error) }
-            let what = "line \(p.line) \(p.kind): \(p.from) → \(p.to): azimuths \(r.initialAzimuth), \(r.finalAzimuth); GeographicLib \(p.azi1), \(p.azi2)"
+            let what =
+                "line \(p.line) \(p.kind): \(p.from) → \(p.to): azimuths \(r.initialAzimuth), \(r.finalAzimuth); GeographicLib \(p.azi1), \(p.azi2)"
             XCTAssertLessThanOrEqual(error * .pi / 180 * p.metres, 1e-6, what)
             if p.metres >= 1000 { XCTAssertLessThanOrEqual(error, 1e-10, what) }
         }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsGeodesy
 
 /// The awkward places of the inverse problem, with values GeographicLib publishes or that
@@ -22,8 +23,9 @@ final class GeodesicTests: XCTestCase {
         XCTAssertEqual(r.distanceMetres, 2 * 10_001_965.729_3, accuracy: 1e-3)
         XCTAssertEqual(r.initialAzimuth, 180)
         XCTAssertEqual(r.finalAzimuth, 180)
-        XCTAssertEqual(wgs84.inverse(from: .init(latitude: 0, longitude: 10), to: .init(latitude: 90, longitude: 10)).distanceMetres,
-                       10_001_965.729_3, accuracy: 1e-3)
+        XCTAssertEqual(
+            wgs84.inverse(from: .init(latitude: 0, longitude: 10), to: .init(latitude: 90, longitude: 10)).distanceMetres,
+            10_001_965.729_3, accuracy: 1e-3)
     }
 
     func testEquatorialDistanceIsTheEquatorialRadiusTimesTheAngle() {
@@ -44,7 +46,10 @@ final class GeodesicTests: XCTestCase {
     }
 
     func testCoincidentPointsAreZeroApart() {
-        for p in [Coordinate(latitude: 51.5, longitude: -0.1), .init(latitude: 90, longitude: 45), .init(latitude: -90, longitude: 0), .init(latitude: 0, longitude: 180)] {
+        for p in [
+            Coordinate(latitude: 51.5, longitude: -0.1), .init(latitude: 90, longitude: 45), .init(latitude: -90, longitude: 0),
+            .init(latitude: 0, longitude: 180),
+        ] {
             let r = wgs84.inverse(from: p, to: p)
             XCTAssertEqual(r.distanceMetres, 0, "\(p)")
             XCTAssertFalse(r.initialAzimuth.isNaN, "\(p)")

@@ -1,5 +1,6 @@
 import GeoNewsLoopback
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 /// Publisher links, duplicates, order and pages, across providers.
@@ -8,9 +9,11 @@ final class ArticleListTests: XCTestCase {
         let server = try LoopbackHTTPServer { _, _ in .rss("google-news-fr.xml") }
         let service = try TestSupport.service(server, providers: [.googleNews])
         let result = await service.topHeadlines(country: "fr", limit: 4)
-        XCTAssertEqual(result.articles.map { $0.sourceURL?.absoluteString }, [
-            "https://www.lemonde.fr", "https://www.lequipe.fr", "https://france3-regions.francetvinfo.fr", "https://www.tradingsat.com",
-        ])
+        XCTAssertEqual(
+            result.articles.map { $0.sourceURL?.absoluteString },
+            [
+                "https://www.lemonde.fr", "https://www.lequipe.fr", "https://france3-regions.francetvinfo.fr", "https://www.tradingsat.com",
+            ])
         XCTAssertTrue(result.articles[0].url.absoluteString.hasPrefix("https://news.google.com/rss/articles/"), "url stays Google's")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -23,8 +26,9 @@ final class ArticleListTests: XCTestCase {
         let server = try LoopbackHTTPServer { _, _ in .rss("google-news-duplicates.xml") }
         let service = try TestSupport.service(server, providers: [.googleNews])
         let result = await service.topHeadlines(country: "fr", limit: 10)
-        XCTAssertEqual(result.articles.map(\.sourceName), ["Le Monde", "Libération", "BFM Bourse"],
-                       "Le Monde's second copy (case and punctuation aside) is dropped; Libération's is kept")
+        XCTAssertEqual(
+            result.articles.map(\.sourceName), ["Le Monde", "Libération", "BFM Bourse"],
+            "Le Monde's second copy (case and punctuation aside) is dropped; Libération's is kept")
         XCTAssertEqual(result.articles[0].url.absoluteString, "https://news.google.com/rss/articles/CBMiAAA?oc=5", "the first copy stays")
     }
 
@@ -47,8 +51,9 @@ final class ArticleListTests: XCTestCase {
         }
         let ranked = try TestSupport.service(server, providers: [.googleNews])
         let byProvider = await ranked.topHeadlines(country: "fr", limit: 4)
-        XCTAssertEqual(byProvider.articles.map(\.sourceName), ["Le Monde", "L'Équipe", "France 3 Régions", "BFM Bourse"],
-                       "the default keeps Google's ranking")
+        XCTAssertEqual(
+            byProvider.articles.map(\.sourceName), ["Le Monde", "L'Équipe", "France 3 Régions", "BFM Bourse"],
+            "the default keeps Google's ranking")
         let byDate = await ranked.topHeadlines(country: "fr", limit: 4, order: .published)
         XCTAssertEqual(byDate.articles.map(\.sourceName), ["L'Équipe", "Le Monde", "BFM Bourse", "France 3 Régions"])
     }
@@ -61,7 +66,8 @@ final class ArticleListTests: XCTestCase {
         let second = await google.topHeadlines(country: "fr", limit: 2, page: 2)
         XCTAssertEqual(second.articles.map(\.sourceName), ["France 3 Régions", "BFM Bourse"])
         let past = await google.topHeadlines(country: "fr", limit: 2, page: 3)
-        XCTAssertEqual(past.attempts.map(\.summary), ["Google News: no articles (the answer held 4 articles; page 3 of 2 starts after them)"])
+        XCTAssertEqual(
+            past.attempts.map(\.summary), ["Google News: no articles (the answer held 4 articles; page 3 of 2 starts after them)"])
 
         let gdelt = try TestSupport.service(server, providers: [.gdelt])
         let page = await gdelt.topHeadlines(country: "at", limit: 2, page: 2)
@@ -74,10 +80,12 @@ final class ArticleListTests: XCTestCase {
         let count = Int(request.query["maxrecords"] ?? "") ?? 0
         let articles = (0..<count).map { index in
             let minute = String(format: "%02d%02d", 23 - index / 60, 59 - index % 60)
-            return #"{"url": "https://orf.at/stories/\#(index)/", "url_mobile": "", "title": "Meldung \#(index)", "seendate": "20240501T\#(minute)00Z", "socialimage": "", "domain": "orf.at", "language": "German", "sourcecountry": "Austria"}"#
+            return
+                #"{"url": "https://orf.at/stories/\#(index)/", "url_mobile": "", "title": "Meldung \#(index)", "seendate": "20240501T\#(minute)00Z", "socialimage": "", "domain": "orf.at", "language": "German", "sourcecountry": "Austria"}"#
         }
-        return ScriptedResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
-                                body: Data(#"{"articles": [\#(articles.joined(separator: ", "))]}"#.utf8))
+        return ScriptedResponse(
+            status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
+            body: Data(#"{"articles": [\#(articles.joined(separator: ", "))]}"#.utf8))
     }
 
     func testAPageBeyondWhatAProviderCanReachSaysSoAndTheNextProviderServesIt() async throws {
@@ -89,16 +97,22 @@ final class ArticleListTests: XCTestCase {
         XCTAssertEqual(third.provider, .gdelt)
         XCTAssertEqual(third.articles.first?.title, "Meldung 100")
         XCTAssertEqual(third.articles.last?.title, "Meldung 149")
-        XCTAssertEqual(third.attempts.first?.outcome, .failed(message:
-            "Google News cannot page that far: page 3 of 50 needs articles 101–150, and Google News returns at most 100 for a request"))
+        XCTAssertEqual(
+            third.attempts.first?.outcome,
+            .failed(
+                message:
+                    "Google News cannot page that far: page 3 of 50 needs articles 101–150, and Google News returns at most 100 for a request"
+            ))
         XCTAssertEqual(server.requests.map(\.path), ["/api/v2/doc/doc"], "Google News was not asked")
         XCTAssertEqual(server.requests.last?.query["maxrecords"], "150")
 
         let beyond = await both.topHeadlines(country: "at", limit: 50, page: 6)
         XCTAssertNil(beyond.provider)
-        XCTAssertEqual(beyond.error, "no headlines for at: "
-            + "Google News cannot page that far: page 6 of 50 needs articles 251–300, and Google News returns at most 100 for a request; "
-            + "GDELT cannot page that far: page 6 of 50 needs articles 251–300, and GDELT returns at most 250 for a request")
+        XCTAssertEqual(
+            beyond.error,
+            "no headlines for at: "
+                + "Google News cannot page that far: page 6 of 50 needs articles 251–300, and Google News returns at most 100 for a request; "
+                + "GDELT cannot page that far: page 6 of 50 needs articles 251–300, and GDELT returns at most 250 for a request")
         XCTAssertEqual(beyond.errorKind, .badInput)
         XCTAssertEqual(server.requests.count, 1, "nothing asked for an unreachable page")
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class GDELTCountryTableTests: XCTestCase {
@@ -43,7 +44,10 @@ final class GDELTCountryTableTests: XCTestCase {
 
     func testADuplicatedFIPSCodeIsRejectedNamingBothCountries() throws {
         let file = TestSupport.scratchDirectory().appendingPathComponent("gdelt-countries.json")
-        try Data(#"{"countries": {"at": {"fips": "AU", "name": "Austria", "languages": ["de"]}, "au": {"fips": "AU", "name": "Australia", "languages": ["en"]}}, "languages": {"de": "German", "en": "English"}, "categoryThemes": {}}"#.utf8).write(to: file)
+        try Data(
+            #"{"countries": {"at": {"fips": "AU", "name": "Austria", "languages": ["de"]}, "au": {"fips": "AU", "name": "Australia", "languages": ["en"]}}, "languages": {"de": "German", "en": "English"}, "categoryThemes": {}}"#
+                .utf8
+        ).write(to: file)
         XCTAssertThrowsError(try GDELTCountryTable.load(from: file)) { error in
             XCTAssertEqual(error as? HeadlineError, .gdeltTable(path: file.path, detail: "FIPS code AU is given to both at and au"))
         }

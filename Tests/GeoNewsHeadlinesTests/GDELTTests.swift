@@ -1,6 +1,7 @@
 import GeoNewsLoopback
 import GeoNewsVersion
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class GDELTTests: XCTestCase {
@@ -17,11 +18,16 @@ final class GDELTTests: XCTestCase {
         XCTAssertNil(result.error)
         XCTAssertEqual(result.provider, .gdelt)
         let request = try XCTUnwrap(server.requests.first)
-        XCTAssertEqual(request.query, ["query": "sourcecountry:AU", "mode": "artlist", "format": "json", "maxrecords": "10",
-                                       "timespan": "1d", "sort": "datedesc"])
+        XCTAssertEqual(
+            request.query,
+            [
+                "query": "sourcecountry:AU", "mode": "artlist", "format": "json", "maxrecords": "10",
+                "timespan": "1d", "sort": "datedesc",
+            ])
         XCTAssertEqual(request.headers["user-agent"], "GeoNews/\(GeoNewsRelease.version)")
-        XCTAssertEqual(result.articles.map(\.sourceName), ["derstandard.at", "kurier.at", "diepresse.com", "vienna.at", "orf.at"],
-                       "Der Standard's second copy of the budget story is dropped; Die Presse's is another publisher's")
+        XCTAssertEqual(
+            result.articles.map(\.sourceName), ["derstandard.at", "kurier.at", "diepresse.com", "vienna.at", "orf.at"],
+            "Der Standard's second copy of the budget story is dropped; Die Presse's is another publisher's")
         let first = result.articles[0]
         XCTAssertEqual(first.title, "Nationalrat beschließt Budget für 2025")
         XCTAssertEqual(first.url.absoluteString, "https://www.derstandard.at/story/3000000217/nationalrat-beschliesst-budget")
@@ -46,10 +52,12 @@ final class GDELTTests: XCTestCase {
         let service = try TestSupport.service(server, providers: [.gdelt])
         let result = await TestSupport.searchEndOfApril(service, "budget", language: "de", sortBy: .relevance, limit: 2)
         XCTAssertEqual(result.provider, .gdelt)
-        XCTAssertEqual(server.requests.first?.query, [
-            "query": "budget sourcelang:german", "mode": "artlist", "format": "json", "maxrecords": "2",
-            "startdatetime": "20240428120000", "enddatetime": "20240501000000", "sort": "hybridrel",
-        ])
+        XCTAssertEqual(
+            server.requests.first?.query,
+            [
+                "query": "budget sourcelang:german", "mode": "artlist", "format": "json", "maxrecords": "2",
+                "startdatetime": "20240428120000", "enddatetime": "20240501000000", "sort": "hybridrel",
+            ])
     }
 
     func testHTMLErrorPageWithStatus200IsAClearProviderError() async throws {
@@ -57,8 +65,10 @@ final class GDELTTests: XCTestCase {
         let service = try TestSupport.service(server, providers: [.gdelt])
         let result = await service.topHeadlines(country: "fr", limit: 5)
         XCTAssertNil(result.provider)
-        XCTAssertEqual(result.error, "no headlines for fr: GDELT refused the request: GDELT Project Your search contained an invalid "
-                       + "sourcecountry: value or a keyword that was too short. See the DOC 2.0 API documentation for the query syntax.")
+        XCTAssertEqual(
+            result.error,
+            "no headlines for fr: GDELT refused the request: GDELT Project Your search contained an invalid "
+                + "sourcecountry: value or a keyword that was too short. See the DOC 2.0 API documentation for the query syntax.")
         XCTAssertEqual(result.errorKind, .unavailable)
     }
 
@@ -67,10 +77,12 @@ final class GDELTTests: XCTestCase {
         let service = try TestSupport.service(server, providers: [.gdelt])
         let result = await service.topHeadlines(country: "fr", limit: 5)
         XCTAssertNil(result.error)
-        XCTAssertEqual(result.articles.map(\.title), [
-            "L'Assemblée vote \"la loi\" d'urgence",
-            "Grève : les syndicats: appellent à la é blocage u12",
-        ])
+        XCTAssertEqual(
+            result.articles.map(\.title),
+            [
+                "L'Assemblée vote \"la loi\" d'urgence",
+                "Grève : les syndicats: appellent à la é blocage u12",
+            ])
         XCTAssertEqual(result.articles.map(\.language), ["fr", "fr"])
     }
 
@@ -93,7 +105,8 @@ final class GDELTTests: XCTestCase {
 
     func testA429IsAnsweredFromTheStaleCache() async throws {
         let server = try gdeltServer { _, hits in
-            hits == 1 ? .json("gdelt-at.json")
+            hits == 1
+                ? .json("gdelt-at.json")
                 : .fixture("gdelt-rate-limit.txt", status: 429, contentType: "text/plain; charset=utf-8")
         }
         let cache = TestSupport.scratchDirectory()
@@ -116,8 +129,11 @@ final class GDELTTests: XCTestCase {
         let service = try TestSupport.service(server, providers: [.gdelt, .googleNews])
         let result = await service.topHeadlines(country: "fr", limit: 1)
         XCTAssertEqual(result.provider, .googleNews)
-        XCTAssertEqual(result.attempts.first?.outcome, .failed(message:
-            "GDELT rate limit reached (HTTP 429): Please limit requests to one every 5 seconds or contact us for larger queries."))
+        XCTAssertEqual(
+            result.attempts.first?.outcome,
+            .failed(
+                message:
+                    "GDELT rate limit reached (HTTP 429): Please limit requests to one every 5 seconds or contact us for larger queries."))
     }
 
     func testSeendateParses() {

@@ -1,15 +1,18 @@
 import GeoNewsLoopback
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class GNewsTests: XCTestCase {
     func testTopHeadlinesMapAndSendTheKeyOnlyAsHeader() async throws {
-        let server = try LoopbackHTTPServer { request, _ in request.path == "/api/v4/top-headlines" ? .json("gnews-top-fr.json") : .notFound }
+        let server = try LoopbackHTTPServer { request, _ in request.path == "/api/v4/top-headlines" ? .json("gnews-top-fr.json") : .notFound
+        }
         let service = try TestSupport.service(server, providers: [.gnews])
         let result = await service.topHeadlines(country: "fr", category: .technology, language: "fr", limit: 7)
         XCTAssertEqual(result.provider, .gnews)
-        XCTAssertEqual(result.articles.map(\.title), ["Le gouvernement présente son budget", "Grève SNCF : le trafic perturbé"],
-                       "GNews ranks its top headlines; order kept")
+        XCTAssertEqual(
+            result.articles.map(\.title), ["Le gouvernement présente son budget", "Grève SNCF : le trafic perturbé"],
+            "GNews ranks its top headlines; order kept")
         XCTAssertEqual(result.articles[0].imageURL?.absoluteString, "https://www.lefigaro.fr/budget.jpg")
         XCTAssertEqual(result.articles[0].sourceName, "Le Figaro")
         XCTAssertEqual(result.articles[1].publishedAt, TestSupport.date("2024-05-01T09:00:00Z"))

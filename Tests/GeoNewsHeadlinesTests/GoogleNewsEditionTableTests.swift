@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class GoogleNewsEditionTableTests: XCTestCase {
@@ -43,7 +44,9 @@ final class GoogleNewsEditionTableTests: XCTestCase {
     func testBrokenTableNamesTheFaultyCountry() throws {
         let folder = TestSupport.scratchDirectory()
         let url = folder.appendingPathComponent("google-news-editions.json")
-        try Data(#"{"searchEditions": {}, "countries": {"fr": {"native": true, "editions": [{"hl": "fr", "gl": "FR", "ceid": "BE:fr"}]}}}"#.utf8).write(to: url)
+        try Data(
+            #"{"searchEditions": {}, "countries": {"fr": {"native": true, "editions": [{"hl": "fr", "gl": "FR", "ceid": "BE:fr"}]}}}"#.utf8
+        ).write(to: url)
         XCTAssertThrowsError(try GoogleNewsEditionTable.load(from: url)) { error in
             XCTAssertEqual(error as? HeadlineError, .editionTable(path: url.path, detail: "country fr: edition BE:fr does not match gl=FR"))
         }

@@ -1,5 +1,6 @@
 import GeoNewsLoopback
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class GoogleNewsRSSTests: XCTestCase {
@@ -35,13 +36,15 @@ final class GoogleNewsRSSTests: XCTestCase {
         let result = await service.topHeadlines(country: "fr", limit: 10)
         XCTAssertNil(result.error)
         XCTAssertEqual(result.articles.first?.title, "Réforme des retraites : le Sénat adopte le texte")
-        XCTAssertTrue(server.requests[0].headers["accept-encoding"]?.contains("gzip") ?? false,
-                      "libcurl advertises gzip: \(server.requests[0].headers)")
+        XCTAssertTrue(
+            server.requests[0].headers["accept-encoding"]?.contains("gzip") ?? false,
+            "libcurl advertises gzip: \(server.requests[0].headers)")
     }
 
     func testRedirectToUnsupportedMeansTheEditionDoesNotExist() async throws {
         let server = try LoopbackHTTPServer { request, _ in
-            request.path == "/rss" ? .redirect(to: "/rss/unsupported?hl=cs&gl=CZ&ceid=CZ:cs")
+            request.path == "/rss"
+                ? .redirect(to: "/rss/unsupported?hl=cs&gl=CZ&ceid=CZ:cs")
                 : .fixture("google-news-unsupported.html", contentType: "text/html")
         }
         let service = try TestSupport.service(server, providers: [.googleNews])
@@ -56,8 +59,9 @@ final class GoogleNewsRSSTests: XCTestCase {
         let server = try LoopbackHTTPServer { _, _ in .rss("google-news-malformed.xml") }
         let service = try TestSupport.service(server, providers: [.googleNews])
         let result = await service.topHeadlines(country: "fr", limit: 5)
-        XCTAssertTrue(result.error?.contains("Google News sent a response we could not read: XML error at line 2") ?? false,
-                      result.error ?? "")
+        XCTAssertTrue(
+            result.error?.contains("Google News sent a response we could not read: XML error at line 2") ?? false,
+            result.error ?? "")
     }
 
     func testSearchUsesTheLanguagesEditionAndDateOperators() async throws {
@@ -77,8 +81,10 @@ final class GoogleNewsRSSTests: XCTestCase {
         let service = try TestSupport.service(server, providers: [.googleNews])
         let result = await service.search("retraites", sortBy: .popularity)
         // A sort no configured provider offers is the caller's mistake, named as such, not an outage.
-        XCTAssertEqual(result.error, "sort \"popularity\": only NewsAPI sorts by popularity and the providers are google-news; "
-                       + "sort by published or relevance, or add newsapi with a key")
+        XCTAssertEqual(
+            result.error,
+            "sort \"popularity\": only NewsAPI sorts by popularity and the providers are google-news; "
+                + "sort by published or relevance, or add newsapi with a key")
         XCTAssertTrue(server.requests.isEmpty)
     }
 }

@@ -1,24 +1,33 @@
 import GeoNewsLoopback
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class HTTPTransportTests: XCTestCase {
     private func request(_ server: LoopbackHTTPServer, path: String = "/v2/top-headlines") -> ProviderRequest {
-        ProviderRequest(provider: .newsAPI, baseURL: server.baseURL, path: path,
-                        query: [URLQueryItem(name: "country", value: "us")], apiKey: TestSupport.key)
+        ProviderRequest(
+            provider: .newsAPI, baseURL: server.baseURL, path: path,
+            query: [URLQueryItem(name: "country", value: "us")], apiKey: TestSupport.key)
     }
 
-    private func transport(connect: Double = 3, request: Double = 5, backoff: Double = 0.05, longestRetryAfter: Double = 1.5) -> HTTPTransport {
-        HTTPTransport(timeouts: HTTPTimeouts(connect: connect, request: request),
-                      retry: RetryPolicy(backoff: backoff, longestRetryAfter: longestRetryAfter))
+    private func transport(
+        connect: Double = 3, request: Double = 5, backoff: Double = 0.05, longestRetryAfter: Double = 1.5
+    ) -> HTTPTransport {
+        HTTPTransport(
+            timeouts: HTTPTimeouts(connect: connect, request: request),
+            retry: RetryPolicy(backoff: backoff, longestRetryAfter: longestRetryAfter))
     }
 
     private func slowServer(delay: Double) throws -> LoopbackHTTPServer {
-        try LoopbackHTTPServer { _, _ in var slow = ScriptedResponse.json("newsapi-top-us.json"); slow.delay = delay; return slow }
+        try LoopbackHTTPServer { _, _ in
+            var slow = ScriptedResponse.json("newsapi-top-us.json"); slow.delay = delay; return slow
+        }
     }
 
-    private func assertTimesOut(_ transport: HTTPTransport, _ server: LoopbackHTTPServer, after seconds: Double,
-                                file: StaticString = #filePath, line: UInt = #line) async {
+    private func assertTimesOut(
+        _ transport: HTTPTransport, _ server: LoopbackHTTPServer, after seconds: Double,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async {
         do {
             _ = try await transport.send(request(server))
             XCTFail("expected a timeout", file: file, line: line)
@@ -28,7 +37,9 @@ final class HTTPTransportTests: XCTestCase {
     }
 
     func testServerErrorIsRetriedOnceThenSucceeds() async throws {
-        let server = try LoopbackHTTPServer { _, hits in hits == 1 ? .json("newsapi-error-unexpectedError.json", status: 500) : .json("newsapi-top-us.json") }
+        let server = try LoopbackHTTPServer { _, hits in
+            hits == 1 ? .json("newsapi-error-unexpectedError.json", status: 500) : .json("newsapi-top-us.json")
+        }
         let service = try TestSupport.service(server, providers: [.newsAPI])
         let result = await service.topHeadlines(country: "us", limit: 5)
         XCTAssertEqual(result.provider, .newsAPI)
@@ -46,15 +57,21 @@ final class HTTPTransportTests: XCTestCase {
     }
 
     func testLongRetryAfterFailsFastWithTheProvidersMessage() async throws {
-        let server = try LoopbackHTTPServer { _, _ in .json("newsapi-error-rateLimited.json", status: 429, headers: [("Retry-After", "3600")]) }
+        let server = try LoopbackHTTPServer { _, _ in
+            .json("newsapi-error-rateLimited.json", status: 429, headers: [("Retry-After", "3600")])
+        }
         let service = try TestSupport.service(server, providers: [.newsAPI])
         let result = await service.topHeadlines(country: "us", limit: 5)
         XCTAssertEqual(server.requests.count, 1, "no waiting an hour")
-        XCTAssertTrue(result.error?.contains("NewsAPI rateLimited (HTTP 429): You have made too many requests recently.") ?? false, result.error ?? "")
+        XCTAssertTrue(
+            result.error?.contains("NewsAPI rateLimited (HTTP 429): You have made too many requests recently.") ?? false, result.error ?? ""
+        )
     }
 
     func testGoogle429WithoutErrorFormatKeepsRetryAfter() async throws {
-        let server = try LoopbackHTTPServer { _, _ in ScriptedResponse(status: 429, headers: [("Retry-After", "120")], body: Data("slow down".utf8)) }
+        let server = try LoopbackHTTPServer { _, _ in
+            ScriptedResponse(status: 429, headers: [("Retry-After", "120")], body: Data("slow down".utf8))
+        }
         let service = try TestSupport.service(server, providers: [.googleNews])
         let result = await service.topHeadlines(country: "fr")
         XCTAssertEqual(result.error, "no headlines for fr: Google News rate limit reached (HTTP 429); retry after 120 s: slow down")
@@ -75,7 +92,8 @@ final class HTTPTransportTests: XCTestCase {
 
     func testRedirectIsFollowedAndTheFinalURLIsReported() async throws {
         let server = try LoopbackHTTPServer { request, _ in
-            request.path == "/rss" ? .redirect(to: "/rss/unsupported?hl=xx") : .fixture("google-news-unsupported.html", contentType: "text/html")
+            request.path == "/rss"
+                ? .redirect(to: "/rss/unsupported?hl=xx") : .fixture("google-news-unsupported.html", contentType: "text/html")
         }
         let response = try await transport().send(request(server, path: "/rss"))
         XCTAssertEqual(response.status, 200)
@@ -113,8 +131,9 @@ final class HTTPTransportTests: XCTestCase {
     }
 
     func testQueryPlusSignIsEncoded() {
-        let sent = ProviderRequest(provider: .googleNews, baseURL: URL(string: "http://127.0.0.1:1")!, path: "/rss/search",
-                                   query: [URLQueryItem(name: "q", value: "C++ & Swift")], apiKey: nil)
+        let sent = ProviderRequest(
+            provider: .googleNews, baseURL: URL(string: "http://127.0.0.1:1")!, path: "/rss/search",
+            query: [URLQueryItem(name: "q", value: "C++ & Swift")], apiKey: nil)
         XCTAssertEqual(sent.url.absoluteString, "http://127.0.0.1:1/rss/search?q=C%2B%2B%20%26%20Swift")
     }
 }

@@ -1,5 +1,6 @@
 import GeoNewsLoopback
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class NewsAPITests: XCTestCase {
@@ -34,8 +35,12 @@ final class NewsAPITests: XCTestCase {
         let service = try TestSupport.service(server, providers: [.newsAPI])
         let result = await service.topHeadlines(country: "fr", limit: 5)
         XCTAssertNil(result.provider)
-        XCTAssertEqual(result.attempts, [ProviderAttempt(provider: .newsAPI, outcome: .empty(note: "NewsAPI has returned top headlines only for \"us\" since 2024"))])
-        XCTAssertEqual(result.error, "no provider had headlines for fr (NewsAPI: no articles (NewsAPI has returned top headlines only for \"us\" since 2024))")
+        XCTAssertEqual(
+            result.attempts,
+            [ProviderAttempt(provider: .newsAPI, outcome: .empty(note: "NewsAPI has returned top headlines only for \"us\" since 2024"))])
+        XCTAssertEqual(
+            result.error,
+            "no provider had headlines for fr (NewsAPI: no articles (NewsAPI has returned top headlines only for \"us\" since 2024))")
         XCTAssertEqual(result.errorKind, .unavailable)
     }
 
@@ -59,7 +64,10 @@ final class NewsAPITests: XCTestCase {
 
     func testMaximumResultsReachedSaysWhatToDo() {
         let error = HeadlineError.newsAPI(.maximumResultsReached, status: 426, message: "You have requested too many results.")
-        XCTAssertEqual(error.message, "NewsAPI maximumResultsReached (HTTP 426): You have requested too many results. — developer plans stop at 100 results; narrow the search or ask for an earlier page")
+        XCTAssertEqual(
+            error.message,
+            "NewsAPI maximumResultsReached (HTTP 426): You have requested too many results. — developer plans stop at 100 results; narrow the search or ask for an earlier page"
+        )
     }
 
     func testKeyEchoedByTheServerIsRedactedFromTheMessage() async throws {
@@ -89,10 +97,13 @@ final class NewsAPITests: XCTestCase {
     func testSearchSendsEverythingParametersAndKeepsRelevanceOrder() async throws {
         let server = try LoopbackHTTPServer { _, _ in .json("newsapi-everything-climat.json") }
         let service = try TestSupport.service(server, providers: [.newsAPI])
-        let result = await service.search("climat", language: "fr", from: TestSupport.date("2024-04-01T00:00:00Z"), sortBy: .relevance, limit: 5)
+        let result = await service.search(
+            "climat", language: "fr", from: TestSupport.date("2024-04-01T00:00:00Z"), sortBy: .relevance, limit: 5)
         XCTAssertEqual(result.articles.map(\.sourceName), ["Le Monde", "Libération"], "provider ranking kept")
         XCTAssertEqual(server.requests.first?.path, "/v2/everything")
-        XCTAssertEqual(server.requests.first?.query, ["q": "climat", "language": "fr", "from": "2024-04-01T00:00:00Z", "sortBy": "relevancy", "pageSize": "15"])
+        XCTAssertEqual(
+            server.requests.first?.query,
+            ["q": "climat", "language": "fr", "from": "2024-04-01T00:00:00Z", "sortBy": "relevancy", "pageSize": "15"])
     }
 
     func testSourcesListNewsAPIPublishers() async throws {

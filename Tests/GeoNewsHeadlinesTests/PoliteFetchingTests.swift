@@ -1,13 +1,15 @@
 import GeoNewsLoopback
 import GeoNewsVersion
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 /// Single flight and per-provider spacing, observed from the fixture server's side.
 final class PoliteFetchingTests: XCTestCase {
     /// Asks `first` for Austria and `second` for Germany at once (two requests that neither single
     /// flight nor the cache can merge) and returns the seconds between their arrivals at `server`.
-    private func arrivalGap(_ server: LoopbackHTTPServer, asking first: HeadlineService, and second: HeadlineService) async throws -> Double {
+    private func arrivalGap(_ server: LoopbackHTTPServer, asking first: HeadlineService, and second: HeadlineService) async throws -> Double
+    {
         async let austria = first.topHeadlines(country: "at", limit: 2)
         async let germany = second.topHeadlines(country: "de", limit: 2)
         let answers = await [austria, germany]
@@ -58,8 +60,9 @@ final class PoliteFetchingTests: XCTestCase {
 
     func testAConfiguredIntervalSpacesEveryRequestOfTheProvider() async throws {
         let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
-        let service = try TestSupport.service(server, providers: [.gdelt],
-                                              rateLimits: [.gdelt: RateLimit(requests: 1, intervalSeconds: 1)])
+        let service = try TestSupport.service(
+            server, providers: [.gdelt],
+            rateLimits: [.gdelt: RateLimit(requests: 1, intervalSeconds: 1)])
         for country in ["at", "de", "fr"] { _ = await service.topHeadlines(country: country, limit: 2) }
         let times = server.requests.map(\.receivedAt)
         XCTAssertEqual(times.count, 3)
@@ -81,14 +84,16 @@ final class PoliteFetchingTests: XCTestCase {
     func testACallerThatWouldWaitItsTurnGetsTheOlderCacheEntryInstead() async throws {
         let server = try LoopbackHTTPServer { _, _ in .json("gdelt-at.json") }
         let cache = TestSupport.scratchDirectory()
-        let service = try TestSupport.service(server, providers: [.gdelt], cacheDirectory: cache, timeToLive: 0,
-                                              rateLimits: [.gdelt: RateLimit(requests: 1, intervalSeconds: 60)])
+        let service = try TestSupport.service(
+            server, providers: [.gdelt], cacheDirectory: cache, timeToLive: 0,
+            rateLimits: [.gdelt: RateLimit(requests: 1, intervalSeconds: 60)])
         let first = await service.topHeadlines(country: "at", limit: 3)
         XCTAssertEqual(first.freshness, .network)
         let second = await service.topHeadlines(country: "at", limit: 3)
         XCTAssertEqual(server.requests.count, 1, "the provider is not asked again within its interval")
         XCTAssertEqual(second.articles, first.articles)
-        XCTAssertTrue(second.warning?.hasPrefix("GDELT is held to its rate limit; the next request may be sent in ") ?? false, second.warning ?? "")
+        XCTAssertTrue(
+            second.warning?.hasPrefix("GDELT is held to its rate limit; the next request may be sent in ") ?? false, second.warning ?? "")
     }
 
     func testAfterA429TheProviderIsLeftAloneAndCallersMoveOnInsteadOfWaiting() async throws {
@@ -97,8 +102,9 @@ final class PoliteFetchingTests: XCTestCase {
                 ? .fixture("gdelt-rate-limit.txt", status: 429, contentType: "text/plain", headers: [("Retry-After", "3600")])
                 : .rss("google-news-fr.xml")
         }
-        let service = try TestSupport.service(server, providers: [.gdelt, .googleNews],
-                                              rateLimits: HeadlineConfiguration.defaultRateLimits)
+        let service = try TestSupport.service(
+            server, providers: [.gdelt, .googleNews],
+            rateLimits: HeadlineConfiguration.defaultRateLimits)
         let first = await service.topHeadlines(country: "fr", limit: 1)
         XCTAssertEqual(first.provider, .googleNews)
         let second = await service.topHeadlines(country: "de", limit: 1)

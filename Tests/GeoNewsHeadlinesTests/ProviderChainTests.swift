@@ -1,5 +1,6 @@
 import GeoNewsLoopback
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class ProviderChainTests: XCTestCase {
@@ -22,11 +23,13 @@ final class ProviderChainTests: XCTestCase {
         XCTAssertEqual(result.provider, .gnews)
         XCTAssertEqual(result.articles.count, 2)
         XCTAssertEqual(server.requests.map(\.path), ["/rss", "/v2/top-headlines", "/api/v4/top-headlines"])
-        XCTAssertEqual(result.attempts.map(\.summary), [
-            "Google News: no articles",
-            "NewsAPI: no articles (NewsAPI has returned top headlines only for \"us\" since 2024)",
-            "GNews: 2 articles",
-        ])
+        XCTAssertEqual(
+            result.attempts.map(\.summary),
+            [
+                "Google News: no articles",
+                "NewsAPI: no articles (NewsAPI has returned top headlines only for \"us\" since 2024)",
+                "GNews: 2 articles",
+            ])
     }
 
     func testFailureFallsThroughAndLaterProvidersAreNotAskedOnceOneServes() async throws {
@@ -78,7 +81,10 @@ final class ProviderChainTests: XCTestCase {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = String(decoding: try encoder.encode(result), as: UTF8.self)
-        XCTAssertEqual(json, #"{"articles":[{"provider":"google-news","publishedAt":"2024-05-01T09:30:00Z","source":"Le Monde","sourceUrl":"https://www.lemonde.fr","title":"Réforme des retraites : le Sénat adopte le texte","url":"https://news.google.com/rss/articles/CBMiRmh0dHBzOi8vd3d3LmxlbW9uZGUuZnIvYQ?oc=5"}],"country":"fr","error":null,"provider":"google-news"}"#)
+        XCTAssertEqual(
+            json,
+            #"{"articles":[{"provider":"google-news","publishedAt":"2024-05-01T09:30:00Z","source":"Le Monde","sourceUrl":"https://www.lemonde.fr","title":"Réforme des retraites : le Sénat adopte le texte","url":"https://news.google.com/rss/articles/CBMiRmh0dHBzOi8vd3d3LmxlbW9uZGUuZnIvYQ?oc=5"}],"country":"fr","error":null,"provider":"google-news"}"#
+        )
         let decoded = try JSONDecoder().decode(HeadlineResult.self, from: Data(json.utf8))
         XCTAssertEqual(decoded.articles, result.articles)
 

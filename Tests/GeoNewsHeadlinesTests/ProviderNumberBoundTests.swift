@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 /// Numbers a provider sends are bounded where they are read: none can trap a conversion later.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class RSSFeedTests: XCTestCase {
@@ -6,12 +7,14 @@ final class RSSFeedTests: XCTestCase {
         let items = try RSSFeed.items(from: Fixture.data("google-news-fr.xml"), provider: .googleNews)
         XCTAssertEqual(items.count, 4)
         let articles = items.compactMap(GoogleNewsRSS.article)
-        XCTAssertEqual(articles.map(\.title), [
-            "Réforme des retraites : le Sénat adopte le texte",
-            "Paris-Roubaix - Nice : la course en direct",
-            "Météo & alertes : orages attendus dans le Sud",
-            "Le CAC 40 ouvre en hausse",
-        ])
+        XCTAssertEqual(
+            articles.map(\.title),
+            [
+                "Réforme des retraites : le Sénat adopte le texte",
+                "Paris-Roubaix - Nice : la course en direct",
+                "Météo & alertes : orages attendus dans le Sud",
+                "Le CAC 40 ouvre en hausse",
+            ])
         XCTAssertEqual(articles.map(\.sourceName), ["Le Monde", "L'Équipe", "France 3 Régions", "BFM Bourse"])
         XCTAssertEqual(articles[0].url.absoluteString, "https://news.google.com/rss/articles/CBMiRmh0dHBzOi8vd3d3LmxlbW9uZGUuZnIvYQ?oc=5")
         XCTAssertEqual(articles[0].publishedAt, TestSupport.date("2024-05-01T09:30:00Z"))
@@ -61,8 +64,9 @@ final class RSSFeedTests: XCTestCase {
     func testAProcessingInstructionWithoutDataIsATypedErrorNotACrash() {
         let body = Data(#"<?xml version="1.0"?><rss version="2.0"><?x?><channel></channel></rss>"#.utf8)
         XCTAssertThrowsError(try RSSFeed.items(from: body, provider: .googleNews)) { error in
-            XCTAssertEqual(error as? HeadlineError,
-                           .malformedResponse(.googleNews, detail: "a processing instruction without data (byte 40)"))
+            XCTAssertEqual(
+                error as? HeadlineError,
+                .malformedResponse(.googleNews, detail: "a processing instruction without data (byte 40)"))
         }
     }
 

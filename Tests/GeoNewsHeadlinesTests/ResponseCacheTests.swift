@@ -1,5 +1,6 @@
 import GeoNewsLoopback
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class ResponseCacheTests: XCTestCase {
@@ -11,7 +12,9 @@ final class ResponseCacheTests: XCTestCase {
         let second = await service.topHeadlines(country: "fr", limit: 4)
         XCTAssertEqual(server.count(path: "/rss"), 1, "the second answer came from the cache")
         XCTAssertEqual(first.freshness, .network)
-        guard case .cached(let age)? = second.freshness else { return XCTFail("expected a cache hit, got \(String(describing: second.freshness))") }
+        guard case .cached(let age)? = second.freshness else {
+            return XCTFail("expected a cache hit, got \(String(describing: second.freshness))")
+        }
         XCTAssertLessThan(age, 60)
         XCTAssertEqual(second.articles.count, 4, "the limit applies after the cache")
         XCTAssertNil(second.warning)
@@ -37,8 +40,10 @@ final class ResponseCacheTests: XCTestCase {
         // Age the entry by 42 minutes, past the 15-minute TTL.
         let cache = ResponseCache(directory: folder)
         let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
-        let identity = try XCTUnwrap(String(decoding: try Data(contentsOf: folder.appendingPathComponent(file)), as: UTF8.self)
-            .split(separator: "\n").first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["identity"] as? String)
+        let identity = try XCTUnwrap(
+            String(decoding: try Data(contentsOf: folder.appendingPathComponent(file)), as: UTF8.self)
+                .split(separator: "\n").first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?[
+                    "identity"] as? String)
         let entry = try XCTUnwrap(cache.entry(for: identity))
         cache.store(entry.body, url: entry.url, for: identity, now: Date().addingTimeInterval(-42 * 60))
 

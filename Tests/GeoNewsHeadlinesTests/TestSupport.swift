@@ -1,6 +1,7 @@
 import Foundation
 import GeoNewsLoopback
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 /// Shared set-up: the key used everywhere (so leaks can be searched for), services wired to a
@@ -49,9 +50,12 @@ enum TestSupport {
 
     /// `service.search` between 2024-04-28 12:00 and 2024-05-01 00:00 UTC, the bounds the
     /// search tests send.
-    static func searchEndOfApril(_ service: HeadlineService, _ query: String, language: String, sortBy: SearchSort,
-                                 limit: Int) async -> HeadlineResult {
-        await service.search(query, language: language, from: date("2024-04-28T12:00:00Z"), to: date("2024-05-01T00:00:00Z"),
-                             sortBy: sortBy, limit: limit)
+    static func searchEndOfApril(
+        _ service: HeadlineService, _ query: String, language: String, sortBy: SearchSort,
+        limit: Int
+    ) async -> HeadlineResult {
+        await service.search(
+            query, language: language, from: date("2024-04-28T12:00:00Z"), to: date("2024-05-01T00:00:00Z"),
+            sortBy: sortBy, limit: limit)
     }
 }

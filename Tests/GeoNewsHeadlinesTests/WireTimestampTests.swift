@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsHeadlines
 
 final class WireTimestampTests: XCTestCase {

@@ -25,8 +25,12 @@ final class JSONStringTests: XCTestCase {
     func testJSONValueKeepsEveryKindOfValue() throws {
         let text = #"{"a":[1,2.5,"x",true,null],"b":{"c":"d"}}"#
         let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-        XCTAssertEqual(value, .object(["a": .array([.number(1), .number(2.5), .string("x"), .bool(true), .null]),
-                                       "b": .object(["c": .string("d")])]))
+        XCTAssertEqual(
+            value,
+            .object([
+                "a": .array([.number(1), .number(2.5), .string("x"), .bool(true), .null]),
+                "b": .object(["c": .string("d")]),
+            ]))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         XCTAssertEqual(String(decoding: try encoder.encode(value), as: UTF8.self), text)
@@ -35,8 +39,10 @@ final class JSONStringTests: XCTestCase {
 
 final class JSONOutputTests: XCTestCase {
     func testNumbersAreWrittenAsJSONEncoderWritesThem() throws {
-        let values: [Double] = [0, -0.0, 1, -3, 48.8566, 0.1 + 0.2, 1e-5, 1e-7, 0.0001, 12.5, 1e15, 2.5e15, 9007199254740992,
-                                9007199254740994, 1e16, 1.2345678901234568e20, 5e-324, .greatestFiniteMagnitude, -180, 179.999999]
+        let values: [Double] = [
+            0, -0.0, 1, -3, 48.8566, 0.1 + 0.2, 1e-5, 1e-7, 0.0001, 12.5, 1e15, 2.5e15, 9_007_199_254_740_992,
+            9_007_199_254_740_994, 1e16, 1.2345678901234568e20, 5e-324, .greatestFiniteMagnitude, -180, 179.999999,
+        ]
         for value in values {
             var out = JSONOutput()
             try out.number(value)
@@ -49,12 +55,15 @@ final class JSONOutputTests: XCTestCase {
     }
 
     func testObjectMembersAreSortedByTheirUTF8Bytes() throws {
-        let value = JSONValue.object(["aa": .number(1), "aB": .null, "a10": .string("x/y"), "a9": .bool(true), "_": .array([]),
-                                      "Z": .object(["b": .bool(false), "a": .number(0.5)]), "é": .string("\"")])
+        let value = JSONValue.object([
+            "aa": .number(1), "aB": .null, "a10": .string("x/y"), "a9": .bool(true), "_": .array([]),
+            "Z": .object(["b": .bool(false), "a": .number(0.5)]), "é": .string("\""),
+        ])
         var out = JSONOutput()
         try out.value(value)
-        XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self),
-                       #"{"Z":{"a":0.5,"b":false},"_":[],"a10":"x/y","a9":true,"aB":null,"aa":1,"é":"\""}"#)
+        XCTAssertEqual(
+            String(decoding: out.bytes, as: UTF8.self),
+            #"{"Z":{"a":0.5,"b":false},"_":[],"a10":"x/y","a9":true,"aB":null,"aa":1,"é":"\""}"#)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         XCTAssertEqual(out.bytes, Array(try encoder.encode(value)))

@@ -16,7 +16,9 @@ final class AnswerEncodingTests: XCTestCase {
     /// path a `/healthz` asking to close follows it.
     private func exchange(_ server: ServerProcess, _ request: String, router: Bool = false) throws -> Answer {
         let connection = try LoopbackConnection(port: server.port)
-        let text = router ? request + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        let text =
+            router
+            ? request + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
             : request + "\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
         try connection.send(Data(text.utf8))
         let bytes = connection.receiveAllBytes()
@@ -92,8 +94,9 @@ final class AnswerEncodingTests: XCTestCase {
             XCTAssertEqual(gzipped.headers["content-length"], String(gzipped.body.count), extra)
             XCTAssertLessThan(gzipped.body.count, plain.body.count / 2, extra)
             XCTAssertEqual(try gunzip(gzipped.body), plain.body, extra)
-            let cached = try exchange(server, "GET \(path) HTTP/1.1\r\nAccept-Encoding: gzip\r\nIf-None-Match: \(gzipped.headers["etag"] ?? "")",
-                                      router: router)
+            let cached = try exchange(
+                server, "GET \(path) HTTP/1.1\r\nAccept-Encoding: gzip\r\nIf-None-Match: \(gzipped.headers["etag"] ?? "")",
+                router: router)
             XCTAssertEqual(cached.status, "HTTP/1.1 304 Not Modified", extra)
         }
         // q=0 refuses gzip.
@@ -105,8 +108,9 @@ final class AnswerEncodingTests: XCTestCase {
         let server = try ServerProcess()
         // 2,000 points on a world grid: the world tile's clusters list their members' ids.
         let rows = ["lat,lon,id"] + (0..<2000).map { "\(-60 + Double($0 / 50) * 3),\(-170 + Double($0 % 50) * 6.8),station-\($0)" }
-        let created = try await server.send("POST", "/v1/datasets?name=grid", token: try await server.newUser(),
-                                            body: Data(rows.joined(separator: "\n").utf8), contentType: "text/csv")
+        let created = try await server.send(
+            "POST", "/v1/datasets?name=grid", token: try await server.newUser(),
+            body: Data(rows.joined(separator: "\n").utf8), contentType: "text/csv")
         let dataset = try XCTUnwrap(try created.object()["id"] as? String, created.text)
         let tile = try exchange(server, "GET /v1/tiles/0/0/0.mvt?dataset=\(dataset) HTTP/1.1")
         XCTAssertGreaterThan(tile.body.count, 1400)
@@ -149,9 +153,16 @@ final class AnswerEncodingTests: XCTestCase {
             XCTAssertTrue(lines.contains { $0.hasPrefix("# HELP \(name) ") }, "no HELP for \(name)")
         }
         XCTAssertFalse(text.contains("hb_"), text)
-        XCTAssertTrue(text.contains(#"http_server_request_duration_seconds_bucket{http_route="/v1/resolve",http_request_method="GET",http_response_status_code="200",le="0.0005"}"#), text)
-        XCTAssertTrue(text.contains(#"http_server_requests_total{http_route="/v1/countries/{iso2}",http_request_method="GET",http_response_status_code="200"} 1"#), text)
-        let rss = try XCTUnwrap(lines.first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) })
+        XCTAssertTrue(
+            text.contains(
+                #"http_server_request_duration_seconds_bucket{http_route="/v1/resolve",http_request_method="GET",http_response_status_code="200",le="0.0005"}"#
+            ), text)
+        XCTAssertTrue(
+            text.contains(
+                #"http_server_requests_total{http_route="/v1/countries/{iso2}",http_request_method="GET",http_response_status_code="200"} 1"#
+            ), text)
+        let rss = try XCTUnwrap(
+            lines.first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) })
         XCTAssertGreaterThan(rss, 1_000_000)
     }
 }

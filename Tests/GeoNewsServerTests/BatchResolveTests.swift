@@ -14,17 +14,21 @@ final class BatchResolveTests: XCTestCase {
         }
     }
 
-    static let csv = "lat,lon,name\n" + fixes().enumerated().map { "\($0.element.lat),\($0.element.lon),p\($0.offset)" }.joined(separator: "\n") + "\n"
-    static let ndjson = fixes().enumerated().map { i, f in
-        let lat = f.lat.isEmpty ? "null" : Double(f.lat) == nil ? "\"" + f.lat + "\"" : f.lat
-        let lon = f.lon.isEmpty ? "null" : f.lon
-        return "{\"lat\":" + lat + ",\"lon\":" + lon + ",\"n\":\(i)}"
-    }.joined(separator: "\n") + "\n"
-    static let geojson = #"{"type":"FeatureCollection","features":["# + fixes().enumerated().map { i, f in
-        let lat = Double(f.lat).map { "\($0)" } ?? "\"\(f.lat)\""
-        let lon = Double(f.lon).map { "\($0)" } ?? "\"\(f.lon)\""
-        return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"n":\#(i)}}"#
-    }.joined(separator: ",\n") + "]}\n"
+    static let csv =
+        "lat,lon,name\n" + fixes().enumerated().map { "\($0.element.lat),\($0.element.lon),p\($0.offset)" }.joined(separator: "\n") + "\n"
+    static let ndjson =
+        fixes().enumerated().map { i, f in
+            let lat = f.lat.isEmpty ? "null" : Double(f.lat) == nil ? "\"" + f.lat + "\"" : f.lat
+            let lon = f.lon.isEmpty ? "null" : f.lon
+            return "{\"lat\":" + lat + ",\"lon\":" + lon + ",\"n\":\(i)}"
+        }.joined(separator: "\n") + "\n"
+    static let geojson =
+        #"{"type":"FeatureCollection","features":["#
+        + fixes().enumerated().map { i, f in
+            let lat = Double(f.lat).map { "\($0)" } ?? "\"\(f.lat)\""
+            let lon = Double(f.lon).map { "\($0)" } ?? "\"\(f.lon)\""
+            return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"n":\#(i)}}"#
+        }.joined(separator: ",\n") + "]}\n"
 
     /// What `geonews resolve --format FORMAT` prints for `text`.
     func cli(_ text: String, format: String, extra: [String] = []) throws -> String {
@@ -57,14 +61,17 @@ final class BatchResolveTests: XCTestCase {
         XCTAssertTrue(measured.allSatisfy { $0 >= 0 }, "\(measured)")
         let plain = try await server.send("POST", "/v1/resolve?borderDistance=false", body: Data(Self.csv.utf8), contentType: "text/csv")
         XCTAssertFalse(plain.text.prefix(200).contains("border_distance_km"))
-        try assertProblem(try await server.send("POST", "/v1/resolve?borderDistance=maybe", body: Data(Self.csv.utf8), contentType: "text/csv"),
-                          400, mentions: ["borderDistance", "maybe"])
+        try assertProblem(
+            try await server.send("POST", "/v1/resolve?borderDistance=maybe", body: Data(Self.csv.utf8), contentType: "text/csv"),
+            400, mentions: ["borderDistance", "maybe"])
     }
 
     func testEachFormatStreamsBackTheCLIsRowsByteForByte() async throws {
         let server = try ServerProcess()
-        for (text, type, format) in [(Self.csv, "text/csv", "csv"), (Self.ndjson, "application/x-ndjson", "ndjson"),
-                                     (Self.geojson, "application/geo+json", "geojson")] {
+        for (text, type, format) in [
+            (Self.csv, "text/csv", "csv"), (Self.ndjson, "application/x-ndjson", "ndjson"),
+            (Self.geojson, "application/geo+json", "geojson"),
+        ] {
             let call = try await server.send("POST", "/v1/resolve", body: Data(text.utf8), contentType: type)
             XCTAssertEqual(call.status, 200, call.text)
             XCTAssertTrue(call.header("Content-Type")?.hasPrefix(type) ?? false, "\(call.header("Content-Type") ?? "")")
@@ -91,19 +98,23 @@ final class BatchResolveTests: XCTestCase {
     func testQueryOptionsMatchTheCLIsFlags() async throws {
         let server = try ServerProcess()
         let headerless = Self.fixes().prefix(500).map { "\($0.lon);x,\($0.lat)" }.joined(separator: "\n") + "\n"
-        let call = try await server.send("POST", "/v1/resolve?noHeader=true&latCol=2&lonCol=1&outputFormat=ndjson",
-                                         body: Data(headerless.utf8), contentType: "text/csv; charset=utf-8")
+        let call = try await server.send(
+            "POST", "/v1/resolve?noHeader=true&latCol=2&lonCol=1&outputFormat=ndjson",
+            body: Data(headerless.utf8), contentType: "text/csv; charset=utf-8")
         XCTAssertEqual(call.status, 200, call.text)
         XCTAssertEqual(call.header("Content-Type"), "application/x-ndjson")
-        XCTAssertEqual(call.text, try cli(headerless, format: "csv", extra: ["--no-header", "--lat-col", "2", "--lon-col", "1", "--output-format", "ndjson"]))
+        XCTAssertEqual(
+            call.text,
+            try cli(headerless, format: "csv", extra: ["--no-header", "--lat-col", "2", "--lon-col", "1", "--output-format", "ndjson"]))
         XCTAssertEqual(call.text.split(separator: "\n").count, 500)
     }
 
     func testTheWebMapsAcceptHeaderChoosesNDJSON() async throws {
         let server = try ServerProcess()
         let url = URL(string: "/v1/resolve", relativeTo: server.baseURL)!
-        let call = try await HTTPCall.send("POST", url, body: Data("lat,lon\n48.85,2.35\n".utf8), contentType: "text/csv",
-                                           headers: ["Accept": "application/x-ndjson"])
+        let call = try await HTTPCall.send(
+            "POST", url, body: Data("lat,lon\n48.85,2.35\n".utf8), contentType: "text/csv",
+            headers: ["Accept": "application/x-ndjson"])
         XCTAssertEqual(call.status, 200, call.text)
         let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: call.body) as? [String: Any])
         XCTAssertEqual(row["country_iso2"] as? String, "FR")
@@ -111,20 +122,25 @@ final class BatchResolveTests: XCTestCase {
 
     func testRefusalsAreProblems() async throws {
         let server = try ServerProcess(arguments: ["--max-body-bytes", "10000"])
-        try assertProblem(try await server.send("POST", "/v1/resolve", body: Data(Self.csv.utf8), contentType: "text/csv"),
-                          413, mentions: ["10000", "--max-body-bytes"])
-        try assertProblem(try await server.send("POST", "/v1/resolve", body: Data("<gpx/>".utf8), contentType: "application/gpx+xml"),
-                          415, mentions: ["application/gpx+xml", "text/csv"])
-        try assertProblem(try await server.send("POST", "/v1/resolve", body: Data("a,b\n1,2\n".utf8), contentType: "text/csv"),
-                          400, mentions: ["latCol"])
-        try assertProblem(try await server.send("POST", "/v1/resolve?outputFormat=gpx", body: Data("lat,lon\n1,2\n".utf8), contentType: "text/csv"),
-                          400, mentions: ["outputFormat", "gpx"])
+        try assertProblem(
+            try await server.send("POST", "/v1/resolve", body: Data(Self.csv.utf8), contentType: "text/csv"),
+            413, mentions: ["10000", "--max-body-bytes"])
+        try assertProblem(
+            try await server.send("POST", "/v1/resolve", body: Data("<gpx/>".utf8), contentType: "application/gpx+xml"),
+            415, mentions: ["application/gpx+xml", "text/csv"])
+        try assertProblem(
+            try await server.send("POST", "/v1/resolve", body: Data("a,b\n1,2\n".utf8), contentType: "text/csv"),
+            400, mentions: ["latCol"])
+        try assertProblem(
+            try await server.send("POST", "/v1/resolve?outputFormat=gpx", body: Data("lat,lon\n1,2\n".utf8), contentType: "text/csv"),
+            400, mentions: ["outputFormat", "gpx"])
     }
 
     func testABodyWithoutALengthIsHeldToTheLimitAsItStreams() throws {
         let server = try ServerProcess(arguments: ["--max-body-bytes", "10000"])
         let connection = try LoopbackConnection(port: server.port)
-        var request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        var request =
+            "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         for piece in stride(from: 0, to: 30_000, by: 3_000) {
             let part = String(Self.csv.utf8.dropFirst(piece).prefix(3_000))!
             request += String(part.utf8.count, radix: 16) + "\r\n" + part + "\r\n"
@@ -153,7 +169,8 @@ final class BatchResolveTests: XCTestCase {
         }
         XCTAssertEqual(summary["countries"] as? [String: Int], printed["countries"] as? [String: Int])
         XCTAssertEqual((summary["traces"] as? [Any])?.count, (printed["traces"] as? [Any])?.count)
-        try assertProblem(try await server.send("POST", "/v1/resolve?summary=maybe", body: Data("lat,lon\n1,2\n".utf8), contentType: "text/csv"),
-                          400, mentions: ["summary", "maybe"])
+        try assertProblem(
+            try await server.send("POST", "/v1/resolve?summary=maybe", body: Data("lat,lon\n1,2\n".utf8), contentType: "text/csv"),
+            400, mentions: ["summary", "maybe"])
     }
 }

@@ -49,9 +49,10 @@ final class ConnectionTests: XCTestCase {
         let first = "lat,lon\n" + rows
         let second = "lat,lon\n48.8566,2.3522\n"
         let connection = try LoopbackConnection(port: server.port)
-        try connection.send("POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(first.utf8.count)\r\n\r\n\(first)"
-            + "POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(second.utf8.count)\r\n"
-            + "Expect: 100-continue\r\nConnection: close\r\n\r\n")
+        try connection.send(
+            "POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(first.utf8.count)\r\n\r\n\(first)"
+                + "POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(second.utf8.count)\r\n"
+                + "Expect: 100-continue\r\nConnection: close\r\n\r\n")
         let received = connection.receive(through: "HTTP/1.1 100 Continue\r\n\r\n")
         let answer = try XCTUnwrap(WireAnswer(received))
         XCTAssertEqual(answer.status, 200, answer.head)
@@ -81,7 +82,8 @@ final class ConnectionTests: XCTestCase {
         let lines = metrics.text.split(separator: "\n").filter { $0.contains("status_code=") && !$0.hasPrefix("#") }
         XCTAssertFalse(lines.contains { $0.contains("\"500\"") }, lines.joined(separator: "\n"))
         for path in ["/v1/resolve", "/v1/datasets", "/v1/favourites"] {
-            XCTAssertTrue(lines.contains { $0.contains("\"\(path)\"") && $0.contains("\"499\"") }, "\(path): \(lines.joined(separator: "\n"))")
+            XCTAssertTrue(
+                lines.contains { $0.contains("\"\(path)\"") && $0.contains("\"499\"") }, "\(path): \(lines.joined(separator: "\n"))")
         }
         // Nothing half-written was kept: no dataset came of the aborted uploads.
         let datasets = try await server.get("/v1/datasets", token: token).array().compactMap { $0["id"] as? String }

@@ -27,8 +27,8 @@ final class CountryRouteTests: XCTestCase {
         XCTAssertEqual(marker["lat"]!, 46.6, accuracy: 1.5)
         let bbox = try XCTUnwrap(france["bbox"] as? [Double])
         XCTAssertEqual(bbox.count, 4)
-        XCTAssertLessThan(bbox[0], -4)   // Brittany
-        XCTAssertGreaterThan(bbox[2], 8) // Alsace and Corsica
+        XCTAssertLessThan(bbox[0], -4)  // Brittany
+        XCTAssertGreaterThan(bbox[2], 8)  // Alsace and Corsica
     }
 
     func testUnknownCodeIsProblem404NamingIt() async throws {

@@ -30,8 +30,10 @@ final class CrashInputTests: XCTestCase {
             XCTAssertEqual(health.status, 200, "after \(query)")
         }
         // The limits themselves are answered.
-        for query in ["altitude=1m&center=85,0&viewport=100000x100000&tileSize=256", "altitude=1000000km&viewport=1x1",
-                      "zoom=-32&center=0,0&viewport=100000x100000", "zoom=255", "zoom=6&bbox=520,-50,550,-30"] {
+        for query in [
+            "altitude=1m&center=85,0&viewport=100000x100000&tileSize=256", "altitude=1000000km&viewport=1x1",
+            "zoom=-32&center=0,0&viewport=100000x100000", "zoom=255", "zoom=6&bbox=520,-50,550,-30",
+        ] {
             let answer = try await server.get("/v1/clusters?\(query)")
             XCTAssertEqual(answer.status, 200, "\(query): \(answer.text)")
             XCTAssertEqual(try answer.object()["type"] as? String, "FeatureCollection", query)
@@ -43,11 +45,13 @@ final class CrashInputTests: XCTestCase {
     /// wide as the furthest column named, so `latCol=2^63-1` asked for rows of 2^63 fields.
     func testAColumnPositionBeyondTheLimitIsRefused() async throws {
         let server = try ServerProcess()
-        let answer = try await server.send("POST", "/v1/resolve?noHeader=true&latCol=9223372036854775807",
-                                           body: Data("48.85,2.35\n".utf8), contentType: "text/csv")
+        let answer = try await server.send(
+            "POST", "/v1/resolve?noHeader=true&latCol=9223372036854775807",
+            body: Data("48.85,2.35\n".utf8), contentType: "text/csv")
         try assertProblem(answer, 400, mentions: ["9223372036854775807", "10000"])
-        let ok = try await server.send("POST", "/v1/resolve?noHeader=true&latCol=1&lonCol=2",
-                                       body: Data("48.85,2.35\n".utf8), contentType: "text/csv")
+        let ok = try await server.send(
+            "POST", "/v1/resolve?noHeader=true&latCol=1&lonCol=2",
+            body: Data("48.85,2.35\n".utf8), contentType: "text/csv")
         XCTAssertEqual(ok.status, 200, ok.text)
         let health = try await server.get("/healthz")
         XCTAssertEqual(health.status, 200)

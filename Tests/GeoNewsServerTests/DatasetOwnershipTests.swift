@@ -13,10 +13,13 @@ final class DatasetOwnershipTests: XCTestCase {
 
     func testADatasetIsListedAndDeletedByItsOwnerOnlyAndReadByAnyone() async throws {
         let server = try ServerProcess()
-        try assertProblem(try await server.send("POST", "/v1/datasets", body: Self.csv(points: 10), contentType: "text/csv"), 401, mentions: ["Authorization"])
+        try assertProblem(
+            try await server.send("POST", "/v1/datasets", body: Self.csv(points: 10), contentType: "text/csv"), 401,
+            mentions: ["Authorization"])
         try assertProblem(try await server.get("/v1/datasets"), 401)
         let alice = try await server.newUser(), bob = try await server.newUser()
-        let created = try await server.send("POST", "/v1/datasets?name=alice", token: alice, body: Self.csv(points: 10), contentType: "text/csv")
+        let created = try await server.send(
+            "POST", "/v1/datasets?name=alice", token: alice, body: Self.csv(points: 10), contentType: "text/csv")
         XCTAssertEqual(created.status, 201, created.text)
         let id = try XCTUnwrap(try created.object()["id"] as? String)
 
@@ -53,7 +56,9 @@ final class DatasetOwnershipTests: XCTestCase {
         XCTAssertEqual(bobs.status, 201, bobs.text)
         // Few points but too many bytes: 80 kB of comments.
         let padded = Data(("# " + String(repeating: "x", count: 80_000) + "\nlat,lon\n1,2\n").utf8)
-        try assertProblem(try await server.send("POST", "/v1/datasets", token: bob, body: padded, contentType: "text/csv"), 413, mentions: ["60000 bytes"])
+        try assertProblem(
+            try await server.send("POST", "/v1/datasets", token: bob, body: padded, contentType: "text/csv"), 413, mentions: ["60000 bytes"]
+        )
         let listed = try await server.get("/v1/datasets", token: alice).array()
         XCTAssertEqual(listed.count, 2, "the refused upload is not kept")
         let files = try FileManager.default.contentsOfDirectory(atPath: server.stateDirectory.appendingPathComponent("datasets").path)
@@ -64,17 +69,23 @@ final class DatasetOwnershipTests: XCTestCase {
         let server = try ServerProcess()
         let token = try await server.newUser()
         let state = server.stateDirectory.path
-        for (body, type, words) in [("hello, not JSON", "application/geo+json", ["not GeoJSON"]),
-                                    ("lat,lon\n1,2\n95,2\n", "text/csv", ["line 3", "95"]),
-                                    (#"{"type":"FeatureCollection","features":[]}"#, "application/geo+json", ["no points"]),
-                                    (#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}]}"#, "application/json", ["feature"])] {
+        for (body, type, words) in [
+            ("hello, not JSON", "application/geo+json", ["not GeoJSON"]),
+            ("lat,lon\n1,2\n95,2\n", "text/csv", ["line 3", "95"]),
+            (#"{"type":"FeatureCollection","features":[]}"#, "application/geo+json", ["no points"]),
+            (
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}]}"#,
+                "application/json", ["feature"]
+            ),
+        ] {
             let call = try await server.send("POST", "/v1/datasets", token: token, body: Data(body.utf8), contentType: type)
             try assertProblem(call, 400, mentions: words)
             XCTAssertFalse(call.text.contains(state), call.text)
             XCTAssertFalse(call.text.contains("/datasets/"), call.text)
         }
-        try assertProblem(try await server.send("POST", "/v1/datasets?name=a%00b", token: token, body: Self.csv(points: 1), contentType: "text/csv"),
-                          400, mentions: ["name"])
+        try assertProblem(
+            try await server.send("POST", "/v1/datasets?name=a%00b", token: token, body: Self.csv(points: 1), contentType: "text/csv"),
+            400, mentions: ["name"])
         let listed = try await server.get("/v1/datasets", token: token).array()
         XCTAssertEqual(listed.count, 1)
     }

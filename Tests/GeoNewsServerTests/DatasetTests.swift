@@ -3,15 +3,18 @@ import XCTest
 
 final class DatasetTests: XCTestCase {
     /// 2,000 points on a 40 × 50 grid over Europe, as CSV.
-    static let csv = "lat,lon,name\n" + (0..<2000).map { i in
-        "\(40 + Double(i / 50) * 0.5),\(-5 + Double(i % 50) * 0.5),p\(i)"
-    }.joined(separator: "\n") + "\n"
+    static let csv =
+        "lat,lon,name\n"
+        + (0..<2000).map { i in
+            "\(40 + Double(i / 50) * 0.5),\(-5 + Double(i % 50) * 0.5),p\(i)"
+        }.joined(separator: "\n") + "\n"
 
     func testAnUploadIsClusteredListedAndSurvivesARestartUntilDeleted() async throws {
         let directory = ServerProcess.newStateDirectory()
         var server = try ServerProcess(stateDirectory: directory)
         let token = try await server.newUser()
-        let created = try await server.send("POST", "/v1/datasets?name=grid", token: token, body: Data(Self.csv.utf8), contentType: "text/csv")
+        let created = try await server.send(
+            "POST", "/v1/datasets?name=grid", token: token, body: Data(Self.csv.utf8), contentType: "text/csv")
         XCTAssertEqual(created.status, 201, created.text)
         let object = try created.object()
         let id = try XCTUnwrap(object["id"] as? String)
@@ -47,16 +50,21 @@ final class DatasetTests: XCTestCase {
     func testGeoJSONUploadsAndRefusals() async throws {
         let server = try ServerProcess(arguments: ["--max-body-bytes", "20000"])
         let token = try await server.newUser()
-        let geojson = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[2.35,48.85]},"properties":{"name":"Paris"}},{"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{}}]}"#
-        let created = try await server.send("POST", "/v1/datasets", token: token, body: Data(geojson.utf8), contentType: "application/geo+json")
+        let geojson =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[2.35,48.85]},"properties":{"name":"Paris"}},{"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[13.4,52.5]},"properties":{}}]}"#
+        let created = try await server.send(
+            "POST", "/v1/datasets", token: token, body: Data(geojson.utf8), contentType: "application/geo+json")
         XCTAssertEqual(created.status, 201, created.text)
         XCTAssertEqual(try created.object()["points"] as? Int, 2)
-        try assertProblem(try await server.send("POST", "/v1/datasets", token: token, body: Data(Self.csv.utf8), contentType: "text/csv"),
-                          413, mentions: ["20000"])
-        try assertProblem(try await server.send("POST", "/v1/datasets", token: token, body: Data("x".utf8), contentType: "text/plain"),
-                          415, mentions: ["text/plain"])
-        try assertProblem(try await server.send("POST", "/v1/datasets", token: token, body: Data("lat,lon\n95,2\n".utf8), contentType: "text/csv"),
-                          400, mentions: ["95"])
+        try assertProblem(
+            try await server.send("POST", "/v1/datasets", token: token, body: Data(Self.csv.utf8), contentType: "text/csv"),
+            413, mentions: ["20000"])
+        try assertProblem(
+            try await server.send("POST", "/v1/datasets", token: token, body: Data("x".utf8), contentType: "text/plain"),
+            415, mentions: ["text/plain"])
+        try assertProblem(
+            try await server.send("POST", "/v1/datasets", token: token, body: Data("lat,lon\n95,2\n".utf8), contentType: "text/csv"),
+            400, mentions: ["95"])
         try assertProblem(try await server.get("/v1/clusters?dataset=nope&zoom=2&bbox=-10,30,20,60"), 404, mentions: ["nope"])
         let listed = try await server.get("/v1/datasets", token: token).array()
         XCTAssertEqual(listed.count, 2)
@@ -68,7 +76,8 @@ final class DatasetTests: XCTestCase {
         let token = try await server.newUser()
         var ids: [String] = []
         for name in ["kept", "lost"] {
-            let created = try await server.send("POST", "/v1/datasets?name=\(name)", token: token, body: Data(Self.csv.utf8), contentType: "text/csv")
+            let created = try await server.send(
+                "POST", "/v1/datasets?name=\(name)", token: token, body: Data(Self.csv.utf8), contentType: "text/csv")
             ids.append(try XCTUnwrap(try created.object()["id"] as? String))
         }
         server.stop()
@@ -94,9 +103,11 @@ final class DatasetTests: XCTestCase {
         // One upload per core, each long enough to index that, were the builds on the request
         // threads, every one of them would be busy and /healthz would wait for the builds.
         let uploads = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        let body = Data(("lat,lon\n" + (0..<200_000).map { i in
-            "\(-60 + Double(i % 997) * 0.12),\(-170 + Double(i / 997) * 1.6)"
-        }.joined(separator: "\n")).utf8)
+        let body = Data(
+            ("lat,lon\n"
+                + (0..<200_000).map { i in
+                    "\(-60 + Double(i % 997) * 0.12),\(-170 + Double(i / 997) * 1.6)"
+                }.joined(separator: "\n")).utf8)
         let start = ContinuousClock.now
         let finished = LockedSet()
         async let uploaded: [Int] = withThrowingTaskGroup(of: Int.self) { group in

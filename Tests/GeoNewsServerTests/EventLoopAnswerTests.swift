@@ -46,11 +46,17 @@ final class EventLoopAnswerTests: XCTestCase {
 
     func testTheEventLoopAnswerIsTheRoutersByteForByte() throws {
         let server = try ServerProcess()
-        for path in ["/v1/resolve?lat=48.8566&lon=2.3522", "/v1/resolve?lat=-33.9249&lon=18.4241&lang=fr",
-                     "/v1/clusters?altitude=15000km", "/v1/clusters?bbox=-10,35,30,60&zoom=4"] {
+        for path in [
+            "/v1/resolve?lat=48.8566&lon=2.3522", "/v1/resolve?lat=-33.9249&lon=18.4241&lang=fr",
+            "/v1/clusters?altitude=15000km", "/v1/clusters?bbox=-10,35,30,60&zoom=4",
+        ] {
             // The first two on the event loop, the third (Connection: keep-alive) through the router.
-            let answers = try exchange(server, ["GET \(path) HTTP/1.1", "GET \(path) HTTP/1.1",
-                                                "GET \(path) HTTP/1.1\r\nConnection: keep-alive", "GET /healthz HTTP/1.1"])
+            let answers = try exchange(
+                server,
+                [
+                    "GET \(path) HTTP/1.1", "GET \(path) HTTP/1.1",
+                    "GET \(path) HTTP/1.1\r\nConnection: keep-alive", "GET /healthz HTTP/1.1",
+                ])
             XCTAssertEqual(answers.count, 4, path)
             guard answers.count == 4 else { continue }
             let (fast, router) = (answers[0], answers[2])
@@ -71,17 +77,23 @@ final class EventLoopAnswerTests: XCTestCase {
     func testPipelinedRequestsAreAnsweredInOrder() throws {
         let server = try ServerProcess()
         // Router, event loop, router, event loop, problem (router), event loop, router.
-        let answers = try exchange(server, [
-            "GET /v1/countries/fr HTTP/1.1",
-            "GET /v1/resolve?lat=52.52&lon=13.405 HTTP/1.1",
-            "GET /v1/countries/jp HTTP/1.1",
-            "GET /v1/clusters?altitude=15000km HTTP/1.1",
-            "GET /v1/resolve?lat=abc&lon=2 HTTP/1.1",
-            "GET /v1/resolve?lat=35.68&lon=139.69 HTTP/1.1",
-            "GET /healthz HTTP/1.1",
-        ])
-        XCTAssertEqual(answers.map(\.status), ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK",
-                                               "HTTP/1.1 400 Bad Request", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK"])
+        let answers = try exchange(
+            server,
+            [
+                "GET /v1/countries/fr HTTP/1.1",
+                "GET /v1/resolve?lat=52.52&lon=13.405 HTTP/1.1",
+                "GET /v1/countries/jp HTTP/1.1",
+                "GET /v1/clusters?altitude=15000km HTTP/1.1",
+                "GET /v1/resolve?lat=abc&lon=2 HTTP/1.1",
+                "GET /v1/resolve?lat=35.68&lon=139.69 HTTP/1.1",
+                "GET /healthz HTTP/1.1",
+            ])
+        XCTAssertEqual(
+            answers.map(\.status),
+            [
+                "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK",
+                "HTTP/1.1 400 Bad Request", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK",
+            ])
         guard answers.count == 7 else { return }
         XCTAssertTrue(answers[0].body.contains(#""iso2":"FR""#), answers[0].body)
         XCTAssertTrue(answers[1].body.contains(#""iso2":"DE""#), answers[1].body)
@@ -95,19 +107,31 @@ final class EventLoopAnswerTests: XCTestCase {
 
     func testEventLoopAnswersAreCountedInTheMetrics() async throws {
         let server = try ServerProcess()
-        _ = try exchange(server, Array(repeating: "GET /v1/resolve?lat=48.8566&lon=2.3522 HTTP/1.1", count: 3)
-                            + Array(repeating: "GET /v1/clusters?altitude=15000km HTTP/1.1", count: 2) + ["GET /healthz HTTP/1.1"])
+        _ = try exchange(
+            server,
+            Array(repeating: "GET /v1/resolve?lat=48.8566&lon=2.3522 HTTP/1.1", count: 3)
+                + Array(repeating: "GET /v1/clusters?altitude=15000km HTTP/1.1", count: 2) + ["GET /healthz HTTP/1.1"])
         let metrics = try await server.get("/metrics").text
-        XCTAssertTrue(metrics.contains(#"http_server_requests_total{http_route="/v1/resolve",http_request_method="GET",http_response_status_code="200"} 3"#), metrics)
-        XCTAssertTrue(metrics.contains(#"http_server_requests_total{http_route="/v1/clusters",http_request_method="GET",http_response_status_code="200"} 2"#), metrics)
+        XCTAssertTrue(
+            metrics.contains(
+                #"http_server_requests_total{http_route="/v1/resolve",http_request_method="GET",http_response_status_code="200"} 3"#),
+            metrics)
+        XCTAssertTrue(
+            metrics.contains(
+                #"http_server_requests_total{http_route="/v1/clusters",http_request_method="GET",http_response_status_code="200"} 2"#),
+            metrics)
     }
 
     func testConditionalRequestsAre304AndHeadRequestsGoToTheRouter() throws {
         let server = try ServerProcess()
         let first = try exchange(server, ["GET /v1/clusters?altitude=15000km HTTP/1.1"])
         let tag = try XCTUnwrap(first.first?.headers["etag"])
-        let answers = try exchange(server, ["GET /v1/clusters?altitude=15000km HTTP/1.1\r\nIf-None-Match: \(tag)",
-                                            "HEAD /v1/resolve?lat=48.8566&lon=2.3522 HTTP/1.1"])
+        let answers = try exchange(
+            server,
+            [
+                "GET /v1/clusters?altitude=15000km HTTP/1.1\r\nIf-None-Match: \(tag)",
+                "HEAD /v1/resolve?lat=48.8566&lon=2.3522 HTTP/1.1",
+            ])
         XCTAssertEqual(answers.first?.status, "HTTP/1.1 304 Not Modified")
         XCTAssertEqual(answers.first?.headers["etag"], tag)
         // HEAD: the router's headers and no body.

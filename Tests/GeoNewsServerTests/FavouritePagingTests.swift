@@ -7,7 +7,8 @@ final class FavouritePagingTests: XCTestCase {
         let server = try ServerProcess()
         let token = try await server.newUser()
         for n in 1...7 {
-            let saved = try await server.send("POST", "/v1/favourites", json: ["url": "https://x.org/\(n)", "title": "Story \(n)"], token: token)
+            let saved = try await server.send(
+                "POST", "/v1/favourites", json: ["url": "https://x.org/\(n)", "title": "Story \(n)"], token: token)
             XCTAssertEqual(saved.status, 201, saved.text)
         }
         var titles: [String] = []
@@ -35,9 +36,11 @@ final class FavouritePagingTests: XCTestCase {
     func testBadPagingValuesAre400NamingThem() async throws {
         let server = try ServerProcess()
         let token = try await server.newUser()
-        for (query, name) in [("limit=0", "limit"), ("limit=501", "limit"), ("limit=abc", "limit"),
-                              ("limit=99999999999999999999999", "limit"), ("before=-1", "before"),
-                              ("before=0", "before"), ("before=1e3", "before"), ("before=99999999999999999999", "before")] {
+        for (query, name) in [
+            ("limit=0", "limit"), ("limit=501", "limit"), ("limit=abc", "limit"),
+            ("limit=99999999999999999999999", "limit"), ("before=-1", "before"),
+            ("before=0", "before"), ("before=1e3", "before"), ("before=99999999999999999999", "before"),
+        ] {
             try assertProblem(try await server.get("/v1/favourites?\(query)", token: token), 400, mentions: [name])
         }
     }
@@ -45,9 +48,11 @@ final class FavouritePagingTests: XCTestCase {
     func testATextWithANulIsRefusedNamingItsField() async throws {
         let server = try ServerProcess()
         let token = try await server.newUser()
-        let refused = try await server.send("POST", "/v1/favourites", json: ["url": "https://x.org/1", "title": "before\u{0}after"], token: token)
+        let refused = try await server.send(
+            "POST", "/v1/favourites", json: ["url": "https://x.org/1", "title": "before\u{0}after"], token: token)
         try assertProblem(refused, 400, mentions: ["title", "NUL"])
-        let source = try await server.send("POST", "/v1/favourites", json: ["url": "https://x.org/1", "title": "t", "source": "a\u{0}"], token: token)
+        let source = try await server.send(
+            "POST", "/v1/favourites", json: ["url": "https://x.org/1", "title": "t", "source": "a\u{0}"], token: token)
         try assertProblem(source, 400, mentions: ["source"])
         do { let got = try await server.get("/v1/favourites", token: token).array().count; XCTAssertEqual(got, 0) }
         // Other characters, beyond the BMP included, come back whole.

@@ -4,8 +4,10 @@ import XCTest
 /// Users, favourites and settings: tokens, isolation between users, durability.
 final class FavouriteTests: XCTestCase {
     private static func article(_ n: Int) -> [String: Any] {
-        ["url": "https://news.example.org/story/\(n)", "title": "Story \(n)", "source": "Example News",
-         "publishedAt": "2026-11-21T09:30:00Z"]
+        [
+            "url": "https://news.example.org/story/\(n)", "title": "Story \(n)", "source": "Example News",
+            "publishedAt": "2026-11-21T09:30:00Z",
+        ]
     }
 
     func testTokenIsShownOnceAndRequiredAfterwards() async throws {
@@ -14,7 +16,8 @@ final class FavouriteTests: XCTestCase {
         XCTAssertTrue(token.hasPrefix("gn_"))
         XCTAssertEqual(token.count, 67)
         try assertProblem(try await server.get("/v1/favourites"), 401, mentions: ["Authorization"])
-        try assertProblem(try await server.get("/v1/favourites", token: "gn_" + String(repeating: "0", count: 64)), 401, mentions: ["not valid"])
+        try assertProblem(
+            try await server.get("/v1/favourites", token: "gn_" + String(repeating: "0", count: 64)), 401, mentions: ["not valid"])
         let list = try await server.get("/v1/favourites", token: token)
         XCTAssertEqual(list.status, 200)
         XCTAssertEqual(try list.array().count, 0)
@@ -42,9 +45,14 @@ final class FavouriteTests: XCTestCase {
     func testBadFavouriteNamesTheField() async throws {
         let server = try ServerProcess()
         let token = try await server.newUser()
-        try assertProblem(try await server.send("POST", "/v1/favourites", json: ["url": "ftp://x/y", "title": "t"], token: token), 400, mentions: ["url", "ftp://x/y"])
-        try assertProblem(try await server.send("POST", "/v1/favourites", json: ["url": "https://x.org/y"], token: token), 400, mentions: ["title"])
-        try assertProblem(try await server.send("POST", "/v1/favourites", token: token, body: Data("{".utf8), contentType: "application/json"), 400, mentions: ["JSON"])
+        try assertProblem(
+            try await server.send("POST", "/v1/favourites", json: ["url": "ftp://x/y", "title": "t"], token: token), 400,
+            mentions: ["url", "ftp://x/y"])
+        try assertProblem(
+            try await server.send("POST", "/v1/favourites", json: ["url": "https://x.org/y"], token: token), 400, mentions: ["title"])
+        try assertProblem(
+            try await server.send("POST", "/v1/favourites", token: token, body: Data("{".utf8), contentType: "application/json"), 400,
+            mentions: ["JSON"])
     }
 
     func testAnotherUsersTokenCannotReadOrDelete() async throws {
@@ -68,8 +76,12 @@ final class FavouriteTests: XCTestCase {
         let alice = try await server.newUser(), bob = try await server.newUser()
         let empty = try await server.get("/v1/settings", token: alice).object()
         XCTAssertEqual(empty["categories"] as? [String], [])
-        let put = try await server.send("PUT", "/v1/settings", json: ["newsCountry": "FR", "newsLanguage": "fr",
-                                                                       "categories": ["Sports", "science"], "namesLanguage": "fr"], token: alice)
+        let put = try await server.send(
+            "PUT", "/v1/settings",
+            json: [
+                "newsCountry": "FR", "newsLanguage": "fr",
+                "categories": ["Sports", "science"], "namesLanguage": "fr",
+            ], token: alice)
         XCTAssertEqual(put.status, 200, put.text)
         let stored = try await server.get("/v1/settings", token: alice).object()
         XCTAssertEqual(stored["newsCountry"] as? String, "fr")
@@ -77,10 +89,17 @@ final class FavouriteTests: XCTestCase {
         XCTAssertEqual(stored["namesLanguage"] as? String, "fr")
         let bobsSettings = try await server.get("/v1/settings", token: bob).object()
         XCTAssertNil(bobsSettings["newsCountry"] as? String)
-        try assertProblem(try await server.send("PUT", "/v1/settings", json: ["newsCountry": "lu"], token: alice), 400, mentions: ["newsCountry", "lu"])
-        try assertProblem(try await server.send("PUT", "/v1/settings", json: ["categories": ["gossip"]], token: alice), 400, mentions: ["categories", "gossip"])
-        try assertProblem(try await server.send("PUT", "/v1/settings", json: ["namesLanguage": "xx"], token: alice), 400, mentions: ["namesLanguage", "xx"])
-        try assertProblem(try await server.send("PUT", "/v1/settings", json: ["newsLanguage": "french"], token: alice), 400, mentions: ["newsLanguage", "french"])
+        try assertProblem(
+            try await server.send("PUT", "/v1/settings", json: ["newsCountry": "lu"], token: alice), 400, mentions: ["newsCountry", "lu"])
+        try assertProblem(
+            try await server.send("PUT", "/v1/settings", json: ["categories": ["gossip"]], token: alice), 400,
+            mentions: ["categories", "gossip"])
+        try assertProblem(
+            try await server.send("PUT", "/v1/settings", json: ["namesLanguage": "xx"], token: alice), 400,
+            mentions: ["namesLanguage", "xx"])
+        try assertProblem(
+            try await server.send("PUT", "/v1/settings", json: ["newsLanguage": "french"], token: alice), 400,
+            mentions: ["newsLanguage", "french"])
     }
 
     func testFavouritesSurviveARestart() async throws {
@@ -105,7 +124,9 @@ final class FavouriteTests: XCTestCase {
                 group.addTask {
                     for n in 0..<10_000 {
                         let number = writer * 100_000 + n
-                        guard let call = try? await server.send("POST", "/v1/favourites", json: Self.article(number), token: token) else { return }
+                        guard let call = try? await server.send("POST", "/v1/favourites", json: Self.article(number), token: token) else {
+                            return
+                        }
                         if call.status == 201 { acknowledged.insert("https://news.example.org/story/\(number)") }
                     }
                 }
@@ -118,7 +139,8 @@ final class FavouriteTests: XCTestCase {
         XCTAssertGreaterThan(acknowledged.count, 0)
         let restarted = try ServerProcess(stateDirectory: state)
         let urls = Set(try await restarted.get("/v1/favourites", token: token).array().compactMap { $0["url"] as? String })
-        XCTAssertTrue(acknowledged.values.isSubset(of: urls), "lost \(acknowledged.values.subtracting(urls).count) of \(acknowledged.count)")
+        XCTAssertTrue(
+            acknowledged.values.isSubset(of: urls), "lost \(acknowledged.values.subtracting(urls).count) of \(acknowledged.count)")
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
+import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import XCTest
 
 /// One HTTP exchange with the server under test, through URLSession.
 struct HTTPCall {
@@ -27,8 +28,10 @@ struct HTTPCall {
         return URLSession(configuration: configuration)
     }()
 
-    static func send(_ method: String, _ url: URL, token: String? = nil, body: Data? = nil,
-                     contentType: String? = nil, headers: [String: String] = [:]) async throws -> HTTPCall {
+    static func send(
+        _ method: String, _ url: URL, token: String? = nil, body: Data? = nil,
+        contentType: String? = nil, headers: [String: String] = [:]
+    ) async throws -> HTTPCall {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body
@@ -48,11 +51,14 @@ extension ServerProcess {
         try await HTTPCall.send("GET", URL(string: path, relativeTo: baseURL)!, token: token, headers: headers)
     }
 
-    func send(_ method: String, _ path: String, json: Any? = nil, token: String? = nil,
-              body: Data? = nil, contentType: String? = nil) async throws -> HTTPCall {
+    func send(
+        _ method: String, _ path: String, json: Any? = nil, token: String? = nil,
+        body: Data? = nil, contentType: String? = nil
+    ) async throws -> HTTPCall {
         let data = try json.map { try JSONSerialization.data(withJSONObject: $0) } ?? body
-        return try await HTTPCall.send(method, URL(string: path, relativeTo: baseURL)!, token: token, body: data,
-                                       contentType: contentType ?? (json == nil ? nil : "application/json"))
+        return try await HTTPCall.send(
+            method, URL(string: path, relativeTo: baseURL)!, token: token, body: data,
+            contentType: contentType ?? (json == nil ? nil : "application/json"))
     }
 
     /// A new user's bearer token.

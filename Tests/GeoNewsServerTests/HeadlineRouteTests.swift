@@ -8,8 +8,9 @@ final class HeadlineRouteTests: XCTestCase {
     static let fixtures = ServerProcess.packageRoot.appendingPathComponent("Tests/GeoNewsHeadlinesTests/Fixtures")
 
     static func rss(_ name: String) -> ScriptedResponse {
-        ScriptedResponse(status: 200, headers: [("Content-Type", "application/rss+xml; charset=utf-8")],
-                         body: (try? Data(contentsOf: fixtures.appendingPathComponent(name))) ?? Data())
+        ScriptedResponse(
+            status: 200, headers: [("Content-Type", "application/rss+xml; charset=utf-8")],
+            body: (try? Data(contentsOf: fixtures.appendingPathComponent(name))) ?? Data())
     }
 
     private func googleNews() throws -> LoopbackHTTPServer {
@@ -79,8 +80,11 @@ final class HeadlineRouteTests: XCTestCase {
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         let config = state.appendingPathComponent("config.json")
         try Data(#"{"cacheTTLSeconds": \#(ttl), "providers": ["google-news"]}"#.utf8).write(to: config)
-        return try ServerProcess(stateDirectory: state, environment: [
-            "GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString, "GEONEWS_CONFIG": config.path])
+        return try ServerProcess(
+            stateDirectory: state,
+            environment: [
+                "GEONEWS_GOOGLE_NEWS_URL": google.baseURL.absoluteString, "GEONEWS_CONFIG": config.path,
+            ])
     }
 
     func testStaleAnswerIsServedWithItsAgeAndNotKeptWhenTheProviderFails() async throws {
@@ -102,8 +106,9 @@ final class HeadlineRouteTests: XCTestCase {
         let warning = try XCTUnwrap(body["warning"] as? String)
         XCTAssertTrue(warning.contains("showing headlines cached") && warning.hasSuffix(" ago"), warning)
         XCTAssertEqual(stale.header("Cache-Control"), "no-store")
-        XCTAssertEqual((body["articles"] as? [[String: Any]])?.first?["title"] as? String,
-                       "Réforme des retraites : le Sénat adopte le texte")
+        XCTAssertEqual(
+            (body["articles"] as? [[String: Any]])?.first?["title"] as? String,
+            "Réforme des retraites : le Sénat adopte le texte")
     }
 
     func testACachedAnswerMayBeKeptOnlyForWhatIsLeftOfItsServerLifetime() async throws {
@@ -120,8 +125,9 @@ final class HeadlineRouteTests: XCTestCase {
         let age = try XCTUnwrap(body["cacheAgeSeconds"] as? Int, cached.text)
         let control = try XCTUnwrap(cached.header("Cache-Control"))
         XCTAssertTrue(control.hasPrefix("public, max-age="), control)
-        let maxAge = try XCTUnwrap(control.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst("max-age=".count)) }, control)
+        let maxAge = try XCTUnwrap(
+            control.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("max-age=") }.flatMap { Int($0.dropFirst("max-age=".count)) }, control)
         XCTAssertTrue(maxAge <= 120 - age && maxAge >= 120 - age - 1, "max-age \(maxAge) for an answer \(age) s old")
         XCTAssertNil(body["staleReason"])
         XCTAssertEqual(google.requests.count, 1)

@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// `kill -9` while favourites, settings and datasets are being written, several times over the
 /// same state directory: every write the server acknowledged (2xx) is there after each restart,
@@ -43,7 +44,9 @@ final class KillTests: XCTestCase {
             await withTaskGroup(of: Void.self) { group in
                 for (writer, token) in tokens.enumerated() {
                     group.addTask {
-                        await Self.write(writer: writer, round: round, token: token, to: running, until: started + .seconds(10), acknowledged: acknowledged)
+                        await Self.write(
+                            writer: writer, round: round, token: token, to: running, until: started + .seconds(10),
+                            acknowledged: acknowledged)
                     }
                 }
                 group.addTask {
@@ -62,8 +65,10 @@ final class KillTests: XCTestCase {
     }
 
     /// Writes one kind of thing in a loop until a request fails (the server is gone).
-    private static func write(writer: Int, round: Int, token: String, to server: ServerProcess,
-                              until deadline: ContinuousClock.Instant, acknowledged: Acknowledged) async {
+    private static func write(
+        writer: Int, round: Int, token: String, to server: ServerProcess,
+        until deadline: ContinuousClock.Instant, acknowledged: Acknowledged
+    ) async {
         var n = 0
         while ContinuousClock.now < deadline {
             n += 1
@@ -80,8 +85,9 @@ final class KillTests: XCTestCase {
                     if call.status == 200 { await acknowledged.setting(country, token) }
                 default:
                     let rows = (0..<20).map { "\(Double(round) + Double($0) * 0.5),\(Double(n % 50) * 0.5)" }
-                    let call = try await server.send("POST", "/v1/datasets", token: token,
-                                                     body: Data(("lat,lon\n" + rows.joined(separator: "\n") + "\n").utf8), contentType: "text/csv")
+                    let call = try await server.send(
+                        "POST", "/v1/datasets", token: token,
+                        body: Data(("lat,lon\n" + rows.joined(separator: "\n") + "\n").utf8), contentType: "text/csv")
                     if call.status == 201, let id = try? call.object()["id"] as? String { await acknowledged.dataset(id, token) }
                 }
             } catch {
@@ -107,8 +113,9 @@ final class KillTests: XCTestCase {
         for (token, expected) in await acknowledged.settings {
             let settings = try await server.get("/v1/settings", token: token).object()
             let country = settings["newsCountry"] as? String
-            XCTAssertTrue(country == expected.acknowledged || country.map(expected.unanswered.contains) == true,
-                          "\(moment): settings say \(country ?? "nil"), the last acknowledged was \(expected.acknowledged ?? "nil")")
+            XCTAssertTrue(
+                country == expected.acknowledged || country.map(expected.unanswered.contains) == true,
+                "\(moment): settings say \(country ?? "nil"), the last acknowledged was \(expected.acknowledged ?? "nil")")
         }
         for (token, ids) in await acknowledged.datasets {
             let listed = try await server.get("/v1/datasets", token: token).array().compactMap { $0["id"] as? String }

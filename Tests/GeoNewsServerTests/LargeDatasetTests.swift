@@ -19,7 +19,8 @@ final class LargeDatasetTests: XCTestCase {
     func testAnswersStayBoundedForTwoHundredThousandPoints() async throws {
         let server = try ServerProcess()
         let token = try await server.newUser()
-        let created = try await server.send("POST", "/v1/datasets?name=dense", token: token, body: Data(Self.csv.utf8), contentType: "text/csv")
+        let created = try await server.send(
+            "POST", "/v1/datasets?name=dense", token: token, body: Data(Self.csv.utf8), contentType: "text/csv")
         XCTAssertEqual(created.status, 201, created.text)
         let dataset = try XCTUnwrap(try created.object()["id"] as? String)
 
@@ -42,7 +43,9 @@ final class LargeDatasetTests: XCTestCase {
 
         // GeoJSON past zoom 16, where the points stand alone: the first that fit, and a count
         // of the others (the tile was 27.5 MB).
-        for path in ["/v1/tiles/17/66391/45095.geojson?dataset=\(dataset)", "/v1/clusters?zoom=18&bbox=2.34,48.84,2.36,48.86&dataset=\(dataset)"] {
+        for path in [
+            "/v1/tiles/17/66391/45095.geojson?dataset=\(dataset)", "/v1/clusters?zoom=18&bbox=2.34,48.84,2.36,48.86&dataset=\(dataset)",
+        ] {
             let answer = try await server.get(path)
             XCTAssertEqual(answer.status, 200, path)
             XCTAssertLessThanOrEqual(answer.body.count, 500_000, path)
@@ -57,7 +60,9 @@ final class LargeDatasetTests: XCTestCase {
         let second = try await server.get("/v1/clusters/\(id)/leaves?limit=1000&offset=1000&dataset=\(dataset)")
         let both = try await server.get("/v1/clusters/\(id)/leaves?limit=1000&offset=500&dataset=\(dataset)")
         func ids(_ call: HTTPCall) throws -> [String] {
-            try XCTUnwrap(try call.object()["features"] as? [[String: Any]]).compactMap { ($0["properties"] as? [String: Any])?["id"] as? String }
+            try XCTUnwrap(try call.object()["features"] as? [[String: Any]]).compactMap {
+                ($0["properties"] as? [String: Any])?["id"] as? String
+            }
         }
         let (a, b, middle) = (try ids(first), try ids(second), try ids(both))
         XCTAssertEqual(a.count, 1000)
@@ -66,6 +71,7 @@ final class LargeDatasetTests: XCTestCase {
         XCTAssertEqual(middle, Array(a[500...] + b[..<500]))
         let last = try await server.get("/v1/clusters/\(id)/leaves?limit=1000&offset=199990&dataset=\(dataset)")
         XCTAssertEqual(try ids(last).count, 10)
-        try assertProblem(try await server.get("/v1/clusters/\(id)/leaves?limit=1001&dataset=\(dataset)"), 400, mentions: ["limit", "1001", "1000"])
+        try assertProblem(
+            try await server.get("/v1/clusters/\(id)/leaves?limit=1001&dataset=\(dataset)"), 400, mentions: ["limit", "1001", "1000"])
     }
 }

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// A plain TCP connection to 127.0.0.1, to send a request in pieces and read the answer as
 /// the bytes the server wrote.
@@ -149,7 +150,8 @@ struct WireAnswer {
         if lower.contains("transfer-encoding: chunked") {
             chunked = false
             while let lineEnd = data[position...].indices.first(where: { data[$0...].starts(with: [13, 10]) }),
-                  let size = Int(String(decoding: data[position..<lineEnd], as: UTF8.self), radix: 16) {
+                let size = Int(String(decoding: data[position..<lineEnd], as: UTF8.self), radix: 16)
+            {
                 let start = lineEnd + 2
                 if size == 0 {
                     chunked = data.count >= start + 2

@@ -20,8 +20,12 @@ final class PlainRouteTests: XCTestCase {
         let server = try ServerProcess()
         for (path, parameter) in [("/v1/resolve?lat=abc&lon=2", "lat"), ("/v1/clusters?zoom=2&bbox=1,2,3", "bbox")] {
             // The first on the event loop, the second (Connection: keep-alive) through the router.
-            let answers = try exchange(server, ["GET \(path) HTTP/1.1", "GET \(path) HTTP/1.1\r\nConnection: keep-alive",
-                                                "GET /healthz HTTP/1.1"])
+            let answers = try exchange(
+                server,
+                [
+                    "GET \(path) HTTP/1.1", "GET \(path) HTTP/1.1\r\nConnection: keep-alive",
+                    "GET /healthz HTTP/1.1",
+                ])
             XCTAssertEqual(answers.count, 3, path)
             guard answers.count == 3 else { continue }
             let (fast, router) = (answers[0], answers[1])
@@ -38,8 +42,13 @@ final class PlainRouteTests: XCTestCase {
         }
         let metrics = try await server.get("/metrics").text
         for route in ["/v1/resolve", "/v1/clusters"] {
-            XCTAssertTrue(metrics.contains(#"http_server_requests_total{http_route="\#(route)",http_request_method="GET",http_response_status_code="400"} 2"#), metrics)
-            XCTAssertTrue(metrics.contains(#"http_server_request_errors_total{http_route="\#(route)",http_request_method="GET",error_type="400"} 2"#), metrics)
+            XCTAssertTrue(
+                metrics.contains(
+                    #"http_server_requests_total{http_route="\#(route)",http_request_method="GET",http_response_status_code="400"} 2"#),
+                metrics)
+            XCTAssertTrue(
+                metrics.contains(#"http_server_request_errors_total{http_route="\#(route)",http_request_method="GET",error_type="400"} 2"#),
+                metrics)
         }
     }
 
@@ -51,8 +60,12 @@ final class PlainRouteTests: XCTestCase {
         let server = try ServerProcess(arguments: ["--benchmark-constant-route"])
         let paris = try await server.get("/v1/resolve?lat=48.8566&lon=2.3522")
         // Event loop, event loop, router.
-        let answers = try exchange(server, ["GET /v1/benchmark/constant HTTP/1.1", "GET /v1/benchmark/constant?x=1 HTTP/1.1",
-                                            "GET /v1/benchmark/constant HTTP/1.1\r\nConnection: keep-alive", "GET /healthz HTTP/1.1"])
+        let answers = try exchange(
+            server,
+            [
+                "GET /v1/benchmark/constant HTTP/1.1", "GET /v1/benchmark/constant?x=1 HTTP/1.1",
+                "GET /v1/benchmark/constant HTTP/1.1\r\nConnection: keep-alive", "GET /healthz HTTP/1.1",
+            ])
         XCTAssertEqual(answers.count, 4)
         guard answers.count == 4 else { return }
         for answer in answers.prefix(3) {
@@ -63,6 +76,9 @@ final class PlainRouteTests: XCTestCase {
             XCTAssertEqual(answer.headers.keys.sorted(), answers[0].headers.keys.sorted())
         }
         let metrics = try await server.get("/metrics").text
-        XCTAssertTrue(metrics.contains(#"http_server_requests_total{http_route="/v1/benchmark/constant",http_request_method="GET",http_response_status_code="200"} 3"#), metrics)
+        XCTAssertTrue(
+            metrics.contains(
+                #"http_server_requests_total{http_route="/v1/benchmark/constant",http_request_method="GET",http_response_status_code="200"} 3"#
+            ), metrics)
     }
 }

@@ -47,7 +47,9 @@ final class ProtocolTests: XCTestCase {
         let server = try ServerProcess(arguments: ["--max-body-bytes", "1000"])
         let body = Data("lat,lon\n48.8566,2.3522\n".utf8)
         func head(length: Int) -> Data {
-            Data("POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(length)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n".utf8)
+            Data(
+                "POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(length)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
+                    .utf8)
         }
         let connection = try LoopbackConnection(port: server.port)
         try connection.send(head(length: body.count))
@@ -105,8 +107,10 @@ final class ProtocolTests: XCTestCase {
         XCTAssertEqual(call.status, 200)
         XCTAssertEqual(call.header("Content-Type"), "application/yaml")
         XCTAssertTrue(call.text.hasPrefix("openapi: 3.1.0"))
-        for path in ["/v1/resolve:", "/v1/clusters:", "/v1/clusters/{id}/leaves:", "/v1/countries/{iso2}:", "/v1/headlines:",
-                     "/v1/search:", "/v1/users:", "/v1/favourites:", "/v1/favourites/{id}:", "/v1/settings:", "/healthz:"] {
+        for path in [
+            "/v1/resolve:", "/v1/clusters:", "/v1/clusters/{id}/leaves:", "/v1/countries/{iso2}:", "/v1/headlines:",
+            "/v1/search:", "/v1/users:", "/v1/favourites:", "/v1/favourites/{id}:", "/v1/settings:", "/healthz:",
+        ] {
             XCTAssertTrue(call.text.contains("\n  \(path)\n"), path)
         }
     }

@@ -44,10 +44,12 @@ final class ResolveAndClusterTests: XCTestCase {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-data-\(UUID().uuidString)")
         let copy = root.appendingPathComponent("Data")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(".build-data"),
-                                                   withDestinationURL: ServerProcess.packageRoot.appendingPathComponent(".build-data"))
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent(".build-data"),
+            withDestinationURL: ServerProcess.packageRoot.appendingPathComponent(".build-data"))
         for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where !leftOut.contains(name) {
-            try FileManager.default.createSymbolicLink(at: copy.appendingPathComponent(name), withDestinationURL: source.appendingPathComponent(name))
+            try FileManager.default.createSymbolicLink(
+                at: copy.appendingPathComponent(name), withDestinationURL: source.appendingPathComponent(name))
         }
         addTeardownBlock { try? FileManager.default.removeItem(at: root) }
         return copy
@@ -117,8 +119,9 @@ final class ResolveAndClusterTests: XCTestCase {
     func testClusterChildrenLeavesAndExpansionZoom() async throws {
         let server = try ServerProcess()
         let top = try await server.get("/v1/clusters?zoom=0").object()
-        let cluster = try XCTUnwrap((top["features"] as? [[String: Any]])?.compactMap { $0["properties"] as? [String: Any] }
-            .first { $0["cluster"] as? Bool == true })
+        let cluster = try XCTUnwrap(
+            (top["features"] as? [[String: Any]])?.compactMap { $0["properties"] as? [String: Any] }
+                .first { $0["cluster"] as? Bool == true })
         let id = try XCTUnwrap(cluster["cluster_id"] as? Int)
         let count = try XCTUnwrap(cluster["point_count"] as? Int)
         XCTAssertLessThan(id, 1 << 53)
@@ -129,7 +132,8 @@ final class ResolveAndClusterTests: XCTestCase {
         let leafAnswer = try await server.get("/v1/clusters/\(id)/leaves?limit=1000").object()
         let leaves = try XCTUnwrap(leafAnswer["features"] as? [[String: Any]])
         XCTAssertEqual(leaves.count, count)
-        XCTAssertEqual(Set(leaves.compactMap { ($0["properties"] as? [String: Any])?["id"] as? String }), Set(cluster["members"] as? [String] ?? []))
+        XCTAssertEqual(
+            Set(leaves.compactMap { ($0["properties"] as? [String: Any])?["id"] as? String }), Set(cluster["members"] as? [String] ?? []))
         let expansion = try await server.get("/v1/clusters/\(id)/expansion-zoom").object()
         XCTAssertEqual(expansion["expansion_zoom"] as? Int, cluster["expansion_zoom"] as? Int)
     }

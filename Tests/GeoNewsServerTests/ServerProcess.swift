@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// A real `geonews-serve`, built beside the test bundle, listening on an ephemeral loopback
 /// port with its own state directory.
@@ -27,8 +28,10 @@ final class ServerProcess: @unchecked Sendable {  // set up in init, then only r
     }
 
     /// Starts the server and waits for its "listening on" line.
-    init(stateDirectory: URL = ServerProcess.newStateDirectory(), arguments: [String] = [],
-         environment extra: [String: String] = [:]) throws {
+    init(
+        stateDirectory: URL = ServerProcess.newStateDirectory(), arguments: [String] = [],
+        environment extra: [String: String] = [:]
+    ) throws {
         self.stateDirectory = stateDirectory
         guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
             throw XCTSkip("geonews-serve is not built at \(Self.executable.path); run `swift build --build-tests` first")

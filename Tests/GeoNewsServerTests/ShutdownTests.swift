@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// SIGTERM stops the server gracefully: a request under way is answered, then it exits 0.
 final class ShutdownTests: XCTestCase {
@@ -12,15 +13,17 @@ final class ShutdownTests: XCTestCase {
         let body = Data(#"{"url":"https://news.example.org/slow","title":"Sent slowly"}"#.utf8)
         let connection = try LoopbackConnection(port: server.port)
         // Headers and half the body, then SIGTERM, then the rest: the request is in flight.
-        try connection.send(Data("""
-            POST /v1/favourites HTTP/1.1\r
-            Host: 127.0.0.1\r
-            Authorization: Bearer \(token)\r
-            Content-Type: application/json\r
-            Content-Length: \(body.count)\r
-            \r
+        try connection.send(
+            Data(
+                """
+                POST /v1/favourites HTTP/1.1\r
+                Host: 127.0.0.1\r
+                Authorization: Bearer \(token)\r
+                Content-Type: application/json\r
+                Content-Length: \(body.count)\r
+                \r
 
-            """.utf8) + body.prefix(10))
+                """.utf8) + body.prefix(10))
         try await Task.sleep(for: .milliseconds(300))
         kill(server.process.processIdentifier, SIGTERM)
         try await Task.sleep(for: .milliseconds(300))
@@ -55,8 +58,9 @@ final class ShutdownDrainTests: XCTestCase {
         let body = "lat,lon\n" + rows
         let stream = try LoopbackConnection(port: server.port, receiveBufferBytes: 64 << 10)
         Thread.detachNewThread {
-            try? stream.send("POST /v1/resolve?outputFormat=geojson HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\n"
-                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            try? stream.send(
+                "POST /v1/resolve?outputFormat=geojson HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
         }
         let head = stream.receiveHead()
         XCTAssertTrue(head.hasPrefix("HTTP/1.1 200"), head)

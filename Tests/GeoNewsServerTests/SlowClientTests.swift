@@ -20,10 +20,13 @@ final class SlowClientTests: XCTestCase {
 
     /// A connection that has sent a request's head and the start of a body of
     /// `length` bytes.
-    static func startBody(_ route: (method: String, path: String, type: String, opening: String), port: Int, token: String,
-                          length: Int = 1_000_000) throws -> LoopbackConnection {
+    static func startBody(
+        _ route: (method: String, path: String, type: String, opening: String), port: Int, token: String,
+        length: Int = 1_000_000
+    ) throws -> LoopbackConnection {
         let connection = try LoopbackConnection(port: port)
-        try connection.send("""
+        try connection.send(
+            """
             \(route.method) \(route.path) HTTP/1.1\r
             Host: 127.0.0.1\r
             Authorization: Bearer \(token)\r
@@ -129,7 +132,9 @@ final class SlowClientTests: XCTestCase {
         // Past the batch reader's 512 KB chunk, so that rows come before the body stalls.
         let rows = (0..<150_000).map { "\(40 + Double($0 % 100) * 0.1),\(2 + Double($0 % 70) * 0.1)" }.joined(separator: "\n") + "\n"
         let connection = try LoopbackConnection(port: server.port)
-        try connection.send("POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(rows.utf8.count + 1_000)\r\n\r\nlat,lon\n\(rows)")
+        try connection.send(
+            "POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: \(rows.utf8.count + 1_000)\r\n\r\nlat,lon\n\(rows)"
+        )
         let start = ContinuousClock.now
         let answer = try XCTUnwrap(WireAnswer(connection.receiveAllBytes(seconds: 20)))
         XCTAssertEqual(answer.status, 200, answer.head)

@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// Slow and silent clients cannot hold a connection: `--header-timeout` bounds the wait for
 /// the first request's head, `--idle-timeout` a silent keep-alive connection. The bounds

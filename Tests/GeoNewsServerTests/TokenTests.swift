@@ -1,8 +1,9 @@
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
 
 /// Tokens end: the user deletes itself, an operator revokes one, or it grows old.
 final class TokenTests: XCTestCase {
@@ -12,8 +13,12 @@ final class TokenTests: XCTestCase {
         let server = try ServerProcess()
         let token = try await server.newUser(), other = try await server.newUser()
         do { let got = try await server.send("POST", "/v1/favourites", json: Self.article, token: token).status; XCTAssertEqual(got, 201) }
-        do { let got = try await server.send("PUT", "/v1/settings", json: ["newsCountry": "fr"], token: token).status; XCTAssertEqual(got, 200) }
-        let created = try await server.send("POST", "/v1/datasets", token: token, body: Data("lat,lon\n48.85,2.35\n".utf8), contentType: "text/csv")
+        do {
+            let got = try await server.send("PUT", "/v1/settings", json: ["newsCountry": "fr"], token: token).status;
+            XCTAssertEqual(got, 200)
+        }
+        let created = try await server.send(
+            "POST", "/v1/datasets", token: token, body: Data("lat,lon\n48.85,2.35\n".utf8), contentType: "text/csv")
         let id = try XCTUnwrap(try created.object()["id"] as? String)
         do { let got = try await server.send("POST", "/v1/favourites", json: Self.article, token: other).status; XCTAssertEqual(got, 201) }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import GeoNewsServer
 import XCTest
+
+@testable import GeoNewsServer
 
 /// Writes are limited per client address; reads are not.
 final class WriteRateLimitTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import GeoNewsStore
 import XCTest
+
+@testable import GeoNewsStore
 
 final class StoreTests: XCTestCase {
     private func directory() -> URL {
@@ -25,8 +26,9 @@ final class StoreTests: XCTestCase {
             let old = try DatabaseQueue(path: path)
             try StoreSchema.migrator.migrate(old, upTo: "v2: datasets")
             try await old.write { db in
-                try db.execute(sql: "INSERT INTO dataset (id, name, points, version, file, createdAt) VALUES ('00ab', 'old', 3, 'v', '00ab.csv', ?)",
-                               arguments: [Date()])
+                try db.execute(
+                    sql: "INSERT INTO dataset (id, name, points, version, file, createdAt) VALUES ('00ab', 'old', 3, 'v', '00ab.csv', ?)",
+                    arguments: [Date()])
             }
         }
         let store = try Store(directory: folder)
@@ -71,8 +73,9 @@ final class StoreTests: XCTestCase {
         let user = try await store.createUser(tokenHash: hash, tokenPrefix: "gn_07070707")
         _ = try await store.save(url: "https://x.org/1", title: "t", source: nil, publishedAt: nil, imageURL: nil, user: user)
         try await store.replaceSettings(UserSettings(newsCountry: "fr"), user: user)
-        _ = try await store.addDataset(DatasetRecord(id: "d1", name: "d1", points: 1, version: "v", file: "d1.csv", owner: user, bytes: 9),
-                                       quota: DatasetUsage(points: 10, bytes: 10))
+        _ = try await store.addDataset(
+            DatasetRecord(id: "d1", name: "d1", points: 1, version: "v", file: "d1.csv", owner: user, bytes: 9),
+            quota: DatasetUsage(points: 10, bytes: 10))
         let removed = try await store.deleteUser(user)
         XCTAssertEqual(removed.map(\.id), ["d1"])
         let holder = try await store.tokenHolder(tokenHash: hash)

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import GeoNewsTraces
 
 /// Random valid and spoilt records in every input format, through `BatchResolver`: one row per
@@ -10,7 +11,8 @@ import Testing
         await propertyCheck(input: GeneratedRecord.records, Gen.bool, Gen.bool) { records, crlf, bom in
             let end = crlf ? "\r\n" : "\n"
             let texts = records.map { r in
-                let name = r.name.unicodeScalars.contains(where: { ",\"\r\n".unicodeScalars.contains($0) })
+                let name =
+                    r.name.unicodeScalars.contains(where: { ",\"\r\n".unicodeScalars.contains($0) })
                     ? "\"" + r.name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : r.name
                 return r.damage == .notARecord ? "\(name),\(r.latitudeText)" : "\(name),\(r.latitudeText),\(r.longitude)"
             }
@@ -40,7 +42,8 @@ import Testing
     @Test func ndjsonRowsKeepEveryObjectInOrderWithItsOwnText() async throws {
         await propertyCheck(input: GeneratedRecord.records) { records in
             let texts = records.map { r in
-                r.damage == .notARecord ? "[\(r.longitude),\(r.latitudeText)]"
+                r.damage == .notARecord
+                    ? "[\(r.longitude),\(r.latitudeText)]"
                     : #"{"name":\#(jsonString(r.name)),"lat":\#(jsonLatitude(r)),"lon":\#(r.longitude)}"#
             }
             guard let (text, summary) = try? resolveBatch(texts.map { $0 + "\n" }.joined(), name: "p.ndjson") else {
@@ -63,7 +66,8 @@ import Testing
     @Test func geojsonFeaturesKeepEveryFeatureInOrderWithItsProperties() async throws {
         await propertyCheck(input: GeneratedRecord.records) { records in
             let features = records.map { r in
-                r.damage == .notARecord ? String(r.longitude)
+                r.damage == .notARecord
+                    ? String(r.longitude)
                     : #"{"type":"Feature","properties":{"name":\#(jsonString(r.name))},"geometry":{"type":"Point","coordinates":[\#(r.longitude),\#(jsonLatitude(r))]}}"#
             }
             let input = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}"
@@ -104,7 +108,11 @@ import Testing
                 #expect(fields[4] == String(r.longitude), "\(r): \(row)")
                 #expect(fields[7] == name, "\(r): \(row)")
                 let error = errorField(ofCSVRow: row[...])
-                if r.damage == .none { #expect(error.isEmpty, "\(r): \(row)") } else { #expect(error.hasPrefix("line \(index + 2):"), "\(r): \(row)") }
+                if r.damage == .none {
+                    #expect(error.isEmpty, "\(r): \(row)")
+                } else {
+                    #expect(error.hasPrefix("line \(index + 2):"), "\(r): \(row)")
+                }
             }
         }
     }

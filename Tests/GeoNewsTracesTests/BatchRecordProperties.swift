@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import GeoNewsTraces
 
 /// One generated input record: a position, a name with the characters formats must quote or
@@ -32,8 +33,9 @@ struct GeneratedRecord: Sendable, CustomStringConvertible {
         Gen.int(in: 0...(Damage.allCases.count - 1)), Gen.int(in: 0...(palette.count - 1)).array(of: 0...6),
         Gen.int(in: -12...22), Gen.int(in: -12...22)
     ).map { damage, letters, latitude, longitude in
-        GeneratedRecord(damage: Damage(rawValue: damage)!, name: letters.map { palette[$0] }.joined(),
-                        latitude: latitude, longitude: longitude)
+        GeneratedRecord(
+            damage: Damage(rawValue: damage)!, name: letters.map { palette[$0] }.joined(),
+            latitude: latitude, longitude: longitude)
     }
 
     static let records = generator.array(of: 0...12)

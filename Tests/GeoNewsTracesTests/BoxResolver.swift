@@ -1,5 +1,6 @@
 import GeoNewsBoundaries
 import GeoNewsGeodesy
+
 @testable import GeoNewsTraces
 
 /// A resolver for pipeline tests whose answers are obvious: a few countries as latitude and
@@ -14,10 +15,11 @@ struct BoxResolver: CountryResolving {
     let sea = BoxResolver.country("XX")
 
     static func country(_ iso2: String) -> Country {
-        Country(id: iso2 + "X", iso2: iso2, iso3: iso2 + "X", name: iso2, names: [:], continent: "Test",
-                sovereign: iso2, sovereignIso2: iso2, hasNews: true,
-                marker: Coordinate(latitude: 0, longitude: 0),
-                bbox: BoundingBox(west: 0, south: 0, east: 0, north: 0))
+        Country(
+            id: iso2 + "X", iso2: iso2, iso3: iso2 + "X", name: iso2, names: [:], continent: "Test",
+            sovereign: iso2, sovereignIso2: iso2, hasNews: true,
+            marker: Coordinate(latitude: 0, longitude: 0),
+            bbox: BoundingBox(west: 0, south: 0, east: 0, north: 0))
     }
 
     init() {
@@ -30,11 +32,13 @@ struct BoxResolver: CountryResolving {
 
     func resolve(_ p: Coordinate) -> Resolution {
         for b in boxes where p.latitude >= b.south && p.latitude < b.north && p.longitude >= b.west && p.longitude < b.east {
-            return Resolution(position: p, country: b.country, nearest: nil,
-                              suggestion: Suggestion(country: b.country, reason: .inside, distanceKm: 0))
+            return Resolution(
+                position: p, country: b.country, nearest: nil,
+                suggestion: Suggestion(country: b.country, reason: .inside, distanceKm: 0))
         }
-        return Resolution(position: p, country: nil, nearest: nil,
-                          suggestion: Suggestion(country: sea, reason: .nearestMarker, distanceKm: 1000))
+        return Resolution(
+            position: p, country: nil, nearest: nil,
+            suggestion: Suggestion(country: sea, reason: .nearestMarker, distanceKm: 1000))
     }
 }
 

@@ -1,16 +1,19 @@
 import XCTest
+
 @testable import GeoNewsTraces
 
 final class CSVInputTests: XCTestCase {
     func testEveryRowGainsTheResolvedColumnsUnderTheHeader() throws {
         let (text, summary) = try resolveBatch("name,lat,lon\nа,5,5\nb,5,15\nc,-5,5\nd,50,50\n")
-        XCTAssertEqual(lines(text), [
-            "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
-            "а,5,5,AA,AA,inside,0.000,,",
-            "b,5,15,BB,BB,inside,0.000,,",
-            "c,-5,5,CC,CC,inside,0.000,,",
-            "d,50,50,,XX,nearest-marker,1000.000,,",
-        ])
+        XCTAssertEqual(
+            lines(text),
+            [
+                "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
+                "а,5,5,AA,AA,inside,0.000,,",
+                "b,5,15,BB,BB,inside,0.000,,",
+                "c,-5,5,CC,CC,inside,0.000,,",
+                "d,50,50,,XX,nearest-marker,1000.000,,",
+            ])
         XCTAssertEqual(summary.recordsRead, 4)
         XCTAssertEqual(summary.countries, ["AA": 1, "BB": 1, "CC": 1])
         XCTAssertEqual(summary.atSea, 1)
@@ -21,17 +24,21 @@ final class CSVInputTests: XCTestCase {
         let (text, summary) = try resolveBatch(input)
         XCTAssertEqual(summary.recordsRead, 2)
         XCTAssertEqual(summary.recordsInError, 0)
-        XCTAssertEqual(text, "label,latitude,Longitude,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error\n"
-            + "\"Paris, \"\"the\"\" city\",5,5,AA,AA,inside,0.000,,\n\"two\nlines\",5,15,BB,BB,inside,0.000,,\n")
+        XCTAssertEqual(
+            text,
+            "label,latitude,Longitude,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error\n"
+                + "\"Paris, \"\"the\"\" city\",5,5,AA,AA,inside,0.000,,\n\"two\nlines\",5,15,BB,BB,inside,0.000,,\n")
     }
 
     func testCRLFAndByteOrderMarkAreUnderstood() throws {
         let (text, summary) = try resolveBatch("\u{FEFF}LAT,LNG\r\n5,5\r\n5,15\r\n")
         XCTAssertEqual(summary.recordsResolved, 2)
-        XCTAssertEqual(lines(text), [
-            "LAT,LNG,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
-            "5,5,AA,AA,inside,0.000,,", "5,15,BB,BB,inside,0.000,,",
-        ])
+        XCTAssertEqual(
+            lines(text),
+            [
+                "LAT,LNG,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
+                "5,5,AA,AA,inside,0.000,,", "5,15,BB,BB,inside,0.000,,",
+            ])
     }
 
     func testEmptyInputWritesNothing() throws {
@@ -71,22 +78,23 @@ final class CSVInputTests: XCTestCase {
     }
 
     func testEveryKindOfBadRowBecomesAnErrorRowAndNoRowIsLost() throws {
-        let input = [
-            "id,lat,lon",
-            "1,5,5",
-            "2,abc,5",            // not a number
-            "3,91.5,5",           // latitude out of range
-            "4,5,-180.5",         // longitude out of range
-            "5,,5",               // empty
-            "6,5",                // truncated line: no longitude
-            "7,nan,5",            // words strtod would take
-            "8,5,5,extra",        // more fields than the header
-            "9,\"5\"x,5",         // text after a closing quote
-            "10,5e-1,5",          // exponent: valid
-            "11,5,15",
-            "12,\"5,5",           // quote never closed
-            "13,5,15",
-        ].joined(separator: "\n") + "\n"
+        let input =
+            [
+                "id,lat,lon",
+                "1,5,5",
+                "2,abc,5",  // not a number
+                "3,91.5,5",  // latitude out of range
+                "4,5,-180.5",  // longitude out of range
+                "5,,5",  // empty
+                "6,5",  // truncated line: no longitude
+                "7,nan,5",  // words strtod would take
+                "8,5,5,extra",  // more fields than the header
+                "9,\"5\"x,5",  // text after a closing quote
+                "10,5e-1,5",  // exponent: valid
+                "11,5,15",
+                "12,\"5,5",  // quote never closed
+                "13,5,15",
+            ].joined(separator: "\n") + "\n"
         let (text, summary) = try resolveBatch(input)
         let rows = lines(text)
         XCTAssertEqual(rows.count - 1, 13, "rows out = rows in")
@@ -131,7 +139,10 @@ final class CSVInputTests: XCTestCase {
 
     func testCSVCanBeWrittenAsNDJSONAndGeoJSON() throws {
         let nd = try resolveBatch("name,lat,lon\n\"a, b\",5,15\n") { $0.outputFormat = .ndjson }
-        XCTAssertEqual(nd.text, "{\"name\":\"a, b\",\"lat\":\"5\",\"lon\":\"15\",\"country_iso2\":\"BB\",\"suggested_iso2\":\"BB\",\"suggestion_reason\":\"inside\",\"distance_km\":0.000,\"time_zone\":null,\"error\":null}\n")
+        XCTAssertEqual(
+            nd.text,
+            "{\"name\":\"a, b\",\"lat\":\"5\",\"lon\":\"15\",\"country_iso2\":\"BB\",\"suggested_iso2\":\"BB\",\"suggestion_reason\":\"inside\",\"distance_km\":0.000,\"time_zone\":null,\"error\":null}\n"
+        )
         let geo = try resolveBatch("lat,lon\n5,15\nx,1\n") { $0.outputFormat = .geojson }
         let json = try JSONSerialization.jsonObject(with: Data(geo.text.utf8)) as? [String: Any]
         let features = json?["features"] as? [[String: Any]]

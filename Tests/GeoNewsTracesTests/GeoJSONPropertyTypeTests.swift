@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import GeoNewsTraces
 
 /// GIS readers (OGR, fiona, geopandas) give each property one type per layer and drop the
@@ -7,15 +8,15 @@ import XCTest
 /// array in another.
 final class GeoJSONPropertyTypeTests: XCTestCase {
     let mixed = """
-    {"type":"FeatureCollection","features":[
-      {"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"name":"p"}},
-      {"type":"Feature","geometry":{"type":"LineString","coordinates":[[5,5],[15,5],[500,1]]},"properties":{"name":"l"}},
-      {"type":"Feature","geometry":{"type":"MultiPoint","coordinates":[[15,-5]]},"properties":{"name":"m"}},
-      {"type":"Feature","geometry":{"type":"Point","coordinates":[15,-5]},"properties":{"name":"q"}},
-      {"type":"Feature","geometry":{"type":"Polygon","coordinates":[]},"properties":{"name":"bad"}},
-      {"type":"Feature","geometry":{"type":"Point","coordinates":[5,95]},"properties":{"name":"far"}}
-    ]}
-    """
+        {"type":"FeatureCollection","features":[
+          {"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"name":"p"}},
+          {"type":"Feature","geometry":{"type":"LineString","coordinates":[[5,5],[15,5],[500,1]]},"properties":{"name":"l"}},
+          {"type":"Feature","geometry":{"type":"MultiPoint","coordinates":[[15,-5]]},"properties":{"name":"m"}},
+          {"type":"Feature","geometry":{"type":"Point","coordinates":[15,-5]},"properties":{"name":"q"}},
+          {"type":"Feature","geometry":{"type":"Polygon","coordinates":[]},"properties":{"name":"bad"}},
+          {"type":"Feature","geometry":{"type":"Point","coordinates":[5,95]},"properties":{"name":"far"}}
+        ]}
+        """
 
     /// The JSON type of a decoded value; nil for null, which every type allows.
     private func type(_ value: Any) -> String? {

@@ -1,19 +1,21 @@
 import Foundation
 import XCTest
+
 @testable import GeoNewsTraces
 
 /// Records are copied into output rows verbatim, so a value outside JSON's grammar must make
 /// its record an error row: every output line (and every GeoJSON output) must parse.
 final class InvalidJSONValueTests: XCTestCase {
     /// Values RFC 8259 refuses, as the bytes that follow `"bad":`.
-    static let invalidValues: [[UInt8]] = [
-        "1-2-3", "-", "1.", "01", "-01", "1e", "1e+", "1.e5", "+1", ".5", "NaN", "-Infinity", "0x10", "1..2",
-        #""\x41""#, #""\u12""#, #""\u12G4""#, #""\ud800""#, #""\udc00""#, #""\ud800\u0041""#, #""\ud800x""#,
-        "\"a\tb\"", "\"a\u{1}b\"", "[1,]", "{\"a\":01}", "[\"\\q\"]",
-    ].map { Array($0.utf8) } + [
-        [0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22],
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],
-    ]
+    static let invalidValues: [[UInt8]] =
+        [
+            "1-2-3", "-", "1.", "01", "-01", "1e", "1e+", "1.e5", "+1", ".5", "NaN", "-Infinity", "0x10", "1..2",
+            #""\x41""#, #""\u12""#, #""\u12G4""#, #""\ud800""#, #""\udc00""#, #""\ud800\u0041""#, #""\ud800x""#,
+            "\"a\tb\"", "\"a\u{1}b\"", "[1,]", "{\"a\":01}", "[\"\\q\"]",
+        ].map { Array($0.utf8) } + [
+            [0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22],
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],
+        ]
 
     /// Values it accepts, which must stay exactly as written.
     static let validValues = [
@@ -40,8 +42,9 @@ final class InvalidJSONValueTests: XCTestCase {
             let text = try run(record(value), name: "a.ndjson")
             let rows = lines(text)
             XCTAssertEqual(rows.count, 1, shown)
-            let row = try XCTUnwrap(try? JSONSerialization.jsonObject(with: Data(rows[0].utf8)) as? [String: Any],
-                                    "\(shown) gave a line that is not JSON: \(rows[0])")
+            let row = try XCTUnwrap(
+                try? JSONSerialization.jsonObject(with: Data(rows[0].utf8)) as? [String: Any],
+                "\(shown) gave a line that is not JSON: \(rows[0])")
             XCTAssertTrue((row["error"] as? String)?.hasPrefix("line 1: invalid JSON") == true, "\(shown): \(rows[0])")
             XCTAssertNotNil(row["record"] as? String, "\(shown): the original line is kept as text")
             XCTAssertTrue(row["country_iso2"] is NSNull, shown)
@@ -77,7 +80,9 @@ final class InvalidJSONValueTests: XCTestCase {
             #""\x41""#: "the escape at byte 32 is not one of", #""\ud800""#: "half of a UTF-16 surrogate pair",
         ]
         for (value, message) in expected {
-            let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines(try run(record(Array(value.utf8)), name: "a.ndjson"))[0].utf8)) as? [String: Any])
+            let row = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(lines(try run(record(Array(value.utf8)), name: "a.ndjson"))[0].utf8))
+                    as? [String: Any])
             XCTAssertTrue((row["error"] as? String ?? "").contains(message), "\(value): \(row["error"] ?? "")")
         }
         let bytes = lines(try run(record([0x22, 0xFF, 0x22]), name: "a.ndjson"))[0]
@@ -87,13 +92,13 @@ final class InvalidJSONValueTests: XCTestCase {
 
     func testAnInvalidValueInAGeoJSONFeatureMakesItAnErrorFeature() throws {
         let input = """
-        {"type":"FeatureCollection","features":[
-          {"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"bad":1-2-3}},
-          {"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"s":"\\ud800"}},
-          {"type":"Feature","geometry":{"type":"LineString","coordinates":[[5,5],[15,01]]},"properties":{}},
-          {"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"ok":-0.5e+3}}
-        ]}
-        """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"bad":1-2-3}},
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"s":"\\ud800"}},
+              {"type":"Feature","geometry":{"type":"LineString","coordinates":[[5,5],[15,01]]},"properties":{}},
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},"properties":{"ok":-0.5e+3}}
+            ]}
+            """
         let text = try run(Array(input.utf8), name: "a.geojson")
         let collection = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
         let properties = try XCTUnwrap(collection["features"] as? [[String: Any]]).map { $0["properties"] as? [String: Any] ?? [:] }

@@ -1,26 +1,33 @@
 import XCTest
+
 @testable import GeoNewsTraces
 
 final class JSONInputTests: XCTestCase {
     func testNDJSONKeepsEveryKeyVerbatimAndAppendsTheResolvedOnes() throws {
         let input = """
-        {"id":7,"lat":5,"lon":15,"meta":{"speed":[1,2]},"note":"a \\"b\\""}
-        {"latitude":"5.5","longitude":"5.5"}
+            {"id":7,"lat":5,"lon":15,"meta":{"speed":[1,2]},"note":"a \\"b\\""}
+            {"latitude":"5.5","longitude":"5.5"}
 
-        {"lat":5,"lng":-200}
-        {"lat":5,"lon":
-        [1,2]
-        {"lon":5}
-        {"lat":null,"lon":5}
+            {"lat":5,"lng":-200}
+            {"lat":5,"lon":
+            [1,2]
+            {"lon":5}
+            {"lat":null,"lon":5}
 
-        """
+            """
         let (text, summary) = try resolveBatch(input, name: "fixes.ndjson")
         let rows = lines(text)
         XCTAssertEqual(rows.count, 7, "the blank line is not a record; every other line is")
         XCTAssertEqual(summary.recordsRead, 7)
         XCTAssertEqual(summary.recordsResolved, 2)
-        XCTAssertEqual(rows[0], #"{"id":7,"lat":5,"lon":15,"meta":{"speed":[1,2]},"note":"a \"b\"","country_iso2":"BB","suggested_iso2":"BB","suggestion_reason":"inside","distance_km":0.000,"time_zone":null,"error":null}"#)
-        XCTAssertEqual(rows[1], #"{"latitude":"5.5","longitude":"5.5","country_iso2":"AA","suggested_iso2":"AA","suggestion_reason":"inside","distance_km":0.000,"time_zone":null,"error":null}"#)
+        XCTAssertEqual(
+            rows[0],
+            #"{"id":7,"lat":5,"lon":15,"meta":{"speed":[1,2]},"note":"a \"b\"","country_iso2":"BB","suggested_iso2":"BB","suggestion_reason":"inside","distance_km":0.000,"time_zone":null,"error":null}"#
+        )
+        XCTAssertEqual(
+            rows[1],
+            #"{"latitude":"5.5","longitude":"5.5","country_iso2":"AA","suggested_iso2":"AA","suggestion_reason":"inside","distance_km":0.000,"time_zone":null,"error":null}"#
+        )
         XCTAssertTrue(rows[2].contains(#""error":"line 4: longitude -200.0 is outside -180…180""#), rows[2])
         XCTAssertTrue(rows[3].hasPrefix(#"{"record":"{\"lat\":5,\"lon\":","#), rows[3])
         XCTAssertTrue(rows[3].contains("line 5: truncated JSON"), rows[3])
@@ -33,22 +40,26 @@ final class JSONInputTests: XCTestCase {
     }
 
     func testNDJSONToCSVKeepsTheOriginalObject() throws {
-        let (text, _) = try resolveBatch(#"{"lat":5,"lon":15,"trace_id":"v1","x":"a,b"}"# + "\n", name: "a.jsonl") { $0.outputFormat = .csv }
-        XCTAssertEqual(lines(text), [
-            "lat,lon,time,trace_id,record,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
-            #"5,15,,v1,"{""lat"":5,""lon"":15,""trace_id"":""v1"",""x"":""a,b""}",BB,BB,inside,0.000,,"#,
-        ])
+        let (text, _) = try resolveBatch(#"{"lat":5,"lon":15,"trace_id":"v1","x":"a,b"}"# + "\n", name: "a.jsonl") {
+            $0.outputFormat = .csv
+        }
+        XCTAssertEqual(
+            lines(text),
+            [
+                "lat,lon,time,trace_id,record,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error",
+                #"5,15,,v1,"{""lat"":5,""lon"":15,""trace_id"":""v1"",""x"":""a,b""}",BB,BB,inside,0.000,,"#,
+            ])
     }
 
     let collection = """
-    {"type":"FeatureCollection","name":"x","features":[
-      {"type":"Feature","id":"road","geometry":{"type":"LineString","coordinates":[[5,5],[15,5],[15,-5],[500,1]]},
-       "properties":{"kind":"road","coordTimes":["2024-05-01T10:00:00Z","2024-05-01T10:10:00Z","2024-05-01T10:20:00Z","2024-05-01T10:30:00Z"]}},
-      {"type":"Feature","geometry":{"type":"Point","coordinates":[15.5,5.5,120]},"properties":{"name":"p, \\"q\\""}},
-      {"type":"Feature","geometry":{"type":"Polygon","coordinates":[]},"properties":null},
-      {"type":"Feature","geometry":null,"properties":{}}
-    ]}
-    """
+        {"type":"FeatureCollection","name":"x","features":[
+          {"type":"Feature","id":"road","geometry":{"type":"LineString","coordinates":[[5,5],[15,5],[15,-5],[500,1]]},
+           "properties":{"kind":"road","coordTimes":["2024-05-01T10:00:00Z","2024-05-01T10:10:00Z","2024-05-01T10:20:00Z","2024-05-01T10:30:00Z"]}},
+          {"type":"Feature","geometry":{"type":"Point","coordinates":[15.5,5.5,120]},"properties":{"name":"p, \\"q\\""}},
+          {"type":"Feature","geometry":{"type":"Polygon","coordinates":[]},"properties":null},
+          {"type":"Feature","geometry":null,"properties":{}}
+        ]}
+        """
 
     func testGeoJSONLineStringVerticesAreEachResolvedAsArrays() throws {
         let (text, summary) = try resolveBatch(collection, name: "a.geojson")
@@ -78,7 +89,9 @@ final class JSONInputTests: XCTestCase {
         let (text, summary) = try resolveBatch(collection, name: "a.geojson") { $0.outputFormat = .csv }
         let rows = lines(text)
         XCTAssertEqual(rows.count, 1 + summary.recordsRead)
-        XCTAssertEqual(rows[0], "feature,vertex,lat,lon,time,trace_id,properties,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error")
+        XCTAssertEqual(
+            rows[0],
+            "feature,vertex,lat,lon,time,trace_id,properties,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error")
         XCTAssertTrue(rows[2].hasPrefix("1,2,5,15,2024-05-01T10:10:00Z,road,"), rows[2])
         XCTAssertTrue(rows[2].hasSuffix(",BB,BB,inside,0.000,,"), rows[2])
         XCTAssertTrue(rows[5].hasPrefix("2,1,5.5,15.5,,feature 2,"), rows[5])

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import GeoNewsTraces
 
 /// Every element of the input is a row, and places are not taken for journeys.
@@ -63,8 +64,9 @@ final class NothingDroppedTests: XCTestCase {
     }
 
     func testANonObjectFeatureStaysAFeatureInGeoJSONOutput() throws {
-        let (text, summary) = try resolveBatch(#"{"type":"FeatureCollection","features":[7,{"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]}}]}"#,
-                                               name: "f.geojson")
+        let (text, summary) = try resolveBatch(
+            #"{"type":"FeatureCollection","features":[7,{"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]}}]}"#,
+            name: "f.geojson")
         XCTAssertEqual(summary.recordsRead, 2)
         let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let features = try XCTUnwrap(root["features"] as? [[String: Any]])
@@ -85,7 +87,8 @@ final class NothingDroppedTests: XCTestCase {
         let ndjson = #"{"lat":5,"lon":5}"# + "\n" + #"{"lat":5,"lon":15}"# + "\n"
         XCTAssertEqual(try resolveBatch(ndjson, name: "p.ndjson").summary.traces.count, 0)
 
-        let points = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[5,5]}},{"type":"Feature","id":2,"geometry":{"type":"Point","coordinates":[15,5]}}]}"#
+        let points =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[5,5]}},{"type":"Feature","id":2,"geometry":{"type":"Point","coordinates":[15,5]}}]}"#
         let geo = try resolveBatch(points, name: "p.geojson").summary
         XCTAssertEqual(geo.countries, ["AA": 1, "BB": 1])
         XCTAssertEqual(geo.traces.count, 0)
@@ -99,8 +102,9 @@ final class NothingDroppedTests: XCTestCase {
         XCTAssertEqual(byName.traces.map(\.traceID), ["a", "b"])
         XCTAssertEqual(byName.traces[0].crossings.count, 1)
         let line = #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[5,5],[15,5]]}}"#
-        XCTAssertEqual(try resolveBatch(line, name: "l.geojson").summary.traces.first?.crossings.count, 1,
-                       "the vertices of a line are a trace")
+        XCTAssertEqual(
+            try resolveBatch(line, name: "l.geojson").summary.traces.first?.crossings.count, 1,
+            "the vertices of a line are a trace")
         let ndjson = #"{"trace_id":"v","lat":5,"lon":5}"# + "\n" + #"{"trace_id":"v","lat":5,"lon":15}"# + "\n"
         XCTAssertEqual(try resolveBatch(ndjson, name: "p.ndjson").summary.traces.first?.crossings.count, 1)
     }

@@ -1,5 +1,6 @@
 import GeoNewsBoundaries
 import XCTest
+
 @testable import GeoNewsTraces
 
 final class NumberAndTimeParsingTests: XCTestCase {

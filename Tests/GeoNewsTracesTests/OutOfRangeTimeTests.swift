@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GeoNewsTraces
 
 /// Fix times beyond the years 1…9999 count as no time: the summary's crossing times are

@@ -1,6 +1,7 @@
 import Foundation
 import GeoNewsGeodesy
 import XCTest
+
 @testable import GeoNewsTraces
 
 final class PointFileTests: XCTestCase {
@@ -9,7 +10,8 @@ final class PointFileTests: XCTestCase {
     }
 
     func testCSVWithAHeaderTakesItsIdAndNameColumnsAndSkipsComments() throws {
-        let points = try read("""
+        let points = try read(
+            """
             id,name,Latitude,LON
             a,"Suva, Fiji",-18.14,178.44
             # not a point
@@ -17,8 +19,12 @@ final class PointFileTests: XCTestCase {
             b,Apia,-13.83,-171.76\r
             c,,1.33,173
             """, name: "p.csv")
-        XCTAssertEqual(points.coordinates, [Coordinate(latitude: -18.14, longitude: 178.44), Coordinate(latitude: -13.83, longitude: -171.76),
-                                            Coordinate(latitude: 1.33, longitude: 173)])
+        XCTAssertEqual(
+            points.coordinates,
+            [
+                Coordinate(latitude: -18.14, longitude: 178.44), Coordinate(latitude: -13.83, longitude: -171.76),
+                Coordinate(latitude: 1.33, longitude: 173),
+            ])
         XCTAssertEqual(points.ids, ["a", "b", "c"])
         XCTAssertEqual(points.names, ["Suva, Fiji", "Apia", ""])
     }
@@ -44,7 +50,8 @@ final class PointFileTests: XCTestCase {
     }
 
     func testGeoJSONPointsTakeTheFeatureIdThenThePropertiesId() throws {
-        let points = try read("""
+        let points = try read(
+            """
             {"type":"FeatureCollection","features":[
              {"type":"Feature","id":"x1","geometry":{"type":"Point","coordinates":[178.44,-18.14]},"properties":{"name":"Suva"}},
              {"type":"Feature","geometry":{"type":"Point","coordinates":[178.5,-18.2,12]},"properties":{"id":7}},
@@ -57,7 +64,11 @@ final class PointFileTests: XCTestCase {
 
     func testGeoJSONThatIsNotAPointNamesItsFeature() {
         let line = #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#
-        XCTAssertThrowsError(try read(#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]}},"# + line + "]}", name: "f.geojson")) {
+        XCTAssertThrowsError(
+            try read(
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]}},"# + line
+                    + "]}", name: "f.geojson")
+        ) {
             XCTAssertEqual("\($0)", "f.geojson: feature 1 is not a Point with [longitude, latitude]")
         }
         XCTAssertThrowsError(try read(#"{"features":[{"geometry":{"type":"Point","coordinates":[0,95]}}]}"#, name: "f.json")) {
@@ -74,7 +85,8 @@ final class PointFileTests: XCTestCase {
             XCTAssertEqual(points.coordinates, whole.coordinates)
             XCTAssertEqual(points.ids, ["syd", "lon"])
         }
-        let geo = Array(#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[2.35,48.85]}}]}"#.utf8)
+        let geo = Array(
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[2.35,48.85]}}]}"#.utf8)
         let split = try PointFile.read(chunks: geo.map { [$0] }, name: "upload")
         XCTAssertEqual(split.coordinates, [Coordinate(latitude: 48.85, longitude: 2.35)])
         XCTAssertEqual(try PointFile.read(chunks: [[UInt8]](), name: "empty").coordinates, [])

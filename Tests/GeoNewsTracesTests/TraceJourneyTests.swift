@@ -1,6 +1,7 @@
-import XCTest
 import GeoNewsBoundaries
 import GeoNewsGeodesy
+import XCTest
+
 @testable import GeoNewsTraces
 
 /// End to end against the real boundaries and index in Data/.
@@ -13,16 +14,16 @@ final class TraceJourneyTests: XCTestCase {
 
     func testADriveFromLyonThroughGenevaToTurinHasThreeSegmentsAndTwoCrossings() throws {
         let input = """
-        trace_id,time,lat,lon
-        alps,2024-05-01T08:00:00Z,45.7640,4.8357
-        alps,2024-05-01T09:00:00Z,46.0000,5.6000
-        alps,2024-05-01T10:00:00Z,46.2044,6.1432
-        alps,2024-05-01T11:00:00Z,46.5197,6.6323
-        alps,2024-05-01T12:00:00Z,46.1000,7.0700
-        alps,2024-05-01T13:00:00Z,45.7370,7.3154
-        alps,2024-05-01T14:00:00Z,45.0703,7.6869
+            trace_id,time,lat,lon
+            alps,2024-05-01T08:00:00Z,45.7640,4.8357
+            alps,2024-05-01T09:00:00Z,46.0000,5.6000
+            alps,2024-05-01T10:00:00Z,46.2044,6.1432
+            alps,2024-05-01T11:00:00Z,46.5197,6.6323
+            alps,2024-05-01T12:00:00Z,46.1000,7.0700
+            alps,2024-05-01T13:00:00Z,45.7370,7.3154
+            alps,2024-05-01T14:00:00Z,45.0703,7.6869
 
-        """
+            """
         let (text, summary) = try resolveBatch(input, resolver: try realResolver())
         XCTAssertEqual(lines(text).dropFirst().map { $0.split(separator: ",")[4] }, ["FR", "FR", "CH", "CH", "CH", "IT", "IT"])
         let trace = try XCTUnwrap(summary.traces.first)
@@ -33,10 +34,11 @@ final class TraceJourneyTests: XCTestCase {
         XCTAssertEqual(trace.segments.map(\.lastTime), ["2024-05-01T09:00:00Z", "2024-05-01T12:00:00Z", "2024-05-01T14:00:00Z"])
         // Lyon to (46.0, 5.6): 64.7 km on the sphere; inside Switzerland, Geneva–Lausanne–Martigny.
         XCTAssertEqual(trace.segments[0].distanceKm, 64.7, accuracy: 0.1)
-        XCTAssertEqual(trace.segments[1].distanceKm,
-                       GreatCircle.distance(from: .init(latitude: 46.2044, longitude: 6.1432), to: .init(latitude: 46.5197, longitude: 6.6323))
-                       + GreatCircle.distance(from: .init(latitude: 46.5197, longitude: 6.6323), to: .init(latitude: 46.1, longitude: 7.07)),
-                       accuracy: 1e-9)
+        XCTAssertEqual(
+            trace.segments[1].distanceKm,
+            GreatCircle.distance(from: .init(latitude: 46.2044, longitude: 6.1432), to: .init(latitude: 46.5197, longitude: 6.6323))
+                + GreatCircle.distance(from: .init(latitude: 46.5197, longitude: 6.6323), to: .init(latitude: 46.1, longitude: 7.07)),
+            accuracy: 1e-9)
         XCTAssertEqual(trace.crossings.map(\.from), ["FR", "CH"])
         XCTAssertEqual(trace.crossings.map(\.to), ["CH", "IT"])
         XCTAssertEqual(trace.crossings.map(\.time), ["2024-05-01T09:30:00Z", "2024-05-01T12:30:00Z"])
@@ -47,14 +49,14 @@ final class TraceJourneyTests: XCTestCase {
 
     func testATraceAcrossTheAntimeridianMeasuresTheShortWay() throws {
         let input = """
-        {"trace_id":"chukotka","time":1714550400,"lat":67.0,"lon":178.5}
-        {"trace_id":"chukotka","time":1714554000,"lat":67.0,"lon":179.5}
-        {"trace_id":"chukotka","time":1714557600,"lat":67.0,"lon":-179.5}
-        {"trace_id":"chukotka","time":1714561200,"lat":67.0,"lon":-178.5}
-        {"trace_id":"bering","time":1714550400,"lat":60.0,"lon":179.0}
-        {"trace_id":"bering","time":1714557600,"lat":67.0,"lon":-179.5}
+            {"trace_id":"chukotka","time":1714550400,"lat":67.0,"lon":178.5}
+            {"trace_id":"chukotka","time":1714554000,"lat":67.0,"lon":179.5}
+            {"trace_id":"chukotka","time":1714557600,"lat":67.0,"lon":-179.5}
+            {"trace_id":"chukotka","time":1714561200,"lat":67.0,"lon":-178.5}
+            {"trace_id":"bering","time":1714550400,"lat":60.0,"lon":179.0}
+            {"trace_id":"bering","time":1714557600,"lat":67.0,"lon":-179.5}
 
-        """
+            """
         let (text, summary) = try resolveBatch(input, name: "ships.ndjson", resolver: try realResolver())
         XCTAssertEqual(lines(text).count, 6)
         let chukotka = try XCTUnwrap(summary.traces.first { $0.traceID == "chukotka" })

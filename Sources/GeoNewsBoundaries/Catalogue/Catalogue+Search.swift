@@ -19,7 +19,8 @@ extension Catalogue {
                     let f = Self.folded(name)
                     if f.hasPrefix(query) { best = min(best, 1); break }
                     if f.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "'" || $0 == "." })
-                        .contains(where: { $0.hasPrefix(query) }) {
+                        .contains(where: { $0.hasPrefix(query) })
+                    {
                         best = min(best, 2)
                     }
                 }

@@ -1,9 +1,10 @@
+import GeoNewsGeodesy
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsGeodesy
 
 /// Every country and territory GeoNews knows, as built into `Data/countries.json` from
 /// Natural Earth. Immutable after load and safe to share across threads.

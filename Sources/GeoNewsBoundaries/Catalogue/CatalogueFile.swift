@@ -1,9 +1,10 @@
+import GeoNewsGeodesy
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsGeodesy
 
 /// `catalogue.bin`: `countries.json` compiled to length-prefixed fields, so that a cold start
 /// reads the catalogue in well under a millisecond instead of decoding JSON.
@@ -34,12 +35,12 @@ enum CatalogueFile {
         u32(UInt32(c.countries.count))
         u64(jsonFingerprint)
         let sourceFields: [String] = [c.source.name, c.source.version, c.source.file, c.source.sha256, c.source.licence, c.source.credit]
-        sourceFields.forEach { str($0) }
+        for field in sourceFields { str(field) }
         u32(UInt32(c.languages.count))
-        c.languages.forEach { str($0) }
+        for language in c.languages { str(language) }
         for k in c.countries {
             let fields: [String?] = [k.id, k.iso2, k.iso3, k.name, k.continent, k.sovereign, k.sovereignIso2]
-            fields.forEach { str($0) }
+            for field in fields { str(field) }
             out.append(k.hasNews ? 1 : 0)
             for v in [k.marker.latitude, k.marker.longitude, k.bbox.west, k.bbox.south, k.bbox.east, k.bbox.north] { f64(v) }
             for lang in c.languages { str(k.names[lang]) }
@@ -59,8 +60,9 @@ enum CatalogueFile {
         guard try reader.u64() == expectedJSONFingerprint else {
             throw .stale(path: file.path, reason: "countries.json has changed since it was compiled")
         }
-        let source = DataSource(name: try reader.string(), version: try reader.string(), file: try reader.string(),
-                                sha256: try reader.string(), licence: try reader.string(), credit: try reader.string())
+        let source = DataSource(
+            name: try reader.string(), version: try reader.string(), file: try reader.string(),
+            sha256: try reader.string(), licence: try reader.string(), credit: try reader.string())
         let languageCount = Int(try reader.u32())
         var languages: [String] = []
         for _ in 0..<languageCount { languages.append(try reader.string()) }
@@ -79,9 +81,11 @@ enum CatalogueFile {
                 let n = try reader.string()
                 if !n.isEmpty { names[lang] = n }
             }
-            countries.append(Country(id: id, iso2: iso2, iso3: iso3, name: name, names: names, continent: continent,
-                                     sovereign: sovereign, sovereignIso2: sovereignIso2, hasNews: news,
-                                     marker: Coordinate(latitude: lat, longitude: lon), bbox: bbox))
+            countries.append(
+                Country(
+                    id: id, iso2: iso2, iso3: iso3, name: name, names: names, continent: continent,
+                    sovereign: sovereign, sovereignIso2: sovereignIso2, hasNews: news,
+                    marker: Coordinate(latitude: lat, longitude: lon), bbox: bbox))
         }
         guard reader.offset == file.bytes.count else { throw .corrupt(path: file.path, reason: "trailing bytes") }
         return Catalogue(countries: countries, languages: languages, source: source)

@@ -19,8 +19,11 @@ extension DataDirectory {
     /// `$XDG_CACHE_HOME/geonews/<data id>`, else `$HOME/.cache/geonews/<data id>`.
     public func areaIndexCacheFolder() throws(DataError) -> String {
         let id = try areaIndexDataID()
-        guard let folder = Self.cacheFolder(dataID: id, xdgCacheHome: Self.environment("XDG_CACHE_HOME"),
-                                            home: Self.environment("HOME")) else {
+        guard
+            let folder = Self.cacheFolder(
+                dataID: id, xdgCacheHome: Self.environment("XDG_CACHE_HOME"),
+                home: Self.environment("HOME"))
+        else {
             throw .unreadable(path: "$XDG_CACHE_HOME", reason: "neither XDG_CACHE_HOME nor HOME is set; name a folder with --to")
         }
         return folder
@@ -49,7 +52,8 @@ extension DataDirectory {
         let build = buildFolder
         if getenv("GEONEWS_BUILD_DATA") != nil || Self.readable(build + "/" + AreaIndexRecord.fileName) { return build }
         if let cache = try? areaIndexCacheFolder(),
-           Self.readable(cache + "/" + AreaIndexRecord.fileName) || !Self.readable(build) {
+            Self.readable(cache + "/" + AreaIndexRecord.fileName) || !Self.readable(build)
+        {
             return cache
         }
         return build
@@ -70,7 +74,8 @@ extension DataDirectory {
         if let folder { chosen = folder } else { chosen = try areaIndexCacheFolder() }
         let target = chosen + "/" + AreaIndexRecord.fileName
         if let existing = try? MappedFile(path: target),
-           withExtendedLifetime(existing, { AreaIndexRecord(of: existing.bytes) == record }) {
+            withExtendedLifetime(existing, { AreaIndexRecord(of: existing.bytes) == record })
+        {
             return target
         }
         try Self.makeFolders(chosen)
@@ -133,12 +138,16 @@ extension AreaIndexPack {
         let n = head.withUnsafeMutableBufferPointer { PackSource.file(fd).read(at: 0, count: $0.count, into: $0.baseAddress!) }
         let header = try Header(Array(head[0..<n]), packBytes: UInt64(info.st_size), path: pack)
         guard header.unpackedBytes == UInt64(record.bytes), hex(header.checksum) == record.checksum.lowercased() else {
-            throw .stale(path: pack, reason: "it holds index \(hex(header.checksum)) of \(header.unpackedBytes) bytes, "
-                         + "area-index.json records \(record.checksum) of \(record.bytes)")
+            throw .stale(
+                path: pack,
+                reason: "it holds index \(hex(header.checksum)) of \(header.unpackedBytes) bytes, "
+                    + "area-index.json records \(record.checksum) of \(record.bytes)")
         }
         var template = Array((target + ".partial-XXXXXX").utf8CString)
         let out = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard out >= 0 else { throw .unreadable(path: target, reason: "cannot create a file beside it (\(String(cString: strerror(errno))))") }
+        guard out >= 0 else {
+            throw .unreadable(path: target, reason: "cannot create a file beside it (\(String(cString: strerror(errno))))")
+        }
         let partial = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var isOpen = true
         do throws(DataError) {

@@ -11,13 +11,17 @@ extension AreaIndexPack {
     /// Rebuilds the file `header` describes, handing its bytes to `sink` in order; returns
     /// their checksum (as `Data/area-index.json` records it). Every count read from the pack is
     /// bounded by what is left of the file before it is acted on.
-    static func decode(source: PackSource, header: Header, path: String,
-                       sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void) throws(DataError) -> UInt64 {
+    static func decode(
+        source: PackSource, header: Header, path: String,
+        sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void
+    ) throws(DataError) -> UInt64 {
         var offset = UInt64(fullHeaderSize)
         var streams: [PackStream] = []
         for (s, sizes) in zip(Stream.allCases, header.streams) {
-            streams.append(try PackStream(source: source, range: offset..<(offset + sizes.packed), inflated: sizes.inflated,
-                                          name: "\(s)", path: path))
+            streams.append(
+                try PackStream(
+                    source: source, range: offset..<(offset + sizes.packed), inflated: sizes.inflated,
+                    name: "\(s)", path: path))
             offset += sizes.packed
         }
         let out = PackOutput(limit: header.unpackedBytes, path: path, sink: sink)

@@ -33,9 +33,10 @@ extension AreaIndexPack {
         let body = UnsafeRawBufferPointer(rebasing: b[min(F.headerSize, b.count)...])
         let checksum = body.count % 32 == 0 ? CountryIndexFormat.checksum(body) : 0
         let packed = streams.map(deflate)
-        let header = Header(unpackedBytes: UInt64(b.count), checksum: checksum, leavesOffset: UInt64(leavesOffset),
-                            leavesBytes: UInt64(leafWords * 2),
-                            streams: zip(packed, streams).map { (UInt64($0.count), UInt64($1.count)) })
+        let header = Header(
+            unpackedBytes: UInt64(b.count), checksum: checksum, leavesOffset: UInt64(leavesOffset),
+            leavesBytes: UInt64(leafWords * 2),
+            streams: zip(packed, streams).map { (UInt64($0.count), UInt64($1.count)) })
         return header.bytes + packed.joined()
     }
 

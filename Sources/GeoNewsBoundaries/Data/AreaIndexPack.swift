@@ -115,7 +115,8 @@ public enum AreaIndexPack {
             leavesOffset = integer(UInt64.self, at: 32)
             leavesBytes = integer(UInt64.self, at: 40)
             guard unpackedBytes <= AreaIndexPack.maxUnpackedBytes, leavesOffset <= unpackedBytes,
-                  leavesBytes <= unpackedBytes - leavesOffset, leavesBytes % 2 == 0 else {
+                leavesBytes <= unpackedBytes - leavesOffset, leavesBytes % 2 == 0
+            else {
                 throw .corrupt(path: path, reason: "sizes out of range (file \(unpackedBytes), leaves \(leavesBytes) at \(leavesOffset))")
             }
             streams = []
@@ -123,7 +124,8 @@ public enum AreaIndexPack {
             for s in 0..<AreaIndexPack.streamCount {
                 let packed = integer(UInt64.self, at: 48 + 16 * s), inflated = integer(UInt64.self, at: 56 + 16 * s)
                 guard packed <= packBytes, inflated <= AreaIndexPack.maxUnpackedBytes,
-                      inflated <= packed * AreaIndexPack.maxInflationRatio + 64 else {
+                    inflated <= packed * AreaIndexPack.maxInflationRatio + 64
+                else {
                     throw .corrupt(path: path, reason: "stream \(s) sizes out of range (\(packed) packed, \(inflated) inflated)")
                 }
                 guard total + packed <= packBytes else {
@@ -140,8 +142,10 @@ public enum AreaIndexPack {
             }
         }
 
-        init(unpackedBytes: UInt64, checksum: UInt64, leavesOffset: UInt64, leavesBytes: UInt64,
-             streams: [(packed: UInt64, inflated: UInt64)]) {
+        init(
+            unpackedBytes: UInt64, checksum: UInt64, leavesOffset: UInt64, leavesBytes: UInt64,
+            streams: [(packed: UInt64, inflated: UInt64)]
+        ) {
             self.unpackedBytes = unpackedBytes
             self.checksum = checksum
             self.leavesOffset = leavesOffset

@@ -1,9 +1,10 @@
+import CZlib
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CZlib
 
 /// Where a pack's bytes come from: a file read piece by piece, or bytes already in memory.
 enum PackSource {

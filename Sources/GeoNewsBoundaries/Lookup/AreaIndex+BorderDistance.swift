@@ -1,9 +1,10 @@
+import GeoNewsGeodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoNewsGeodesy
 
 extension AreaIndex {
     /// The widening windows of the search, in kilometres; beyond the last, the whole Earth.
@@ -51,7 +52,8 @@ extension AreaIndex {
                 let x0 = Double(col - 180), y0 = Double(row - 90)
                 let slot = root[row * F.rootColumns + col]
                 guard !best.isWhollyCountry(root: row * F.rootColumns + col) && !isWhollyCountry(slot, country),
-                      window.mayReach(west: x0, south: y0, east: x0 + 1, north: y0 + 1) else { continue }
+                    window.mayReach(west: x0, south: y0, east: x0 + 1, north: y0 + 1)
+                else { continue }
                 let lower = best.lowerHaversine(west: x0, south: y0, east: x0 + 1, north: y0 + 1)
                 if best.mayBeNearer(lower) { queue.push(.init(lower: lower, slot: slot, x0: x0, y0: y0, size: 1)) }
             }
@@ -113,8 +115,10 @@ extension AreaIndex {
     }
 
     /// Great-circle km from `p` to the nearest point of a group's country edges.
-    private static func distanceToCountryEdges(of group: AreaLeafGroup, _ p: Coordinate, cell: AreaLeafCell,
-                                               cosLatitude kx: Double) -> Double {
+    private static func distanceToCountryEdges(
+        of group: AreaLeafGroup, _ p: Coordinate, cell: AreaLeafCell,
+        cosLatitude kx: Double
+    ) -> Double {
         let unit = 1 / cell.scale, mask = AreaIndexFormat.coordinateMask
         var dx0 = cell.x0 - p.longitude
         if dx0 > 180 { dx0 -= 360 } else if dx0 < -180 { dx0 += 360 }

@@ -43,8 +43,10 @@ public final class AreaIndex: @unchecked Sendable {
         try self.init(bytes: file.bytes, owner: file, path: path, catalogueIDs: catalogueIDs, zoneIDs: zoneIDs, areas: areas)
     }
 
-    package init(bytes b: UnsafeRawBufferPointer, owner: AnyObject?, path: String, catalogueIDs: [String], zoneIDs: [String],
-         areas: CountryAreaFile?) throws(DataError) {
+    package init(
+        bytes b: UnsafeRawBufferPointer, owner: AnyObject?, path: String, catalogueIDs: [String], zoneIDs: [String],
+        areas: CountryAreaFile?
+    ) throws(DataError) {
         self.owner = owner
         self.areas = areas
         bytes = b

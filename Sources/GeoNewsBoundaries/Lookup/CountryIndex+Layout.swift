@@ -2,8 +2,10 @@ extension CountryIndex {
     /// The first slot that points outside its section or names no country, or `nil` when
     /// every step of a descent stays inside the file. (What lies inside a leaf is vouched for
     /// by the checksum and by the builder's tests; walking every leaf would double the load.)
-    static func layoutProblem(root: UnsafeBufferPointer<UInt32>, nodes: UnsafeBufferPointer<UInt32>,
-                              leaves: UnsafeBufferPointer<UInt64>, countryCount: Int) -> String? {
+    static func layoutProblem(
+        root: UnsafeBufferPointer<UInt32>, nodes: UnsafeBufferPointer<UInt32>,
+        leaves: UnsafeBufferPointer<UInt64>, countryCount: Int
+    ) -> String? {
         typealias F = CountryIndexFormat
         func problem(_ slot: UInt32) -> String? {
             switch slot >> F.kindShift {

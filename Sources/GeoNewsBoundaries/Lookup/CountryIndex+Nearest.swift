@@ -1,9 +1,10 @@
+import GeoNewsGeodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoNewsGeodesy
 
 extension CountryIndex {
     /// The country whose land lies nearest to a position, and the great-circle distance to it
@@ -47,8 +48,10 @@ extension CountryIndex {
         return bestCountry < 0 ? nil : (bestCountry, best)
     }
 
-    private func visit(slot: UInt32, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate,
-                       window: SearchWindow, best: inout Double, bestCountry: inout Int) {
+    private func visit(
+        slot: UInt32, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate,
+        window: SearchWindow, best: inout Double, bestCountry: inout Int
+    ) {
         guard bound < best else { return }
         switch slot >> CountryIndexFormat.kindShift {
         case 0:
@@ -98,8 +101,10 @@ extension CountryIndex {
     /// quadrants nearest first, so bounds are computed for four rectangles a level rather than
     /// for every child, and a slot repeated over a whole block (a coarser leaf, country or sea)
     /// is visited once.
-    private func visit(_ block: MergedBlock, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate,
-                       window: SearchWindow, best: inout Double, bestCountry: inout Int) {
+    private func visit(
+        _ block: MergedBlock, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate,
+        window: SearchWindow, best: inout Double, bestCountry: inout Int
+    ) {
         guard bound < best else { return }
         let first = block.slot(self, 0, 0)
         var uniform = true
@@ -180,16 +185,17 @@ extension CountryIndex {
     /// a parallel grows with the longitude difference), at the foot of the perpendicular
     /// clamped to the rectangle's latitudes.
     static func distanceToRectangle(_ p: Coordinate, west: Double, south: Double, east: Double, north: Double) -> Double {
-        let R = GreatCircle.meanEarthRadiusKm
+        let earthRadiusKm = GreatCircle.meanEarthRadiusKm
         var dw = p.longitude - west
         dw = dw - 360 * (dw / 360).rounded(.down)  // 0..<360 east of the west edge
         if dw <= east - west {
-            if p.latitude < south { return (south - p.latitude) * .pi / 180 * R }
-            if p.latitude > north { return (p.latitude - north) * .pi / 180 * R }
+            if p.latitude < south { return (south - p.latitude) * .pi / 180 * earthRadiusKm }
+            if p.latitude > north { return (p.latitude - north) * .pi / 180 * earthRadiusKm }
             return 0
         }
-        return min(distanceToMeridianArc(p, longitude: west, south: south, north: north),
-                   distanceToMeridianArc(p, longitude: east, south: south, north: north))
+        return min(
+            distanceToMeridianArc(p, longitude: west, south: south, north: north),
+            distanceToMeridianArc(p, longitude: east, south: south, north: north))
     }
 
     private static func distanceToMeridianArc(_ p: Coordinate, longitude: Double, south: Double, north: Double) -> Double {
@@ -218,17 +224,17 @@ struct SearchWindow {
     let centreLongitude: Double
 
     init(around p: Coordinate, radiusKm: Double) {
-        let R = GreatCircle.meanEarthRadiusKm
+        let earthRadiusKm = GreatCircle.meanEarthRadiusKm
         centreLongitude = p.longitude >= 180 ? -180 : p.longitude
         guard radiusKm.isFinite else {
             south = -90; north = 90; halfWidth = nil
             return
         }
-        let dLat = radiusKm / R * 180 / .pi + 1e-9
+        let dLat = radiusKm / earthRadiusKm * 180 / .pi + 1e-9
         south = max(-90, p.latitude - dLat)
         north = min(90, p.latitude + dLat)
         let poleward = max(abs(south), abs(north))
-        let s = sin(min(.pi / 2, radiusKm / (2 * R))) / cos(poleward * .pi / 180)
+        let s = sin(min(.pi / 2, radiusKm / (2 * earthRadiusKm))) / cos(poleward * .pi / 180)
         halfWidth = poleward >= 90 || s >= 1 ? nil : 2 * asin(s) * 180 / .pi + 1e-9
     }
 

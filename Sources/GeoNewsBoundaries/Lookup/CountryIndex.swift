@@ -54,7 +54,8 @@ public final class CountryIndex: @unchecked Sendable {
         }
         countryCount = Int(try f.integer(UInt32.self, at: 12))
         guard countryCount == catalogueIDs.count,
-              try f.integer(UInt64.self, at: 16) == F.catalogueHash(catalogueIDs) else {
+            try f.integer(UInt64.self, at: 16) == F.catalogueHash(catalogueIDs)
+        else {
             throw .stale(path: path, reason: "built for a different countries.json")
         }
         nearShoreKm = Double(try f.integer(UInt32.self, at: 40)) / 1000
@@ -110,7 +111,8 @@ public final class CountryIndex: @unchecked Sendable {
         let lat = min(max(position.latitude, -90 + e), 90 - e)
         let lon = position.longitude
         // The common case is inlined here; the antimeridian (and NaN) path is out of line.
-        let i = lon > -180 + e && lon < 180 - e
+        let i =
+            lon > -180 + e && lon < 180 - e
             ? lookup(longitude: lon, latitude: lat)
             : antimeridianLookup(longitude: lon, latitude: lat)
         return i < 0 ? nil : Int(i)
@@ -206,8 +208,10 @@ public final class CountryIndex: @unchecked Sendable {
     ///   the cell's west side (points on a round longitude) that is the answer just east of it,
     ///   inside the cell.
     @inline(__always)
-    static func crossings(_ vertices: UnsafePointer<Double>, _ path: Range<Int>, x: Double, y: Double,
-                          passingVerticalEdgesThroughPoint: Bool) -> (odd: Bool, closest: Double) {
+    static func crossings(
+        _ vertices: UnsafePointer<Double>, _ path: Range<Int>, x: Double, y: Double,
+        passingVerticalEdgesThroughPoint: Bool
+    ) -> (odd: Bool, closest: Double) {
         var odd = false
         var closest = Double.infinity
         var xi = vertices[2 &* path.lowerBound], yi = vertices[2 &* path.lowerBound &+ 1]

@@ -54,7 +54,10 @@ package enum CountryIndexFormat {
     package static let finestDepth = 10
 
     package enum Kind: UInt32 {
-        case sea = 0, country = 1, node = 2, leaf = 3
+        case sea = 0
+        case country = 1
+        case node = 2
+        case leaf = 3
     }
 
     package static let kindShift: UInt32 = 30

@@ -14,7 +14,7 @@ enum ExactPolygonTest {
         var inside = false
         func polygon() {
             offset += 1  // byte order (always little-endian here)
-            _ = u32()    // type 3
+            _ = u32()  // type 3
             for _ in 0..<u32() {
                 let count = u32()
                 if ringParity(x: x, y: y, ring: wkb.baseAddress! + offset, count: count) { inside.toggle() }
@@ -36,8 +36,10 @@ enum ExactPolygonTest {
     static func ringParity(x: Double, y: Double, ring: UnsafeRawPointer, count: Int) -> Bool {
         var odd = false
         func point(_ i: Int) -> (Double, Double) {
-            (ring.loadUnaligned(fromByteOffset: i * 16, as: Double.self),
-             ring.loadUnaligned(fromByteOffset: i * 16 + 8, as: Double.self))
+            (
+                ring.loadUnaligned(fromByteOffset: i * 16, as: Double.self),
+                ring.loadUnaligned(fromByteOffset: i * 16 + 8, as: Double.self)
+            )
         }
         var (xi, yi) = point(0)
         for k in 1..<max(count, 1) {
@@ -83,8 +85,10 @@ enum ExactPolygonTest {
             }
             expansion.append(q)
         }
-        for (p, q, sign) in [(a.0, b.0, 1.0), (a.0, b.1, 1), (a.1, b.0, 1), (a.1, b.1, 1),
-                             (c.0, d.0, -1), (c.0, d.1, -1), (c.1, d.0, -1), (c.1, d.1, -1)] {
+        for (p, q, sign) in [
+            (a.0, b.0, 1.0), (a.0, b.1, 1), (a.1, b.0, 1), (a.1, b.1, 1),
+            (c.0, d.0, -1), (c.0, d.1, -1), (c.1, d.0, -1), (c.1, d.1, -1),
+        ] {
             let product = p * q
             add(sign * product)
             add(sign * (-product).addingProduct(p, q))

@@ -30,7 +30,8 @@ public struct LocationSummary: Sendable {
             if c.sovereign != c.name && c.sovereign != c.names["en"] { line += ", \(c.sovereign)" }
             lines.append(line)
         } else if let n = r.nearest {
-            lines.append("Country    none, at sea; nearest land \(n.country.name(in: language)) \(DistanceText.kilometres(n.distanceKm)) away")
+            lines.append(
+                "Country    none, at sea; nearest land \(n.country.name(in: language)) \(DistanceText.kilometres(n.distanceKm)) away")
         } else {
             lines.append("Country    none, at sea")
         }

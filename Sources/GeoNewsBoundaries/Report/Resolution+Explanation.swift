@@ -15,7 +15,8 @@ extension Resolution {
             return "\(place) has no news coverage of its own and is part of it"
         case .offshore:
             if let n = nearest, n.country != s.country {
-                return "the position is at sea \(DistanceText.kilometres(s.distanceKm)) off the coast of \(n.country.name(in: language)), which is part of it"
+                return
+                    "the position is at sea \(DistanceText.kilometres(s.distanceKm)) off the coast of \(n.country.name(in: language)), which is part of it"
             }
             return "the position is at sea \(DistanceText.kilometres(s.distanceKm)) off its coast"
         case .nearestMarker:

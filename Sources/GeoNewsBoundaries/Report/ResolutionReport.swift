@@ -78,10 +78,13 @@ public struct ResolutionReport: Encodable, Sendable {
         country = r.country.map {
             Place(id: $0.id, iso2: $0.iso2, iso3: $0.iso3, name: $0.name(in: language), sovereign: $0.sovereign, continent: $0.continent)
         }
-        nearest = r.nearest.map { Nearest(iso2: $0.country.iso2, name: $0.country.name(in: language), distanceKm: Self.rounded($0.distanceKm)) }
-        suggestion = SuggestionReport(iso2: r.suggestion.country.iso2, name: r.suggestion.country.name(in: language),
-                                      reason: r.suggestion.reason.rawValue, distanceKm: Self.rounded(r.suggestion.distanceKm),
-                                      explanation: r.explanation(language: language))
+        nearest = r.nearest.map {
+            Nearest(iso2: $0.country.iso2, name: $0.country.name(in: language), distanceKm: Self.rounded($0.distanceKm))
+        }
+        suggestion = SuggestionReport(
+            iso2: r.suggestion.country.iso2, name: r.suggestion.country.name(in: language),
+            reason: r.suggestion.reason.rawValue, distanceKm: Self.rounded(r.suggestion.distanceKm),
+            explanation: r.explanation(language: language))
         timeZone = r.timeZone
         let offset = r.timeZone.flatMap { (zoneRules ?? TimeZoneRules.located)?.offset(ofZone: $0, at: date) }
         utcOffset = offset?.description
@@ -119,7 +122,8 @@ public struct ResolutionReport: Encodable, Sendable {
         if let headlines { try c.encode(headlines, forKey: .headlines) }
     }
 
-    private enum Keys: String, CodingKey { case position, country, nearest, suggestion, headlines
+    private enum Keys: String, CodingKey {
+        case position, country, nearest, suggestion, headlines
         case timeZone, utcOffset, utcOffsetSeconds, borderDistanceKm
     }
 

@@ -32,7 +32,8 @@ extension CountryResolver {
         if let region, let drawn, drawn == antarctica || areas.holdsUnmappedLand(region: region) { return (drawn, 0) }
         if let land = index.countryIndex(at: position) { return (drawn ?? land, 0) }
         guard index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude),
-              let coast = index.nearestLand(to: position, maxKm: Self.territorialSeaKm) else { return nil }
+            let coast = index.nearestLand(to: position, maxKm: Self.territorialSeaKm)
+        else { return nil }
         return (drawn ?? coast.countryIndex, coast.distanceKm)
     }
 

@@ -1,9 +1,10 @@
+import GeoNewsGeodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoNewsGeodesy
 
 /// Position → containing country, time zone, distance to the country's edge, nearest country at
 /// sea, and the suggested news country.
@@ -59,8 +60,10 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// - Parameter options: what ``resolve(_:)`` measures and which tables to precompute; see
     ///   ``ResolverOptions/singlePosition``, ``ResolverOptions/batch`` and
     ///   ``ResolverOptions/server``.
-    public init(catalogue: Catalogue, index: CountryIndex, areas: AreaIndex, zoneIDs: [String],
-                options: ResolverOptions = .singlePosition) {
+    public init(
+        catalogue: Catalogue, index: CountryIndex, areas: AreaIndex, zoneIDs: [String],
+        options: ResolverOptions = .singlePosition
+    ) {
         precondition(areas.countryCount == catalogue.countries.count)
         self.catalogue = catalogue
         self.index = index
@@ -93,8 +96,12 @@ public final class CountryResolver: CountryResolving, Sendable {
             let lat = Double(row - 90) + 0.5
             // The cell's angular radius: centre to its poleward corner.
             let corner = Double(row - 90) + (lat >= 0 ? 1 : 0)
-            let radius = acos(min(1, dot(unitVector(Coordinate(latitude: lat, longitude: 0.5)),
-                                         unitVector(Coordinate(latitude: corner, longitude: 0)))))
+            let radius = acos(
+                min(
+                    1,
+                    dot(
+                        unitVector(Coordinate(latitude: lat, longitude: 0.5)),
+                        unitVector(Coordinate(latitude: corner, longitude: 0)))))
             for col in 0..<CountryIndexFormat.rootColumns {
                 let c = unitVector(Coordinate(latitude: lat, longitude: Double(col - 180) + 0.5))
                 var first = -Double.infinity, second = -Double.infinity, best = 0
@@ -131,11 +138,13 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// ``DataDirectory/areaIndexFolder``).
     ///
     /// - Parameter options: see ``init(catalogue:index:areas:zoneIDs:options:)``.
-    public static func load(from directory: DataDirectory, options: ResolverOptions = .singlePosition) throws(DataError) -> CountryResolver {
+    public static func load(from directory: DataDirectory, options: ResolverOptions = .singlePosition) throws(DataError) -> CountryResolver
+    {
         let catalogue = try Catalogue.load(from: directory)
         let ids = catalogue.countries.map(\.id)
-        let index = try CountryIndex(path: directory.file("country-index.bin"), catalogueIDs: ids,
-                                     boundaries: BoundaryFile(directory: directory))
+        let index = try CountryIndex(
+            path: directory.file("country-index.bin"), catalogueIDs: ids,
+            boundaries: BoundaryFile(directory: directory))
         let zones = try TimeZoneCatalogue.load(from: directory).zones.map(\.id)
         let build = directory.areaIndexFolder
         let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
@@ -181,22 +190,25 @@ public final class CountryResolver: CountryResolving, Sendable {
                 suggestion = nearestMarker(position)
             }
             let border = measures.borderDistance ? borderDistanceKm(at: position, country: i, region: region, seaKm: seaKm) : nil
-            return Resolution(position: position, country: country, nearest: nil, suggestion: suggestion, timeZone: zone,
-                              borderDistanceKm: border)
+            return Resolution(
+                position: position, country: country, nearest: nil, suggestion: suggestion, timeZone: zone,
+                borderDistanceKm: border)
         }
         var nearest: NearestCountry?
         var news: Int?
         if seaSearchKm.isFinite && seaSearchKm <= nearShoreKm
-            && !index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) {
+            && !index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude)
+        {
             nearest = nil
         } else if let n = index.nearestLand(to: position, maxKm: seaSearchKm) {
             nearest = NearestCountry(country: catalogue.countries[n.countryIndex], distanceKm: n.distanceKm)
             if n.distanceKm <= nearShoreKm { news = newsCountry[n.countryIndex] }
         }
         if let news, let nearest {
-            return Resolution(position: position, country: nil, nearest: nearest,
-                              suggestion: Suggestion(country: catalogue.countries[news], reason: .offshore, distanceKm: nearest.distanceKm),
-                              timeZone: zone)
+            return Resolution(
+                position: position, country: nil, nearest: nearest,
+                suggestion: Suggestion(country: catalogue.countries[news], reason: .offshore, distanceKm: nearest.distanceKm),
+                timeZone: zone)
         }
         return Resolution(position: position, country: nil, nearest: nearest, suggestion: nearestMarker(position), timeZone: zone)
     }
@@ -210,8 +222,9 @@ public final class CountryResolver: CountryResolving, Sendable {
             let k = markerGrid[row * CountryIndexFormat.rootColumns + col]
             if k >= 0 {
                 let country = catalogue.countries[newsMarkers[Int(k)].index]
-                return Suggestion(country: country, reason: .nearestMarker,
-                                  distanceKm: GreatCircle.distance(from: position, to: country.marker))
+                return Suggestion(
+                    country: country, reason: .nearestMarker,
+                    distanceKm: GreatCircle.distance(from: position, to: country.marker))
             }
         }
         let p = Self.unitVector(position)
@@ -225,7 +238,8 @@ public final class CountryResolver: CountryResolving, Sendable {
             }
         }
         let country = catalogue.countries[best]
-        return Suggestion(country: country, reason: .nearestMarker,
-                          distanceKm: GreatCircle.distance(from: position, to: country.marker))
+        return Suggestion(
+            country: country, reason: .nearestMarker,
+            distanceKm: GreatCircle.distance(from: position, to: country.marker))
     }
 }

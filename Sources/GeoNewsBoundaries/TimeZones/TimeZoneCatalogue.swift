@@ -42,7 +42,8 @@ public struct TimeZoneCatalogue: Sendable {
         let path = folder + "/" + geometry.file
         let file = try TimeZoneBoundaryFile(path: path)
         guard file.file.bytes.count == geometry.bytes, file.zoneCount == geometry.zones,
-              file.polygonCount == geometry.polygons, file.vertexCount == geometry.vertices else {
+            file.polygonCount == geometry.polygons, file.vertexCount == geometry.vertices
+        else {
             throw .stale(path: path, reason: "it does not match \(Self.fileName); run python3 Scripts/build_timezones.py --fetch")
         }
         return file

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,8 +44,11 @@ public final class TimeZoneRules: Sendable {
             ids = try TimeZoneCatalogue.load(from: directory).zones.map(\.id)
         }
         guard let ids, ids.count == file.count else {
-            throw .stale(path: directory.file(ZoneRulesFile.fileName),
-                         reason: "it has \(file.count) zones, \(TimeZoneCatalogue.fileName) lists \(ids?.count ?? 0); run python3 Scripts/build_timezones.py --fetch")
+            throw .stale(
+                path: directory.file(ZoneRulesFile.fileName),
+                reason:
+                    "it has \(file.count) zones, \(TimeZoneCatalogue.fileName) lists \(ids?.count ?? 0); run python3 Scripts/build_timezones.py --fetch"
+            )
         }
         return TimeZoneRules(zoneIDs: ids, file: file)
     }
@@ -72,7 +76,8 @@ public final class TimeZoneRules: Sendable {
             var end = start
             while end < b.count, b[end] != UInt8(ascii: "\"") {
                 let c = b[end]
-                let isIANA = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39)
+                let isIANA =
+                    (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39)
                     || c == UInt8(ascii: "/") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
                 guard isIANA else { return nil }
                 end += 1

@@ -30,7 +30,8 @@ public struct ZoneRulesFile: Sendable {
         let offset = Int(try file.integer(UInt32.self, at: 16 + 8 * zone))
         let length = Int(try file.integer(UInt32.self, at: 20 + 8 * zone))
         guard offset >= 16 + 8 * count, offset + length <= file.bytes.count,
-              let rules = ZoneRules(tzif: UnsafeRawBufferPointer(rebasing: file.bytes[offset..<(offset + length)])) else {
+            let rules = ZoneRules(tzif: UnsafeRawBufferPointer(rebasing: file.bytes[offset..<(offset + length)]))
+        else {
             throw .corrupt(path: file.path, reason: "zone \(zone) is not a readable TZif file")
         }
         return rules

@@ -1,9 +1,10 @@
+import GeoNewsBoundaries
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoNewsBoundaries
 
 /// One zone's polygons as GEOS geometry, with its boxes and area (square degrees).
 struct ZoneShape {

@@ -61,14 +61,17 @@ public struct CountryAreaSplitter {
     /// the decoded geometry in `geometryFolder`), or only the zones named in `zoneIDs`.
     /// Returns the contents of ``CountryAreaFile`` (each region snapped to its grid) and every
     /// decision, for the build report. `progress` is called with each zone's index.
-    public func build(data: DataDirectory, geometryFolder: String, only zoneIDs: Set<String>? = nil,
-                      progress: (Int) -> Void = { _ in }) throws -> (areaFile: [UInt8], regions: Int, decisions: [Decision]) {
+    public func build(
+        data: DataDirectory, geometryFolder: String, only zoneIDs: Set<String>? = nil,
+        progress: (Int) -> Void = { _ in }
+    ) throws -> (areaFile: [UInt8], regions: Int, decisions: [Decision]) {
         let zones = try TimeZoneCatalogue.load(from: data)
-        let result = try regions(zones: zones, geometry: try zones.boundaries(in: geometryFolder),
-                                 countries: try BoundaryFile(directory: data),
-                                 catalogue: try Catalogue.loadJSON(from: data), context: GEOSContext(),
-                                 only: zoneIDs.map { ids in Set(zones.zones.indices.filter { ids.contains(zones.zones[$0].id) }) },
-                                 progress: progress)
+        let result = try regions(
+            zones: zones, geometry: try zones.boundaries(in: geometryFolder),
+            countries: try BoundaryFile(directory: data),
+            catalogue: try Catalogue.loadJSON(from: data), context: GEOSContext(),
+            only: zoneIDs.map { ids in Set(zones.zones.indices.filter { ids.contains(zones.zones[$0].id) }) },
+            progress: progress)
         var encoded: [(country: Int?, zone: Int, unmappedLand: Bool, wkb: [UInt8])] = []
         for region in result.regions {
             let snapped = try region.geometry.snapped(toGrid: CountryAreaFile.gridDegrees)
@@ -80,9 +83,11 @@ public struct CountryAreaSplitter {
 
     /// Splits every zone (or those in `only`). `countries` are Natural Earth's polygons in
     /// catalogue order.
-    func regions(zones: TimeZoneCatalogue, geometry: TimeZoneBoundaryFile, countries: BoundaryFile,
-                 catalogue: Catalogue, context: GEOSContext, only: Set<Int>? = nil,
-                 progress: (Int) -> Void = { _ in }) throws -> (regions: [CountryZoneRegion], decisions: [Decision]) {
+    func regions(
+        zones: TimeZoneCatalogue, geometry: TimeZoneBoundaryFile, countries: BoundaryFile,
+        catalogue: Catalogue, context: GEOSContext, only: Set<Int>? = nil,
+        progress: (Int) -> Void = { _ in }
+    ) throws -> (regions: [CountryZoneRegion], decisions: [Decision]) {
         var land: [(geometry: Geometry, box: Box)] = []
         for i in 0..<countries.count {
             var g = try context.geometry(wkb: try countries.wkb(i))
@@ -119,8 +124,10 @@ public struct CountryAreaSplitter {
                     // Most are slivers where neighbours' shared borders differ in the last digits.
                     let overlap = Shape(try shape.whole.intersection(other.whole))
                     guard overlap.areaKm2 >= minimumAreaKm2 else { continue }
-                    decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: zones.zones[other.zone].id,
-                                              kind: .yields, shape: overlap))
+                    decisions.append(
+                        Decision(
+                            zone: zone.id, zoneCountry: zone.country, country: zones.zones[other.zone].id,
+                            kind: .yields, shape: overlap))
                 }
             }
             // Natural Earth land of each country inside this zone, one connected part at a time.
@@ -139,18 +146,22 @@ public struct CountryAreaSplitter {
             var own = zone.country.flatMap { catalogue.country(iso2: $0) }.flatMap { catalogue.index(of: $0) }
             if own == nil, !zone.isOcean, let largest = pieces.max(by: { $0.shape.areaKm2 < $1.shape.areaKm2 }) {
                 own = largest.country
-                decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: ids[largest.country],
-                                          kind: .countryByOverlap, shape: largest.shape))
+                decisions.append(
+                    Decision(
+                        zone: zone.id, zoneCountry: zone.country, country: ids[largest.country],
+                        kind: .countryByOverlap, shape: largest.shape))
             }
             var shares: [(country: Int, geometry: Geometry)] = []
             for piece in pieces where piece.country != own {
-                var decision = Decision(zone: zone.id, zoneCountry: zone.country, country: ids[piece.country],
-                                        kind: .sliver, shape: piece.shape)
+                var decision = Decision(
+                    zone: zone.id, zoneCountry: zone.country, country: ids[piece.country],
+                    kind: .sliver, shape: piece.shape)
                 if piece.shape.areaKm2 >= minimumAreaKm2 {
                     // Beyond the zone as drawn, overlaps included: Asia/Jerusalem spans the whole West
                     // Bank, Asia/Hebron's islands within it are not beyond it.
-                    decision.nearFraction = try nearFraction(piece.geometry, of: land[piece.country].geometry,
-                                                             outside: shape.whole)
+                    decision.nearFraction = try nearFraction(
+                        piece.geometry, of: land[piece.country].geometry,
+                        outside: shape.whole)
                     if decision.nearFraction < maximumNearFraction {
                         decision.kind = .share
                         shares.append((piece.country, piece.geometry))
@@ -166,12 +177,16 @@ public struct CountryAreaSplitter {
                     var byCountry: [Int: [Geometry]] = [:]
                     for (k, part) in unmapped.parts {
                         byCountry[k, default: []].append(part)
-                        decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: ids[k],
-                                                  kind: .unmappedLand, shape: Shape(part)))
+                        decisions.append(
+                            Decision(
+                                zone: zone.id, zoneCountry: zone.country, country: ids[k],
+                                kind: .unmappedLand, shape: Shape(part)))
                     }
                     for k in byCountry.keys.sorted() {
-                        regions.append(CountryZoneRegion(country: k, zone: z, geometry: try context.union(byCountry[k]!),
-                                                         unmappedLand: true))
+                        regions.append(
+                            CountryZoneRegion(
+                                country: k, zone: z, geometry: try context.union(byCountry[k]!),
+                                unmappedLand: true))
                     }
                 }
             }
@@ -193,8 +208,10 @@ public struct CountryAreaSplitter {
                     if let best = borders.indices.max(by: { borders[$0] < borders[$1] }), borders[best] > 0 {
                         let k = shares[best].country
                         adopted[k, default: []].append(part)
-                        decisions.append(Decision(zone: zone.id, zoneCountry: zone.country, country: ids[k],
-                                                  kind: .adopted, shape: Shape(part)))
+                        decisions.append(
+                            Decision(
+                                zone: zone.id, zoneCountry: zone.country, country: ids[k],
+                                kind: .adopted, shape: Shape(part)))
                         continue
                     }
                 }
@@ -232,8 +249,10 @@ public struct CountryAreaSplitter {
     /// zone, of any country), each with the country of the nearest of `lands` (the zone country's land in the zone and the shares: the
     /// countries OpenStreetMap draws there, not whichever land is nearest, which would give
     /// Greek islets to Turkey), or `own` when there are none; and the parts that hold land.
-    private func unmappedLandParts(of whole: Geometry, pieces: [Geometry], lands: [(country: Int, geometry: Geometry)],
-                                   own: Int?) throws -> (parts: [(country: Int, geometry: Geometry)], kept: [Geometry]) {
+    private func unmappedLandParts(
+        of whole: Geometry, pieces: [Geometry], lands: [(country: Int, geometry: Geometry)],
+        own: Int?
+    ) throws -> (parts: [(country: Int, geometry: Geometry)], kept: [Geometry]) {
         var parts: [(country: Int, geometry: Geometry)] = []
         var kept: [Geometry] = []
         let boxes = lands.map { Box($0.geometry.envelope) }

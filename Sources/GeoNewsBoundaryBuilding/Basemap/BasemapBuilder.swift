@@ -28,8 +28,9 @@ public struct BasemapBuilder: Sendable {
         for (i, country) in countries.enumerated() {
             var source = try ctx.geometry(wkb: boundaries.wkb(i))
             if !source.isValid { source = try source.madeValid() }
-            var polygons = try rings(of: Self.onLattice(source.simplified(preservingTopology: tolerance), decimals: decimals),
-                                     decimals: decimals)
+            var polygons = try rings(
+                of: Self.onLattice(source.simplified(preservingTopology: tolerance), decimals: decimals),
+                decimals: decimals)
             if polygons.isEmpty {
                 // Too small for the tolerance: keep the shape as it is, at 10 m.
                 polygons = try rings(of: Self.onLattice(source, decimals: 4), decimals: 4)
@@ -163,9 +164,9 @@ public struct BasemapBuilder: Sendable {
     }
 }
 
-private extension String {
+extension String {
     /// `\u00XX` for a control byte.
-    init(format byte: UInt8) {
+    fileprivate init(format byte: UInt8) {
         let hex = Array("0123456789abcdef")
         self = "\\u00" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
     }

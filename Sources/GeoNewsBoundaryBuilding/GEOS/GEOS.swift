@@ -44,10 +44,12 @@ final class GEOSContext {
     init() {
         handle = GEOS_init_r()
         let box = Unmanaged.passUnretained(messages).toOpaque()
-        GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
-            guard let message, let userdata else { return }
-            Unmanaged<MessageBox>.fromOpaque(userdata).takeUnretainedValue().last = String(cString: message)
-        }, box)
+        GEOSContext_setErrorMessageHandler_r(
+            handle,
+            { message, userdata in
+                guard let message, let userdata else { return }
+                Unmanaged<MessageBox>.fromOpaque(userdata).takeUnretainedValue().last = String(cString: message)
+            }, box)
         GEOSContext_setNoticeMessageHandler_r(handle, { _, _ in }, nil)
     }
 
@@ -82,14 +84,15 @@ final class GEOSContext {
     /// A polygon from open rings of interleaved integer (x, y) coordinates, each multiplied
     /// by `scale`: the first ring is the shell, the others holes. Rings are closed here.
     func polygon(rings: [UnsafeBufferPointer<Int32>], scale: Double) throws(GEOSError) -> Geometry {
-        try polygon(closedRings: rings.map { ring in
-            let n = ring.count / 2
-            var xy = [Double](repeating: 0, count: 2 * (n + 1))
-            for i in 0..<(2 * n) { xy[i] = Double(ring[i]) * scale }
-            xy[2 * n] = xy[0]
-            xy[2 * n + 1] = xy[1]
-            return xy
-        })
+        try polygon(
+            closedRings: rings.map { ring in
+                let n = ring.count / 2
+                var xy = [Double](repeating: 0, count: 2 * (n + 1))
+                for i in 0..<(2 * n) { xy[i] = Double(ring[i]) * scale }
+                xy[2 * n] = xy[0]
+                xy[2 * n + 1] = xy[1]
+                return xy
+            })
     }
 
     /// A polygon from closed rings of interleaved (x, y) coordinates, taken as they are: the

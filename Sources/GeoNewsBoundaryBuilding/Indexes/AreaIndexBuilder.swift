@@ -1,9 +1,10 @@
+import GeoNewsBoundaries
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoNewsBoundaries
 
 /// Builds `area-index.bin` from `country-areas.bin` with GEOS: the tree of ``CountryIndex``
 /// (``CellTree``, ``LevelMerger``) over the (country, zone) regions, leaves of compact vertices,
@@ -34,8 +35,10 @@ public struct AreaIndexBuilder {
     }
 
     /// - Parameter progress: called with each block row done (0…180/blockDegrees).
-    public func build(areas: CountryAreaFile, catalogueIDs: [String], zoneIDs: [String],
-                      progress: (Int) -> Void = { _ in }) throws -> (bytes: [UInt8], report: Report) {
+    public func build(
+        areas: CountryAreaFile, catalogueIDs: [String], zoneIDs: [String],
+        progress: (Int) -> Void = { _ in }
+    ) throws -> (bytes: [UInt8], report: Report) {
         precondition(180 % blockDegrees == 0)
         let ctx = GEOSContext()
         var geometries: [Geometry] = []
@@ -45,7 +48,10 @@ public struct AreaIndexBuilder {
             let g = try ctx.geometry(wkb: try areas.wkb(i)).normalized()
             geometries.append(g)
             boxes.append(Box(g.envelope))
-            table += [try areas.country(i).map(UInt32.init) ?? AreaIndexFormat.noCountry, UInt32(try areas.zone(i)) | (try areas.holdsUnmappedLand(i) ? CountryAreaFile.unmappedLandBit : 0)]
+            table += [
+                try areas.country(i).map(UInt32.init) ?? AreaIndexFormat.noCountry,
+                UInt32(try areas.zone(i)) | (try areas.holdsUnmappedLand(i) ? CountryAreaFile.unmappedLandBit : 0),
+            ]
         }
         var writer = AreaLeafWriter()
         var tree = CellTree(leafVertexLimit: leafVertexLimit, maxDepth: maxDepth, emptySlot: 0)
@@ -57,7 +63,9 @@ public struct AreaIndexBuilder {
             for blockColumn in 0..<(360 / blockDegrees) {
                 let bx = Double(blockColumn * blockDegrees - 180), by = Double(blockRow * blockDegrees - 90)
                 let block = Box((bx, by, bx + b, by + b))
-                let candidates = geometries.indices.filter { boxes[$0].overlaps(block) }.compactMap { Piece(item: $0, geometry: geometries[$0]) }
+                let candidates = geometries.indices.filter { boxes[$0].overlaps(block) }.compactMap {
+                    Piece(item: $0, geometry: geometries[$0])
+                }
                 let blockPieces = try Piece.clip(candidates, xmin: bx, ymin: by, xmax: bx + b, ymax: by + b, tiles: true)
                 let boxesInBlock = blockPieces.map { Box($0.geometry.envelope) }
                 for row in (blockRow * blockDegrees)..<((blockRow + 1) * blockDegrees) {
@@ -80,10 +88,12 @@ public struct AreaIndexBuilder {
         for i in root.indices { root[i] = merger.merge(root[i], depth: 0) }
         report.nodes = merger.nodeCount
         report.nodeSlots = merger.nodes.count
-        var bytes = serialise(root: root, nodes: merger.nodes, leaves: writer.leaves, regions: table,
-                              catalogueIDs: catalogueIDs, zoneIDs: zoneIDs)
-        report.countryEdges = try markCountryEdges(&bytes, leafOrigins: writer.leafOrigins, areas: areas,
-                                                   catalogueIDs: catalogueIDs, zoneIDs: zoneIDs)
+        var bytes = serialise(
+            root: root, nodes: merger.nodes, leaves: writer.leaves, regions: table,
+            catalogueIDs: catalogueIDs, zoneIDs: zoneIDs)
+        report.countryEdges = try markCountryEdges(
+            &bytes, leafOrigins: writer.leafOrigins, areas: areas,
+            catalogueIDs: catalogueIDs, zoneIDs: zoneIDs)
         Self.sealChecksum(&bytes)
         return (bytes, report)
     }
@@ -92,11 +102,14 @@ public struct AreaIndexBuilder {
     /// only (a land border, the limit of a territorial sea, or the side of a cell where such an
     /// edge runs); an edge between two regions of one country, and any edge of an ocean region,
     /// stays clear. Returns how many edges were marked.
-    private func markCountryEdges(_ bytes: inout [UInt8], leafOrigins: [(offset: Int, x0: Double, y0: Double, size: Double)],
-                                  areas: CountryAreaFile, catalogueIDs: [String], zoneIDs: [String]) throws -> Int {
+    private func markCountryEdges(
+        _ bytes: inout [UInt8], leafOrigins: [(offset: Int, x0: Double, y0: Double, size: Double)],
+        areas: CountryAreaFile, catalogueIDs: [String], zoneIDs: [String]
+    ) throws -> Int {
         try bytes.withUnsafeMutableBytes { raw throws -> Int in
-            let index = try AreaIndex(bytes: UnsafeRawBufferPointer(raw), owner: nil, path: AreaIndexFormat.fileName,
-                                      catalogueIDs: catalogueIDs, zoneIDs: zoneIDs, areas: areas)
+            let index = try AreaIndex(
+                bytes: UnsafeRawBufferPointer(raw), owner: nil, path: AreaIndexFormat.fileName,
+                catalogueIDs: catalogueIDs, zoneIDs: zoneIDs, areas: areas)
             let mask = AreaIndexFormat.coordinateMask
             func country(_ lon: Double, _ lat: Double) -> Int? {
                 let x = lon >= 180 ? lon - 360 : lon < -180 ? lon + 360 : lon
@@ -135,8 +148,10 @@ public struct AreaIndexBuilder {
         }
     }
 
-    private func serialise(root: [UInt32], nodes: [UInt32], leaves: [UInt16], regions: [UInt32],
-                           catalogueIDs: [String], zoneIDs: [String]) -> [UInt8] {
+    private func serialise(
+        root: [UInt32], nodes: [UInt32], leaves: [UInt16], regions: [UInt32],
+        catalogueIDs: [String], zoneIDs: [String]
+    ) -> [UInt8] {
         typealias F = AreaIndexFormat
         var out = [UInt8](repeating: 0, count: F.headerSize)
         var offsets: [UInt64] = []

@@ -25,8 +25,10 @@ struct CellTree {
 
     /// The slot for the cell of side `size` degrees at (`x0`, `y0`) holding `pieces`, splitting
     /// it and writing leaves as needed; `depth` counts levels below the 1° grid.
-    mutating func encode<W: CellTreeLeafWriter>(_ pieces: [Piece], x0: Double, y0: Double, size: Double, depth: Int,
-                                                 writer: inout W) throws -> UInt32 {
+    mutating func encode<W: CellTreeLeafWriter>(
+        _ pieces: [Piece], x0: Double, y0: Double, size: Double, depth: Int,
+        writer: inout W
+    ) throws -> UInt32 {
         if pieces.isEmpty { return emptySlot }
         if pieces.count == 1, pieces[0].covers(x0: x0, y0: y0, size: size) {
             return CountryIndexFormat.slot(.country, UInt32(pieces[0].item))

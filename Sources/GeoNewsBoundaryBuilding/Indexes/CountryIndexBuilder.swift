@@ -1,10 +1,11 @@
+import GeoNewsBoundaries
+import GeoNewsGeodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoNewsBoundaries
-import GeoNewsGeodesy
 
 /// Builds `country-index.bin` from `boundaries.bin` with GEOS: it classifies each cell of the
 /// world grid as sea, inside one country, or border, splits border cells into quadrants while
@@ -33,7 +34,8 @@ public struct CountryIndexBuilder {
     public func build(boundaries: BoundaryFile, catalogueIDs: [String]) throws -> (bytes: [UInt8], report: Report) {
         precondition(maxDepth <= CountryIndexFormat.finestDepth)
         guard boundaries.count == catalogueIDs.count else {
-            throw DataError.stale(path: boundaries.file.path, reason: "\(boundaries.count) boundaries for \(catalogueIDs.count) catalogue entries")
+            throw DataError.stale(
+                path: boundaries.file.path, reason: "\(boundaries.count) boundaries for \(catalogueIDs.count) catalogue entries")
         }
         let ctx = GEOSContext()
         var geometries: [Geometry] = []
@@ -57,7 +59,8 @@ public struct CountryIndexBuilder {
                     let clip = try geometries[i].clipped(xmin: x0, ymin: y0, xmax: x0 + 1, ymax: y0 + 1)
                     if let piece = Piece(item: i, geometry: clip) { pieces.append(piece) }
                 }
-                root[row * CountryIndexFormat.rootColumns + col] = try tree.encode(pieces, x0: x0, y0: y0, size: 1, depth: 0, writer: &state)
+                root[row * CountryIndexFormat.rootColumns + col] = try tree.encode(
+                    pieces, x0: x0, y0: y0, size: 1, depth: 0, writer: &state)
             }
         }
         flagSea(&root)
@@ -67,9 +70,10 @@ public struct CountryIndexBuilder {
         for i in root.indices { root[i] = merger.merge(root[i], depth: 0) }
         state.report.nodes = merger.nodeCount
         state.report.nodeSlots = merger.nodes.count
-        let bytes = state.serialise(root: root, nodes: merger.nodes, catalogueIDs: catalogueIDs,
-                                    boundariesFingerprint: boundaries.fingerprint,
-                                    nearShoreMetres: UInt32(nearShoreKm * 1000))
+        let bytes = state.serialise(
+            root: root, nodes: merger.nodes, catalogueIDs: catalogueIDs,
+            boundariesFingerprint: boundaries.fingerprint,
+            nearShoreMetres: UInt32(nearShoreKm * 1000))
         return (bytes, state.report)
     }
 
@@ -119,8 +123,10 @@ private struct BuildState: CellTreeLeafWriter {
         return CountryIndexFormat.slot(.leaf, UInt32(offset))
     }
 
-    func serialise(root: [UInt32], nodes: [UInt32], catalogueIDs: [String], boundariesFingerprint: UInt64,
-                   nearShoreMetres: UInt32) -> [UInt8] {
+    func serialise(
+        root: [UInt32], nodes: [UInt32], catalogueIDs: [String], boundariesFingerprint: UInt64,
+        nearShoreMetres: UInt32
+    ) -> [UInt8] {
         typealias F = CountryIndexFormat
         var out = [UInt8](repeating: 0, count: F.headerSize)
         var offsets: [UInt64] = []

@@ -21,8 +21,10 @@ extension ClusterBuilder {
             let own = Int(items[s].count)
             var total = own
             var foundCount = 0
-            Self.forEachCandidate(of: s, up: Int(mark.up), down: Int(mark.down), items: items, count: n, grid: grid,
-                                  wraps: wraps, wrapped: &wrapped) { t in
+            Self.forEachCandidate(
+                of: s, up: Int(mark.up), down: Int(mark.down), items: items, count: n, grid: grid,
+                wraps: wraps, wrapped: &wrapped
+            ) { t in
                 if state[t] == .unvisited && Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps) {
                     found[foundCount] = UInt32(truncatingIfNeeded: t)
                     foundCount += 1
@@ -93,7 +95,9 @@ extension ClusterBuilder {
         let node = nodes.appendCluster(
             centre: (cx, cy), count: centre.count, zoom: zoom, seedNode: items[s].node, memberCount: count
         ) { items[Int(members[$0])].node }
-        work.fresh.append(LevelItem(key: grid.key(x: cx, y: cy), x: cx, y: cy, node: node,
-                                    count: UInt32(truncatingIfNeeded: centre.count)))
+        work.fresh.append(
+            LevelItem(
+                key: grid.key(x: cx, y: cy), x: cx, y: cy, node: node,
+                count: UInt32(truncatingIfNeeded: centre.count)))
     }
 }

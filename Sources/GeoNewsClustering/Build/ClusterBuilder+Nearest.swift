@@ -19,7 +19,8 @@ extension ClusterBuilder {
     /// measured once, from its first item, and counts for both (rounding down keeps the
     /// order of distances, so the minimum of rounded values is the rounded minimum).
     mutating func measureNearestNeighbours(grid: CellGrid) {
-        nearest.nearestSquared = options.wrapsAntimeridian
+        nearest.nearestSquared =
+            options.wrapsAntimeridian
             ? nearestNeighbourDistances(grid: grid, wraps: true)
             : nearestNeighbourDistances(grid: grid, wraps: false)
     }
@@ -36,8 +37,10 @@ extension ClusterBuilder {
         for s in 0..<n {
             rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
             let x = items[s].x, y = items[s].y, node = Int(items[s].node)
-            Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
-                                       wraps: wraps, wrapped: &wrapped) { t in
+            Self.forEachLaterCandidate(
+                of: s, down: rowStarts.down, items: items, count: n, grid: grid,
+                wraps: wraps, wrapped: &wrapped
+            ) { t in
                 let d2 = Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps)
                 let rounded = Float(d2)
                 let down = Double(rounded) > d2 ? rounded.nextDown : rounded
@@ -70,8 +73,10 @@ extension ClusterBuilder {
             let x = items[s].x, y = items[s].y
             var found = false
             rowStarts.leap(to: s, items: items, count: n, grid: grid)
-            Self.forEachCandidate(of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid,
-                                  wraps: wraps, wrapped: &wrapped) { t in
+            Self.forEachCandidate(
+                of: s, up: rowStarts.up, down: rowStarts.down, items: items, count: n, grid: grid,
+                wraps: wraps, wrapped: &wrapped
+            ) { t in
                 if Self.squaredDistance(x, y, items[t].x, items[t].y, wraps: wraps) <= r2 {
                     flags[t] = 1
                     found = true

@@ -29,7 +29,8 @@ extension ClusterBuilder {
         // limit takes the candidates written once the pairs have overflowed.
         let pairs = WorkBuffer<UInt64>(uninitializedCount: limit + 1)
         return withExtendedLifetime(pairs) {
-            let count = options.wrapsAntimeridian
+            let count =
+                options.wrapsAntimeridian
                 ? pairAllItems(into: pairs.view, limit: limit, grid: grid, radius: radius, wraps: true)
                 : pairAllItems(into: pairs.view, limit: limit, grid: grid, radius: radius, wraps: false)
             guard count <= limit else { return nil }
@@ -58,8 +59,10 @@ extension ClusterBuilder {
             rowStarts.advanceBelow(to: s, items: items, count: n, grid: grid)
             let x = items[s].x, y = items[s].y
             let from = UInt64(truncatingIfNeeded: s) << 32
-            Self.forEachLaterCandidate(of: s, down: rowStarts.down, items: items, count: n, grid: grid,
-                                       wraps: wraps, wrapped: &wrapped) { t in
+            Self.forEachLaterCandidate(
+                of: s, down: rowStarts.down, items: items, count: n, grid: grid,
+                wraps: wraps, wrapped: &wrapped
+            ) { t in
                 let near = Self.isNear(x, y, items[t].x, items[t].y, r2: r2, wraps: wraps)
                 list[found < limit ? found : limit] = from | UInt64(truncatingIfNeeded: t)
                 found &+= near ? 1 : 0
@@ -74,8 +77,9 @@ extension ClusterBuilder {
     private func spread(_ pairs: WorkView<UInt64>, count pairCount: Int) -> NeighbourLists {
         let n = work.current.count
         let listed = 2 * pairCount
-        let lists = NeighbourLists(start: WorkBuffer(repeating: 0, count: n + 1),
-                                   positions: WorkBuffer(uninitializedCount: listed))
+        let lists = NeighbourLists(
+            start: WorkBuffer(repeating: 0, count: n + 1),
+            positions: WorkBuffer(uninitializedCount: listed))
         // `lists` is returned, so it outlives the views.
         let start = lists.start.view, positions = lists.positions.view
         for i in 0..<pairCount {

@@ -41,8 +41,10 @@ extension ClusterBuilder {
     /// three runs, then, when the level wraps, the items across the antimeridian. `wrapped` is
     /// scratch space the caller keeps between calls so the wrapped search allocates once.
     @inline(__always)
-    static func forEachCandidate(of s: Int, up: Int, down: Int, items: WorkView<LevelItem>, count n: Int,
-                                 grid: CellGrid, wraps: Bool, wrapped: inout [Int], _ body: (Int) -> Void) {
+    static func forEachCandidate(
+        of s: Int, up: Int, down: Int, items: WorkView<LevelItem>, count n: Int,
+        grid: CellGrid, wraps: Bool, wrapped: inout [Int], _ body: (Int) -> Void
+    ) {
         let runs = candidateRuns(of: s, up: up, down: down, items: items, count: n, grid: grid)
         for t in runs.sameStart..<runs.sameEnd where t != s { body(t) }
         for t in runs.up..<runs.upEnd { body(t) }
@@ -58,8 +60,10 @@ extension ClusterBuilder {
     /// level wraps, the later items across the antimeridian. A sweep in grid order then meets
     /// each pair of items once, from its first item, looking at half of the 3 × 3 cells.
     @inline(__always)
-    static func forEachLaterCandidate(of s: Int, down: Int, items: WorkView<LevelItem>, count n: Int,
-                                      grid: CellGrid, wraps: Bool, wrapped: inout [Int], _ body: (Int) -> Void) {
+    static func forEachLaterCandidate(
+        of s: Int, down: Int, items: WorkView<LevelItem>, count n: Int,
+        grid: CellGrid, wraps: Bool, wrapped: inout [Int], _ body: (Int) -> Void
+    ) {
         let shift = UInt64(grid.exponent)
         let key = items[s].key
         let row = Int(truncatingIfNeeded: key >> shift)

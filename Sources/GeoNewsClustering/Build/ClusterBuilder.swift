@@ -96,8 +96,9 @@ struct ClusterBuilder {
         let items = work.current.items.view, keys = sorted.keys.view, order = sorted.order.view
         for s in 0..<n {
             let i = Int(order[s])
-            items[s] = LevelItem(key: keys[s], x: projected[2 * i], y: projected[2 * i + 1],
-                                 node: UInt32(truncatingIfNeeded: s), count: 1)
+            items[s] = LevelItem(
+                key: keys[s], x: projected[2 * i], y: projected[2 * i + 1],
+                node: UInt32(truncatingIfNeeded: s), count: 1)
         }
         work.current.count = n
         // Room for the clusters too (see NodeTable).

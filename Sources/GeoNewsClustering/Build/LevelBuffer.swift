@@ -43,7 +43,8 @@ struct LevelBuffer {
     ) {
         let shift = sourceGrid.exponent - grid.exponent
         precondition(shift == 0 || shift == 1, "grids must be equal or one step apart")
-        let kept = shift == 0 ? droppingConsumed(state: state) : mergingRowPairs(from: sourceGrid, to: grid, state: state, rowScratch: &rowScratch)
+        let kept =
+            shift == 0 ? droppingConsumed(state: state) : mergingRowPairs(from: sourceGrid, to: grid, state: state, rowScratch: &rowScratch)
         assert(kept <= count, "coarsening made items")
         count = kept
     }

@@ -52,8 +52,9 @@ final class WorkBuffer<Element: BitwiseCopyable> {
     /// Moves `count` elements from `from` to `to` within the buffer; the ranges may overlap.
     @inline(__always)
     func move(from: Int, to: Int, count: Int) {
-        assert(from >= 0 && to >= 0 && count >= 0 && from + count <= self.count && to + count <= self.count,
-               "move of \(count) from \(from) to \(to) past the end of \(self.count)")
+        assert(
+            from >= 0 && to >= 0 && count >= 0 && from + count <= self.count && to + count <= self.count,
+            "move of \(count) from \(from) to \(to) past the end of \(self.count)")
         guard count > 0 else { return }
         UnsafeMutableRawPointer(base + to).copyMemory(from: base + from, byteCount: count * MemoryLayout<Element>.stride)
     }

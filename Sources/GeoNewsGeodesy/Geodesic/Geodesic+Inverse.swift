@@ -64,7 +64,7 @@ extension Geodesic {
         // reduced length m₁₂ stays non-negative (no conjugate point is passed).
         if lat1 == -90 || slam12 == 0 {
             calp1 = clam12; salp1 = slam12  // head to the target longitude
-            calp2 = 1; salp2 = 0            // at the target the heading is north
+            calp2 = 1; salp2 = 0  // at the target the heading is north
             let ssig1 = sbet1, csig1 = calp1 * cbet1
             let ssig2 = sbet2, csig2 = calp2 * cbet2
             sig12 = atan2(max(0, csig1 * ssig2 - ssig1 * csig2) + 0, csig1 * csig2 + ssig1 * ssig2)
@@ -97,8 +97,11 @@ extension Geodesic {
                 let path = solveAzimuth(sbet1, cbet1, dn1, sbet2, cbet2, dn2, salp1, calp1, slam12, clam12)
                 salp1 = path.salp1; calp1 = path.calp1; salp2 = path.salp2; calp2 = path.calp2
                 sig12 = path.sig12
-                s12x = lengths(path.eps, path.sig12, path.ssig1, path.csig1, dn1, path.ssig2, path.csig2, dn2,
-                               reducedLength: false).s12b * b
+                s12x =
+                    lengths(
+                        path.eps, path.sig12, path.ssig1, path.csig1, dn1, path.ssig2, path.csig2, dn2,
+                        reducedLength: false
+                    ).s12b * b
             }
         }
 
@@ -110,18 +113,21 @@ extension Geodesic {
         let sSign = (swapped ? -1.0 : 1.0) * lonSign, cSign = (swapped ? -1.0 : 1.0) * latSign
         salp1 *= sSign; calp1 *= cSign
         salp2 *= sSign; calp2 *= cSign
-        return GeodesicInverse(distanceMetres: 0 + s12x,
-                               initialAzimuth: DegreeArithmetic.atan2Degrees(salp1, calp1),
-                               finalAzimuth: DegreeArithmetic.atan2Degrees(salp2, calp2),
-                               arcDegrees: sig12 * 180 / .pi)
+        return GeodesicInverse(
+            distanceMetres: 0 + s12x,
+            initialAzimuth: DegreeArithmetic.atan2Degrees(salp1, calp1),
+            finalAzimuth: DegreeArithmetic.atan2Degrees(salp2, calp2),
+            arcDegrees: sig12 * 180 / .pi)
     }
 
     /// The path from Newton's method on α₁ (§5): λ₁₂(α₁) is solved for the wanted longitude
     /// difference, with bisection as the fallback whenever a Newton step leaves the bracket.
-    private func solveAzimuth(_ sbet1: Double, _ cbet1: Double, _ dn1: Double,
-                              _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
-                              _ salp1In: Double, _ calp1In: Double,
-                              _ slam12: Double, _ clam12: Double) -> HybridSolution {
+    private func solveAzimuth(
+        _ sbet1: Double, _ cbet1: Double, _ dn1: Double,
+        _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
+        _ salp1In: Double, _ calp1In: Double,
+        _ slam12: Double, _ clam12: Double
+    ) -> HybridSolution {
         var salp1 = salp1In, calp1 = calp1In
         var iterations = 0
         var tripNewton = false, tripBisection = false
@@ -129,8 +135,9 @@ extension Geodesic {
         var salp1a = Self.tiny, calp1a = 1.0
         var salp1b = Self.tiny, calp1b = -1.0
         while true {
-            let h = lambda12(sbet1, cbet1, dn1, sbet2, cbet2, dn2, salp1, calp1, slam12, clam12,
-                             derivative: iterations < Self.maxNewton)
+            let h = lambda12(
+                sbet1, cbet1, dn1, sbet2, cbet2, dn2, salp1, calp1, slam12, clam12,
+                derivative: iterations < Self.maxNewton)
             let v = h.lam12
             if tripBisection || !(abs(v) >= (tripNewton ? 8 : 1) * Self.tol0) || iterations == Self.maxIterations {
                 var solution = h
@@ -162,7 +169,8 @@ extension Geodesic {
             // Newton's step left [α₁a, α₁b] or was not tried: bisect.
             (salp1, calp1) = DegreeArithmetic.normalized((salp1a + salp1b) / 2, (calp1a + calp1b) / 2)
             tripNewton = false
-            tripBisection = abs(salp1a - salp1) + (calp1a - calp1) < Self.tolb
+            tripBisection =
+                abs(salp1a - salp1) + (calp1a - calp1) < Self.tolb
                 || abs(salp1 - salp1b) + (calp1 - calp1b) < Self.tolb
         }
     }

@@ -8,9 +8,11 @@ extension Geodesic {
     /// The starting α₁ of Karney (2013), §5: the great circle on a sphere scaled by the mean
     /// dn for short lines (eqs. (13)–(15)); near the antipode, the solution of the astroid
     /// equation (eqs. (55)–(57)), which is where a spherical guess makes Newton's method fail.
-    func inverseStart(_ sbet1: Double, _ cbet1: Double, _ dn1: Double,
-                      _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
-                      _ lam12: Double, _ slam12: Double, _ clam12: Double) -> InverseStart {
+    func inverseStart(
+        _ sbet1: Double, _ cbet1: Double, _ dn1: Double,
+        _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
+        _ lam12: Double, _ slam12: Double, _ clam12: Double
+    ) -> InverseStart {
         var start = InverseStart(sig12: -1, salp1: 0, calp1: 0, salp2: .nan, calp2: .nan, dnm: .nan)
         // sin and cos of β₂ − β₁, and sin(β₂ + β₁) computed with less cancellation.
         let sbet12 = sbet2 * cbet1 - cbet2 * sbet1
@@ -33,7 +35,8 @@ extension Geodesic {
 
         // α₁ of the great circle through the two points on the sphere with ω₁₂, eq. (14).
         var salp1 = cbet2 * somg12
-        var calp1 = comg12 >= 0
+        var calp1 =
+            comg12 >= 0
             ? sbet12 + cbet2 * sbet1 * somg12 * somg12 / (1 + comg12)
             : sbet12a - cbet2 * sbet1 * somg12 * somg12 / (1 - comg12)
 

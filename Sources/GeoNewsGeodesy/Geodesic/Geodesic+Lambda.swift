@@ -9,10 +9,12 @@ extension Geodesic {
     /// with `derivative`, also ∂λ₁₂/∂α₁ = (1 − f) m₁₂ / (a cos α₂ cos β₂), eq. (46) (and its
     /// limit −2(1 − f) dn₁ / sin β₁ when cos α₂ = 0).
     @inline(__always)
-    func lambda12(_ sbet1: Double, _ cbet1: Double, _ dn1: Double,
-                  _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
-                  _ salp1: Double, _ calp1In: Double,
-                  _ slam120: Double, _ clam120: Double, derivative: Bool) -> HybridSolution {
+    func lambda12(
+        _ sbet1: Double, _ cbet1: Double, _ dn1: Double,
+        _ sbet2: Double, _ cbet2: Double, _ dn2: Double,
+        _ salp1: Double, _ calp1In: Double,
+        _ slam120: Double, _ clam120: Double, derivative: Bool
+    ) -> HybridSolution {
         // Break the degeneracy of equatorial lines heading due north or south.
         let calp1 = sbet1 == 0 && calp1In == 0 ? -Self.tiny : calp1In
 
@@ -62,18 +64,21 @@ extension Geodesic {
                 dlam12 = m12b * f1 / (calp2 * cbet2)
             }
         }
-        return HybridSolution(lam12: eta + domg12, salp1: salp1, calp1: calp1, salp2: salp2, calp2: calp2,
-                              sig12: sig12, ssig1: ssig1, csig1: csig1, ssig2: ssig2, csig2: csig2,
-                              eps: eps, dlam12: dlam12)
+        return HybridSolution(
+            lam12: eta + domg12, salp1: salp1, calp1: calp1, salp2: salp2, calp2: calp2,
+            sig12: sig12, ssig1: ssig1, csig1: csig1, ssig2: ssig2, csig2: csig2,
+            eps: eps, dlam12: dlam12)
     }
 
     /// The distance s₁₂ / b (eqs. (7), (15)–(18)) and, with `reducedLength`, the reduced length
     /// m₁₂ / b (eqs. (38), (40)–(43)) between σ₁ and σ₂ on a geodesic with parameter ε.
     @inline(__always)
-    func lengths(_ eps: Double, _ sig12: Double,
-                 _ ssig1: Double, _ csig1: Double, _ dn1: Double,
-                 _ ssig2: Double, _ csig2: Double, _ dn2: Double,
-                 reducedLength: Bool, distance: Bool = true) -> (s12b: Double, m12b: Double) {
+    func lengths(
+        _ eps: Double, _ sig12: Double,
+        _ ssig1: Double, _ csig1: Double, _ dn1: Double,
+        _ ssig2: Double, _ csig2: Double, _ dn2: Double,
+        reducedLength: Bool, distance: Bool = true
+    ) -> (s12b: Double, m12b: Double) {
         let a1m1 = GeodesicSeries.a1Minus1(eps)
         let c1 = GeodesicSeries.c1(eps)
         let a1 = 1 + a1m1

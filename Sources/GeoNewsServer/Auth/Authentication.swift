@@ -10,8 +10,10 @@ extension ServerState {
     func authenticatedUser(_ request: Request) async throws -> Int64 {
         let challenge: HTTPFields = [.wwwAuthenticate: #"Bearer realm="geonews""#]
         guard let header = request.headers[.authorization] else {
-            throw Problem(.unauthorized, detail: "the Authorization header is missing; send 'Authorization: Bearer <token>' with the token POST /v1/users returned",
-                          headers: challenge)
+            throw Problem(
+                .unauthorized,
+                detail: "the Authorization header is missing; send 'Authorization: Bearer <token>' with the token POST /v1/users returned",
+                headers: challenge)
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
@@ -27,8 +29,11 @@ extension ServerState {
         }
         let age = Date().timeIntervalSince(holder.issuedAt)
         guard age <= Double(configuration.tokenLifetimeSeconds) else {
-            throw Problem(.unauthorized, detail: "the bearer token expired (tokens last \(configuration.tokenLifetimeSeconds) seconds); create a user with POST /v1/users",
-                          headers: invalid)
+            throw Problem(
+                .unauthorized,
+                detail:
+                    "the bearer token expired (tokens last \(configuration.tokenLifetimeSeconds) seconds); create a user with POST /v1/users",
+                headers: invalid)
         }
         return holder.user
     }

@@ -111,7 +111,8 @@ final class BodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
             if case .failed = state { return context.close(promise: nil) }
         case is ChannelShouldQuiesceEvent:
             let loop = context.eventLoop.assumeIsolated()
-            shutdownTimer = shutdownTimer ?? loop.scheduleTask(in: .seconds(limits.shutdownSeconds)) { self.shutdownDeadlinePassed(context) }
+            shutdownTimer =
+                shutdownTimer ?? loop.scheduleTask(in: .seconds(limits.shutdownSeconds)) { self.shutdownDeadlinePassed(context) }
         default:
             break
         }

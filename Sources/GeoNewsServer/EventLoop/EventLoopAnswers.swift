@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Answers the ``PlainRoutes`` (`GET /v1/resolve` without headlines, `GET /v1/clusters`) on
 /// the connection's event loop, where the request was read, instead of handing each one to a
@@ -47,13 +48,15 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
             guard head.method == .get, let path = head.path else { return nil }
             let fields = head.headerFields
             guard fields[.connection] == nil, fields[.expect] == nil,
-                  fields[.transferEncoding] == nil, (fields[.contentLength] ?? "0") == "0",
-                  corsOrigin == nil || fields[.origin] == nil else { return nil }
+                fields[.transferEncoding] == nil, (fields[.contentLength] ?? "0") == "0",
+                corsOrigin == nil || fields[.origin] == nil
+            else { return nil }
             let uri = URI(path)
             guard let route = table.route(uri.path) else { return nil }
             do {
                 guard let answer = try route.answer(QueryParameters(uri), fields),
-                      let recorder = route.metrics.answered(answer.status) else { return nil }
+                    let recorder = route.metrics.answered(answer.status)
+                else { return nil }
                 return (answer, .answered(recorder))
             } catch let problem as Problem {
                 return (problem.plainAnswer, .problem(route.metrics, problem.status))
@@ -140,7 +143,8 @@ struct HTTPDate {
             let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
             let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
             func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            text = "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            text =
+                "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
                 + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
         }
         return text

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// The process families Prometheus's own clients export (`process_cpu_seconds_total`,
 /// `process_resident_memory_bytes`, …), read from Linux's `/proc` at each scrape and written

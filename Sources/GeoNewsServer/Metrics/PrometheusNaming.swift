@@ -21,14 +21,18 @@ struct PrometheusNaming: MetricsFactory {
 
     /// The families of the labels the server records.
     static let families: [String: Family] = [
-        "hb.requests": Family(name: "http_server_requests", unit: "total",
-                              help: "HTTP requests answered, by route, method and status code."),
-        "hb.request.errors": Family(name: "http_server_request_errors", unit: "total",
-                                    help: "HTTP requests whose route failed (answered with a problem), by route, method and status code."),
-        "http.server.request.duration": Family(name: "http_server_request_duration", unit: "seconds",
-                                               help: "Time from a request's head to its answer, by route, method and status code."),
-        "http.server.active_requests": Family(name: "http_server_active_requests", unit: "",
-                                              help: "HTTP requests being answered now, by method."),
+        "hb.requests": Family(
+            name: "http_server_requests", unit: "total",
+            help: "HTTP requests answered, by route, method and status code."),
+        "hb.request.errors": Family(
+            name: "http_server_request_errors", unit: "total",
+            help: "HTTP requests whose route failed (answered with a problem), by route, method and status code."),
+        "http.server.request.duration": Family(
+            name: "http_server_request_duration", unit: "seconds",
+            help: "Time from a request's head to its answer, by route, method and status code."),
+        "http.server.active_requests": Family(
+            name: "http_server_active_requests", unit: "",
+            help: "HTTP requests being answered now, by method."),
     ]
 
     /// Request-duration buckets, in seconds: from 0.5 ms, so that the p99 target of 5 ms
@@ -70,8 +74,9 @@ struct PrometheusNaming: MetricsFactory {
     }
 
     func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
-        registry.makeDurationHistogram(descriptor: Self.family(label, unit: "seconds").descriptor, labels: dimensions,
-                                       buckets: Self.durationBuckets)
+        registry.makeDurationHistogram(
+            descriptor: Self.family(label, unit: "seconds").descriptor, labels: dimensions,
+            buckets: Self.durationBuckets)
     }
 
     func destroyCounter(_ handler: any CounterHandler) {

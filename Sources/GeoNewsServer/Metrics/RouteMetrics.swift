@@ -34,9 +34,11 @@ final class RouteMetrics: Sendable {
         for status in [HTTPResponse.Status.ok, .notModified] {
             let dimensions = Self.dimensions(route, status)
             _ = Self.errors(route, status)
-            answered[status] = Answered(requests: Counter(label: "hb.requests", dimensions: dimensions),
-                                        duration: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions,
-                                                                preferredDisplayUnit: .seconds))
+            answered[status] = Answered(
+                requests: Counter(label: "hb.requests", dimensions: dimensions),
+                duration: Metrics.Timer(
+                    label: "http.server.request.duration", dimensions: dimensions,
+                    preferredDisplayUnit: .seconds))
         }
         self.answered = answered
     }
@@ -54,9 +56,11 @@ final class RouteMetrics: Sendable {
     }
 
     private static func errors(_ route: String, _ status: HTTPResponse.Status) -> Counter {
-        Counter(label: "hb.request.errors", dimensions: [
-            ("http.route", route), ("http.request.method", "GET"), ("error.type", "\(status.code)"),
-        ])
+        Counter(
+            label: "hb.request.errors",
+            dimensions: [
+                ("http.route", route), ("http.request.method", "GET"), ("error.type", "\(status.code)"),
+            ])
     }
 
     private static func dimensions(_ route: String, _ status: HTTPResponse.Status) -> [(String, String)] {

@@ -22,8 +22,9 @@ struct AllowedMethods: Sendable {
             let allow = methods.map(\.rawValue).joined(separator: ", ")
             for method in common where !methods.contains(method) {
                 router.on(RouterPath(path), method: method) { request, _ -> Response in
-                    throw Problem(.methodNotAllowed, detail: "\(request.method) is not allowed on \(request.uri.path); use \(allow)",
-                                  headers: [.allow: allow])
+                    throw Problem(
+                        .methodNotAllowed, detail: "\(request.method) is not allowed on \(request.uri.path); use \(allow)",
+                        headers: [.allow: allow])
                 }
             }
         }

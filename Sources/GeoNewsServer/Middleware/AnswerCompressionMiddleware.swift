@@ -8,8 +8,9 @@ struct AnswerCompressionMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response = try await next(request, context)
         guard request.method != .head, response.status == .ok, response.headers[.contentEncoding] == nil,
-              let type = response.headers[.contentType], AnswerEncoding.compressedTypes.contains(type),
-              response.body.contentLength != nil else { return response }
+            let type = response.headers[.contentType], AnswerEncoding.compressedTypes.contains(type),
+            response.body.contentLength != nil
+        else { return response }
         let collected = Collector()
         try await response.body.write(collected)
         let plain = PlainAnswer(status: response.status, headers: response.headers, body: collected.buffer.buffer)

@@ -9,8 +9,9 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBytes {
-            throw Problem(.contentTooLarge,
-                          detail: "the request body of \(length) bytes is larger than the limit of \(maximumBytes) bytes (--max-body-bytes)")
+            throw Problem(
+                .contentTooLarge,
+                detail: "the request body of \(length) bytes is larger than the limit of \(maximumBytes) bytes (--max-body-bytes)")
         }
         return try await next(request, context)
     }

@@ -22,11 +22,13 @@ struct CrossOrigin<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.headers[.origin] != nil else { return try await next(request, context) }
         if request.method == .options {
-            return Response(status: .noContent, headers: [
-                .accessControlAllowOrigin: origin, .accessControlAllowMethods: Self.allowedMethods,
-                .accessControlAllowHeaders: Self.allowedHeaders, .accessControlMaxAge: String(maxAgeSeconds),
-                .vary: "Origin",
-            ])
+            return Response(
+                status: .noContent,
+                headers: [
+                    .accessControlAllowOrigin: origin, .accessControlAllowMethods: Self.allowedMethods,
+                    .accessControlAllowHeaders: Self.allowedHeaders, .accessControlMaxAge: String(maxAgeSeconds),
+                    .vary: "Origin",
+                ])
         }
         var response = try await next(request, context)
         response.headers[.accessControlAllowOrigin] = origin

@@ -27,7 +27,8 @@ final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data) {
-            let expects = head.headerFields[.expect]?.lowercased() == "100-continue"
+            let expects =
+                head.headerFields[.expect]?.lowercased() == "100-continue"
                 && (head.headerFields[.contentLength].flatMap(Int.init) ?? 0) <= maximumBytes
             if expects && unanswered.isEmpty {
                 unanswered.append(false)

@@ -11,8 +11,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let problem as Problem {
             if problem.status.code == Problem.clientClosedStatus.code {
                 // Not the server's failure: nobody is left to read the answer.
-                context.logger.info("client closed the connection before its request body ended",
-                                    metadata: ["path": .string(request.uri.path)])
+                context.logger.info(
+                    "client closed the connection before its request body ended",
+                    metadata: ["path": .string(request.uri.path)])
             }
             return try problem.response(from: request, context: context)
         } catch let error as HTTPError {
@@ -28,10 +29,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             var headers = (try? error.response(from: request, context: context).headers) ?? [:]
             headers[.contentType] = nil
             headers[.contentLength] = nil
-            let detail = error.status == .contentTooLarge ? "the request body is larger than this server accepts" : error.status.reasonPhrase
+            let detail =
+                error.status == .contentTooLarge ? "the request body is larger than this server accepts" : error.status.reasonPhrase
             return try Problem(error.status, detail: detail, headers: headers).response(from: request, context: context)
         } catch {
-            context.logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(reflecting: type(of: error)))])
+            context.logger.error(
+                "request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(reflecting: type(of: error)))])
             return try Problem(.internalServerError, detail: "the server failed to answer \(request.method) \(request.uri.path)")
                 .response(from: request, context: context)
         }

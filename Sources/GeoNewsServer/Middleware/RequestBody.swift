@@ -32,9 +32,10 @@ extension Request {
         let mediaType = given.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard let format = formats.first(where: { $0.mediaType == mediaType })?.format else {
             let accepted = formats.map(\.mediaType)
-            throw Problem(.unsupportedMediaType,
-                          detail: "Content-Type '\(given)' is not accepted on \(uri.path); send \(accepted.joined(separator: " or "))",
-                          headers: [.accept: accepted.joined(separator: ", ")])
+            throw Problem(
+                .unsupportedMediaType,
+                detail: "Content-Type '\(given)' is not accepted on \(uri.path); send \(accepted.joined(separator: " or "))",
+                headers: [.accept: accepted.joined(separator: ", ")])
         }
         return format
     }
@@ -49,7 +50,8 @@ extension Request {
         } catch let DecodingError.keyNotFound(key, _) {
             throw Problem.badValue(key.stringValue, "the field is required")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw Problem.badValue(context.codingPath.map(\.stringValue).joined(separator: "."), "has the wrong type: \(context.debugDescription)")
+            throw Problem.badValue(
+                context.codingPath.map(\.stringValue).joined(separator: "."), "has the wrong type: \(context.debugDescription)")
         } catch let DecodingError.valueNotFound(_, context) {
             throw Problem.badValue(context.codingPath.map(\.stringValue).joined(separator: "."), "must not be null")
         } catch {

@@ -16,14 +16,16 @@ struct WriteRateLimit<Context: RemoteAddressRequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard [.post, .put, .patch, .delete].contains(request.method),
-              Self.limitedPaths.contains(where: { request.uri.path == $0 || request.uri.path.hasPrefix($0 + "/") }) else {
+            Self.limitedPaths.contains(where: { request.uri.path == $0 || request.uri.path.hasPrefix($0 + "/") })
+        else {
             return try await next(request, context)
         }
         let address = context.remoteAddress?.ipAddress ?? "unknown"
         if let wait = buckets.take(address) {
-            throw Problem(.tooManyRequests, title: "Too many writes",
-                          detail: "this address made more than \(buckets.burst) writes at once or \(buckets.rate) per second; retry after \(wait) s",
-                          type: "https://geonews.invalid/problems/rate-limited", headers: [.retryAfter: "\(wait)"])
+            throw Problem(
+                .tooManyRequests, title: "Too many writes",
+                detail: "this address made more than \(buckets.burst) writes at once or \(buckets.rate) per second; retry after \(wait) s",
+                type: "https://geonews.invalid/problems/rate-limited", headers: [.retryAfter: "\(wait)"])
         }
         return try await next(request, context)
     }
@@ -90,6 +92,6 @@ final class WriteBuckets: Sendable {
     }
 }
 
-private extension Double {
-    func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+extension Double {
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

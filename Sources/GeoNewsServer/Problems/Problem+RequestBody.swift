@@ -19,24 +19,29 @@ extension Problem {
     ///   - received: the bytes of the body that did arrive.
     ///   - limits: the deadline's terms.
     static func bodyTooSlow(received: Int, limits: BodyDeadline.Limits) -> Problem {
-        let rate = limits.bytesPerSecond > 0
+        let rate =
+            limits.bytesPerSecond > 0
             ? " plus one second for every \(limits.bytesPerSecond) bytes received (--body-min-rate)" : ""
-        return Problem(.requestTimeout,
-                       detail: "the request body did not arrive in time: \(received) bytes came; a body may take "
-                           + "\(limits.timeoutSeconds) seconds (--body-timeout)\(rate)",
-                       headers: [.connection: "close"])
+        return Problem(
+            .requestTimeout,
+            detail: "the request body did not arrive in time: \(received) bytes came; a body may take "
+                + "\(limits.timeoutSeconds) seconds (--body-timeout)\(rate)",
+            headers: [.connection: "close"])
     }
 
     /// 503: the server is stopping and the body was still arriving at its shutdown deadline.
     static func stopping(limits: BodyDeadline.Limits) -> Problem {
-        Problem(.serviceUnavailable,
-                detail: "the server is stopping, and the request body had not arrived \(limits.shutdownSeconds) seconds after it began to (--shutdown-timeout)",
-                headers: [.connection: "close"])
+        Problem(
+            .serviceUnavailable,
+            detail:
+                "the server is stopping, and the request body had not arrived \(limits.shutdownSeconds) seconds after it began to (--shutdown-timeout)",
+            headers: [.connection: "close"])
     }
 
     /// 400: the body's framing is broken (a bad chunk size, say).
     static func malformedBody() -> Problem {
-        Problem(.badRequest, title: "Malformed body", detail: "the request body's framing is malformed (chunked encoding or length)",
-                headers: [.connection: "close"])
+        Problem(
+            .badRequest, title: "Malformed body", detail: "the request body's framing is malformed (chunked encoding or length)",
+            headers: [.connection: "close"])
     }
 }

@@ -18,8 +18,10 @@ public struct Problem: Error, Sendable, HTTPResponseError {
     /// Extra headers (`Allow` on 405, `WWW-Authenticate` on 401, `Retry-After` on 503).
     public var headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, title: String? = nil, detail: String,
-                type: String = "about:blank", headers: HTTPFields = [:]) {
+    public init(
+        _ status: HTTPResponse.Status, title: String? = nil, detail: String,
+        type: String = "about:blank", headers: HTTPFields = [:]
+    ) {
         self.status = status
         self.title = title ?? status.reasonPhrase
         self.detail = detail
@@ -50,15 +52,17 @@ public struct Problem: Error, Sendable, HTTPResponseError {
 extension Problem {
     /// 400 for a query parameter or field whose value cannot be used.
     static func badValue(_ parameter: String, _ detail: String) -> Problem {
-        Problem(.badRequest, title: "Invalid parameter", detail: "\(parameter): \(detail)",
-                type: "https://geonews.invalid/problems/invalid-parameter")
+        Problem(
+            .badRequest, title: "Invalid parameter", detail: "\(parameter): \(detail)",
+            type: "https://geonews.invalid/problems/invalid-parameter")
     }
 
     /// 400 for a required query parameter that is absent.
     static func missing(_ parameter: String, _ hint: String = "") -> Problem {
-        Problem(.badRequest, title: "Missing parameter",
-                detail: "the query parameter '\(parameter)' is required\(hint.isEmpty ? "" : "; \(hint)")",
-                type: "https://geonews.invalid/problems/missing-parameter")
+        Problem(
+            .badRequest, title: "Missing parameter",
+            detail: "the query parameter '\(parameter)' is required\(hint.isEmpty ? "" : "; \(hint)")",
+            type: "https://geonews.invalid/problems/missing-parameter")
     }
 
     /// 404 for an id that names nothing.

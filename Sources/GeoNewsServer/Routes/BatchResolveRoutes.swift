@@ -29,9 +29,11 @@ struct BatchResolveRoutes {
             if summaryOnly { return try await Self.summary(of: batch, upload: upload, feeder: feeder) }
             Thread.detachNewThread {
                 do {
-                    try batch.run(name: "the request body", nextChunk: { try upload.take() }, output: .writer { bytes in
-                        guard bytes.isEmpty || download.put(bytes) else { throw CancellationError() }
-                    })
+                    try batch.run(
+                        name: "the request body", nextChunk: { try upload.take() },
+                        output: .writer { bytes in
+                            guard bytes.isEmpty || download.put(bytes) else { throw CancellationError() }
+                        })
                     download.finish()
                 } catch {
                     upload.cancel()
@@ -49,13 +51,15 @@ struct BatchResolveRoutes {
                 await feeder.value
                 throw Self.problem(error, upload: upload)
             }
-            return Response(status: .ok, headers: [.contentType: Self.mediaType(of: outputFormat)], body: ResponseBody { writer in
-                defer { download.cancel(); upload.cancel() }
-                if let first { try await writer.write(ByteBuffer(bytes: first)) }
-                while let next = try await download.take() { try await writer.write(ByteBuffer(bytes: next)) }
-                await feeder.value
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok, headers: [.contentType: Self.mediaType(of: outputFormat)],
+                body: ResponseBody { writer in
+                    defer { download.cancel(); upload.cancel() }
+                    if let first { try await writer.write(ByteBuffer(bytes: first)) }
+                    while let next = try await download.take() { try await writer.write(ByteBuffer(bytes: next)) }
+                    await feeder.value
+                    try await writer.finish(nil)
+                })
         }
     }
 
@@ -88,7 +92,9 @@ struct BatchResolveRoutes {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<BatchSummary, BatchResolveError>, Never>) in
             Thread.detachNewThread {
                 do throws(BatchResolveError) {
-                    continuation.resume(returning: .success(try batch.run(name: "the request body", nextChunk: { try upload.take() }, output: .writer { _ in })))
+                    continuation.resume(
+                        returning: .success(
+                            try batch.run(name: "the request body", nextChunk: { try upload.take() }, output: .writer { _ in })))
                 } catch {
                     upload.cancel()
                     continuation.resume(returning: .failure(error))
@@ -145,7 +151,8 @@ struct BatchResolveRoutes {
         guard case .usage(let reason)? = error as? BatchResolveError else {
             return Problem(.badRequest, title: "Unusable input", detail: "the body cannot be resolved: \(error)")
         }
-        return Problem(.badRequest, title: "Unusable input",
-                       detail: "the body cannot be resolved: \(reason) (the query parameters latCol, lonCol and noHeader choose the columns)")
+        return Problem(
+            .badRequest, title: "Unusable input",
+            detail: "the body cannot be resolved: \(reason) (the query parameters latCol, lonCol and noHeader choose the columns)")
     }
 }

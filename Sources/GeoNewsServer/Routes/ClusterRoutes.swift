@@ -29,17 +29,20 @@ struct ClusterRoutes {
             let offset = try request.integerQuery("offset", in: 0...Int(Int32.max), default: 0)
             let tag = EntityTag.of(["leaves", dataset.name, dataset.version, "\(id.rawValue)", "\(limit)", "\(offset)"])
             return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
-                let leaves = try known(id) { () throws(ClusterIndexError) in try dataset.index.leaves(of: id, limit: limit, offset: offset) }
-                return try dataset.featureCollection(leaves.map {
-                    ClusterFeature(kind: .point(index: $0), coordinate: dataset.points.coordinates[$0], pointCount: 1)
-                })
+                let leaves = try known(id) { () throws(ClusterIndexError) in try dataset.index.leaves(of: id, limit: limit, offset: offset)
+                }
+                return try dataset.featureCollection(
+                    leaves.map {
+                        ClusterFeature(kind: .point(index: $0), coordinate: dataset.points.coordinates[$0], pointCount: 1)
+                    })
             }
         }
         routes.get("/v1/clusters/{id}/expansion-zoom") { request, context in
             let (dataset, id) = try cluster(request, context)
             let zoom = try known(id) { () throws(ClusterIndexError) in try dataset.index.expansionZoom(of: id) }
-            return JSONResponse.make(#"{"cluster_id":\#(id.rawValue),"expansion_zoom":\#(zoom)}"#,
-                                     headers: [.cacheControl: "public, max-age=3600"])
+            return JSONResponse.make(
+                #"{"cluster_id":\#(id.rawValue),"expansion_zoom":\#(zoom)}"#,
+                headers: [.cacheControl: "public, max-age=3600"])
         }
     }
 
@@ -52,7 +55,8 @@ struct ClusterRoutes {
         let (zoom, altitude, bbox, center) = (query.value("zoom"), query.value("altitude"), query.value("bbox"), query.value("center"))
         do throws(ClusterQueryError) {
             clusterQuery = try ClusterQuery(
-                zoom: zoom, altitude: altitude, bbox: bbox, center: center, viewport: query.value("viewport") ?? "390x844", tileSize: tileSize)
+                zoom: zoom, altitude: altitude, bbox: bbox, center: center, viewport: query.value("viewport") ?? "390x844",
+                tileSize: tileSize)
         } catch {
             throw Problem.badValue(Self.parameter(of: error), error.description)
         }

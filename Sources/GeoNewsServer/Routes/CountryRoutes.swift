@@ -11,8 +11,9 @@ struct CountryRoutes {
             let language = try state.nameLanguage(request.query("lang"))
             let newsOnly = try request.booleanQuery("newsOnly", default: false)
             let found = state.catalogue.search(request.query("search") ?? "", newsOnly: newsOnly)
-            return JSONResponse.make(try CountryReport.jsonData(found, language: language),
-                                     headers: [.cacheControl: "public, max-age=3600"])
+            return JSONResponse.make(
+                try CountryReport.jsonData(found, language: language),
+                headers: [.cacheControl: "public, max-age=3600"])
         }
         routes.get("/v1/countries/{iso2}") { request, context in
             let code = context.parameters.get("iso2") ?? ""
@@ -20,8 +21,9 @@ struct CountryRoutes {
             guard let country = state.catalogue.country(iso2: code.uppercased()) ?? state.catalogue.country(id: code.uppercased()) else {
                 throw Problem.notFound("country with code", code)
             }
-            return try JSONResponse.encode(CountryReport(country, language: language),
-                                           headers: [.cacheControl: "public, max-age=3600"])
+            return try JSONResponse.encode(
+                CountryReport(country, language: language),
+                headers: [.cacheControl: "public, max-age=3600"])
         }
     }
 }

@@ -46,7 +46,9 @@ struct DatasetRoutes {
             let maximum = state.configuration.maximumBodyBytes
             let (version, bytes) = try await Self.save(
                 request.body, to: url, limit: min(maximum, room),
-                refusal: room < maximum ? overQuota : Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(maximum) bytes (--max-body-bytes)"))
+                refusal: room < maximum
+                    ? overQuota
+                    : Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(maximum) bytes (--max-body-bytes)"))
             let record = DatasetRecord(id: id, name: name, points: 0, version: version, file: file, owner: user, bytes: bytes)
             let dataset: ClusterDataset
             do {
@@ -70,8 +72,9 @@ struct DatasetRoutes {
                 throw Self.overQuota(admission.usage, quota, adding: stored)
             }
             state.datasets.add(dataset, name: name)
-            return try JSONResponse.encode(DatasetSummary(id: id, name: name, points: stored.points, version: version),
-                                           status: .created, headers: [.location: "/v1/datasets/\(id)", .cacheControl: "no-store"])
+            return try JSONResponse.encode(
+                DatasetSummary(id: id, name: name, points: stored.points, version: version),
+                status: .created, headers: [.location: "/v1/datasets/\(id)", .cacheControl: "no-store"])
         }
         routes.delete("/v1/datasets/{id}") { request, context in
             let user = try await state.authenticatedUser(request)
@@ -105,9 +108,11 @@ struct DatasetRoutes {
     /// 413 for an upload that would take its owner past the quota.
     static func overQuota(_ usage: DatasetUsage, _ quota: DatasetUsage, adding record: DatasetRecord? = nil) -> Problem {
         let adding = record.map { " and this upload has \($0.points) points in \($0.bytes) bytes" } ?? ""
-        return Problem(.contentTooLarge, title: "Quota exceeded",
-                       detail: "your datasets hold \(usage.points) of \(quota.points) points and \(usage.bytes) of \(quota.bytes) bytes\(adding); delete a dataset (DELETE /v1/datasets/{id}) to make room",
-                       type: "https://geonews.invalid/problems/quota-exceeded")
+        return Problem(
+            .contentTooLarge, title: "Quota exceeded",
+            detail:
+                "your datasets hold \(usage.points) of \(quota.points) points and \(usage.bytes) of \(quota.bytes) bytes\(adding); delete a dataset (DELETE /v1/datasets/{id}) to make room",
+            type: "https://geonews.invalid/problems/quota-exceeded")
     }
 
     /// Writes `body` to `url` chunk by chunk (`refusal` past `limit` bytes, the file then
@@ -115,7 +120,8 @@ struct DatasetRoutes {
     /// the number of bytes written.
     static func save(_ body: RequestBody, to url: URL, limit: Int, refusal: Problem) async throws -> (version: String, bytes: Int) {
         guard FileManager.default.createFile(atPath: url.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: url) else {
+            let handle = try? FileHandle(forWritingTo: url)
+        else {
             throw Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
         }
         var hash = SHA256()

@@ -55,8 +55,9 @@ struct FavouriteRoutes {
             let user = try await state.authenticatedUser(request)
             let article = try await request.decodeJSON(NewFavourite.self, limit: 64 << 10)
             try Self.validate(article)
-            let saved = try await state.store.save(url: article.url, title: article.title, source: article.source,
-                                                   publishedAt: article.publishedAt, imageURL: article.imageURL, user: user)
+            let saved = try await state.store.save(
+                url: article.url, title: article.title, source: article.source,
+                publishedAt: article.publishedAt, imageURL: article.imageURL, user: user)
             return try JSONResponse.encode(Saved(saved.favourite), status: saved.created ? .created : .ok)
         }
         routes.delete("/v1/favourites/{id}") { request, context in
@@ -72,14 +73,17 @@ struct FavouriteRoutes {
 
     static func validate(_ article: NewFavourite) throws {
         guard let url = URL(string: article.url), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host != nil else {
+            scheme == "http" || scheme == "https", url.host != nil
+        else {
             throw Problem.badValue("url", "'\(article.url)' is not an http or https address")
         }
         guard !article.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw Problem.badValue("title", "must not be empty")
         }
-        for (field, value) in [("url", article.url), ("title", article.title), ("source", article.source ?? ""),
-                               ("imageURL", article.imageURL ?? ""), ("publishedAt", article.publishedAt ?? "")] {
+        for (field, value) in [
+            ("url", article.url), ("title", article.title), ("source", article.source ?? ""),
+            ("imageURL", article.imageURL ?? ""), ("publishedAt", article.publishedAt ?? ""),
+        ] {
             if value.utf8.count > 4096 {
                 throw Problem.badValue(field, "is \(value.utf8.count) bytes long; at most 4096")
             }

@@ -19,32 +19,37 @@ struct HeadlineRoutes {
             let service = try state.headlineService()
             let result = await service.topHeadlines(
                 country: country, category: category, language: request.query("language"), limit: limit)
-            return try Self.answer(result, cache: service.configuration.cache,
-                                   field: ["language": "language", "page": "page"], otherwise: "country")
+            return try Self.answer(
+                result, cache: service.configuration.cache,
+                field: ["language": "language", "page": "page"], otherwise: "country")
         }
         routes.get("/v1/search") { request, _ in
             let query = try request.requiredQuery("q", "the search terms")
             let limit = try request.integerQuery("limit", in: 1...100, default: 20)
             let from = try request.query("from").map { try Self.date($0, parameter: "from") }
             let to = try request.query("to").map { try Self.date($0, parameter: "to") }
-            let sort = try request.query("sort").map { text in
-                guard let sort = SearchSort(rawValue: text.lowercased()) else {
-                    throw Problem.badValue("sort", "'\(text)' is not one of \(SearchSort.allCases.map(\.rawValue).joined(separator: " "))")
-                }
-                return sort
-            } ?? .published
+            let sort =
+                try request.query("sort").map { text in
+                    guard let sort = SearchSort(rawValue: text.lowercased()) else {
+                        throw Problem.badValue(
+                            "sort", "'\(text)' is not one of \(SearchSort.allCases.map(\.rawValue).joined(separator: " "))")
+                    }
+                    return sort
+                } ?? .published
             let service = try state.headlineService()
             let result = await service.search(
                 query, language: request.query("language"), from: from, to: to, sortBy: sort, limit: limit)
-            return try Self.answer(result, cache: service.configuration.cache,
-                                   field: ["language": "language", "from": "from", "page": "page", "sort": "sort"], otherwise: "q")
+            return try Self.answer(
+                result, cache: service.configuration.cache,
+                field: ["language": "language", "from": "from", "page": "page", "sort": "sort"], otherwise: "q")
         }
     }
 
     /// A `category` value, or 400 naming it.
     static func category(_ text: String) throws -> HeadlineCategory {
         guard let category = HeadlineCategory(rawValue: text.lowercased()) else {
-            throw Problem.badValue("category", "'\(text)' is not one of \(HeadlineCategory.allCases.map(\.rawValue).joined(separator: " "))")
+            throw Problem.badValue(
+                "category", "'\(text)' is not one of \(HeadlineCategory.allCases.map(\.rawValue).joined(separator: " "))")
         }
         return category
     }
@@ -71,20 +76,25 @@ struct HeadlineRoutes {
 
     /// The result as JSON, or the problem its error kind calls for. `field` maps words of the
     /// library's message to the query parameter they came from; `otherwise` names the rest.
-    static func answer(_ result: HeadlineResult, cache: ResponseCache?, field: [String: String],
-                       otherwise: String) throws -> Response {
+    static func answer(
+        _ result: HeadlineResult, cache: ResponseCache?, field: [String: String],
+        otherwise: String
+    ) throws -> Response {
         if let error = result.error, result.articles.isEmpty, !everyProviderAnsweredEmpty(result) {
             switch result.errorKind {
             case .badInput?:
                 // The library's message starts with the field it rejects ("sort \"popularity\": …").
-                let name = field.first { error.hasPrefix($0.key + " ") }?.value ?? field.first { error.contains($0.key) }?.value ?? otherwise
+                let name =
+                    field.first { error.hasPrefix($0.key + " ") }?.value ?? field.first { error.contains($0.key) }?.value ?? otherwise
                 throw Problem.badValue(name, error)
             case .configuration?:
                 throw Problem(.serviceUnavailable, title: "Headlines not configured", detail: error)
             default:
-                throw Problem(.serviceUnavailable, title: "Headline providers unavailable",
-                              detail: "\(someProviderAnsweredEmpty(result) ? "no provider had articles" : "no provider answered") and nothing is cached: \(error)",
-                              headers: [.retryAfter: "60"])
+                throw Problem(
+                    .serviceUnavailable, title: "Headline providers unavailable",
+                    detail:
+                        "\(someProviderAnsweredEmpty(result) ? "no provider had articles" : "no provider answered") and nothing is cached: \(error)",
+                    headers: [.retryAfter: "60"])
             }
         }
         return try JSONResponse.encode(result, headers: [.cacheControl: cacheControl(result, cache: cache)])
@@ -101,8 +111,8 @@ private func someProviderAnsweredEmpty(_ result: HeadlineResult) -> Bool {
     result.attempts.contains(where: \.answeredEmpty)
 }
 
-private extension ProviderAttempt {
-    var answeredEmpty: Bool {
+extension ProviderAttempt {
+    fileprivate var answeredEmpty: Bool {
         if case .empty = outcome { return true }
         return false
     }

@@ -23,8 +23,9 @@ struct HealthRoutes {
             var text: [UInt8] = []
             metrics.emit(into: &text)
             text += ProcessMetrics.text().utf8
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: text)))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(bytes: text)))
         }
     }
 }

@@ -28,8 +28,9 @@ struct OpenAPIRoutes {
 
     func add(to routes: inout RouteBuilder) {
         routes.get("/openapi.yaml") { [document] _, _ in
-            Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "public, max-age=3600"],
-                     body: .init(byteBuffer: ByteBuffer(data: document)))
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(data: document)))
         }
     }
 }

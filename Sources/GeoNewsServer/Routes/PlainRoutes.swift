@@ -29,15 +29,19 @@ struct PlainRoutes: Sendable {
 
     init(state: ServerState) throws {
         var table: [Route] = [
-            Route(path: "/v1/resolve", answer: { try ResolveRoutes.plainAnswer($0, state: state, fields: $1) },
-                  slowAnswer: ResolveRoutes(state: state).headlineAnswer, metrics: RouteMetrics(route: "/v1/resolve")),
-            Route(path: "/v1/clusters", answer: { try ClusterRoutes.plainAnswer($0, state: state, fields: $1) },
-                  slowAnswer: nil, metrics: RouteMetrics(route: "/v1/clusters")),
+            Route(
+                path: "/v1/resolve", answer: { try ResolveRoutes.plainAnswer($0, state: state, fields: $1) },
+                slowAnswer: ResolveRoutes(state: state).headlineAnswer, metrics: RouteMetrics(route: "/v1/resolve")),
+            Route(
+                path: "/v1/clusters", answer: { try ClusterRoutes.plainAnswer($0, state: state, fields: $1) },
+                slowAnswer: nil, metrics: RouteMetrics(route: "/v1/clusters")),
         ]
         if state.configuration.benchmarkConstantRoute {
             let constant = try Self.constantAnswer(state: state)
-            table.append(Route(path: Self.constantPath, answer: { _, _ in constant }, slowAnswer: nil,
-                               metrics: RouteMetrics(route: Self.constantPath)))
+            table.append(
+                Route(
+                    path: Self.constantPath, answer: { _, _ in constant }, slowAnswer: nil,
+                    metrics: RouteMetrics(route: Self.constantPath)))
         }
         routes = Dictionary(uniqueKeysWithValues: table.map { ($0.path, $0) })
     }

@@ -44,16 +44,20 @@ struct ResolveRoutes {
             state.resolveAnswers.store(entry, for: key, halfHour: halfHour)
         }
         // Valid until the next whole or half hour: UTC offsets change then.
-        return try EntityTag.answer(to: fields, tag: entry.tag, contentType: "application/json", cache: nil,
-                                    extraHeaders: [.cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: now))"]) { entry.body }
+        return try EntityTag.answer(
+            to: fields, tag: entry.tag, contentType: "application/json", cache: nil,
+            extraHeaders: [.cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: now))"]
+        ) { entry.body }
     }
 
     /// A resolution's JSON as the answer to a request with these fields: its ETag is the hash
     /// of the bytes (a resolution also depends on the hour, through its UTC offset), 304 to
     /// a matching `If-None-Match`, gzip when large enough and accepted.
     private static func tagged(_ body: [UInt8], cacheControl: String, fields: HTTPFields) throws -> PlainAnswer {
-        try EntityTag.answer(to: fields, tag: EntityTag.of(bytes: body), contentType: "application/json", cache: nil,
-                         extraHeaders: [.cacheControl: cacheControl]) { ByteBuffer(bytes: body) }
+        try EntityTag.answer(
+            to: fields, tag: EntityTag.of(bytes: body), contentType: "application/json", cache: nil,
+            extraHeaders: [.cacheControl: cacheControl]
+        ) { ByteBuffer(bytes: body) }
     }
 
     /// The position and the name language the query asks for, resolved.

@@ -19,8 +19,9 @@ struct SettingsRoutes {
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/settings") { request, _ in
             let user = try await state.authenticatedUser(request)
-            return try JSONResponse.encode(Self.body(try await state.store.settings(user: user)),
-                                           headers: [.cacheControl: "private, no-cache"])
+            return try JSONResponse.encode(
+                Self.body(try await state.store.settings(user: user)),
+                headers: [.cacheControl: "private, no-cache"])
         }
         routes.put("/v1/settings") { request, _ in
             let user = try await state.authenticatedUser(request)
@@ -52,7 +53,8 @@ struct SettingsRoutes {
         }
         for name in body.categories ?? [] {
             guard let category = HeadlineCategory(rawValue: name.lowercased()) else {
-                throw Problem.badValue("categories", "'\(name)' is not one of \(HeadlineCategory.allCases.map(\.rawValue).joined(separator: " "))")
+                throw Problem.badValue(
+                    "categories", "'\(name)' is not one of \(HeadlineCategory.allCases.map(\.rawValue).joined(separator: " "))")
             }
             if !settings.categories.contains(category.rawValue) { settings.categories.append(category.rawValue) }
         }

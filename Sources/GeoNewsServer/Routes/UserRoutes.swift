@@ -19,8 +19,9 @@ struct UserRoutes {
             let token = BearerToken.generate()
             let id = try await state.store.createUser(tokenHash: token.hash, tokenPrefix: token.prefix)
             let expiry = Date().addingTimeInterval(Double(state.configuration.tokenLifetimeSeconds))
-            return try JSONResponse.encode(Created(id: id, token: token.text, expiresAt: expiry.formatted(.iso8601)),
-                                           status: .created, headers: [.cacheControl: "no-store"])
+            return try JSONResponse.encode(
+                Created(id: id, token: token.text, expiresAt: expiry.formatted(.iso8601)),
+                status: .created, headers: [.cacheControl: "no-store"])
         }
         routes.delete("/v1/users/me") { request, _ in
             let user = try await state.authenticatedUser(request)

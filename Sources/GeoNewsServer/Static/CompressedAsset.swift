@@ -29,10 +29,12 @@ struct CompressedAsset: Sendable {
         let gzip = gzipped != nil && Self.acceptsGzip(request.headers[values: .acceptEncoding])
         let etag = "\"" + tag + (gzip ? "-gzip" : "") + "\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl, .vary: "Accept-Encoding"]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            let candidate = $0.trimmingCharacters(in: .whitespaces)
-            return candidate == etag || candidate == "W/" + etag || candidate == "*"
-        }) {
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: {
+                let candidate = $0.trimmingCharacters(in: .whitespaces)
+                return candidate == etag || candidate == "W/" + etag || candidate == "*"
+            })
+        {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = contentType

@@ -17,8 +17,9 @@ struct CompressedFolderMiddleware<Context: RequestContext>: RouterMiddleware {
         let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey])
         while let url = files?.nextObject() as? URL {
             guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
-                  values.isRegularFile == true, (values.fileSize ?? 0) <= Self.largestFile,
-                  let bytes = FileManager.default.contents(atPath: url.path) else { continue }
+                values.isRegularFile == true, (values.fileSize ?? 0) <= Self.largestFile,
+                let bytes = FileManager.default.contents(atPath: url.path)
+            else { continue }
             let relative = String(url.standardizedFileURL.path.dropFirst(root.path.count))
             let type = MediaType.getMediaType(forExtension: url.pathExtension).map { "\($0)" } ?? "application/octet-stream"
             let asset = CompressedAsset(bytes: [UInt8](bytes), contentType: type, cacheControl: cacheControl)

@@ -13,8 +13,10 @@ extension ChunkQueue {
             for try await buffer in body {
                 received += buffer.readableBytes
                 guard received <= limit else {
-                    return finish(throwing: Problem(.contentTooLarge,
-                        detail: "the request body is larger than the limit of \(limit) bytes (--max-body-bytes)"))
+                    return finish(
+                        throwing: Problem(
+                            .contentTooLarge,
+                            detail: "the request body is larger than the limit of \(limit) bytes (--max-body-bytes)"))
                 }
                 guard await put(Array(buffer.readableBytesView)) else { return }
             }

@@ -67,7 +67,8 @@ enum JSONText {
                 guard var scalar = hex4(i) else { out.append(e); continue }
                 i += 4
                 if scalar >= 0xD800, scalar < 0xDC00, i + 6 <= b.count, b[i] == UInt8(ascii: "\\"),
-                   b[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), low >= 0xDC00, low < 0xE000 {
+                    b[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), low >= 0xDC00, low < 0xE000
+                {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     i += 6
                 }

@@ -43,14 +43,16 @@ enum FixTime {
             return true
         }
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2),
-              expect(UInt8(ascii: "-")), let day = number(2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+            expect(UInt8(ascii: "-")), let day = number(2),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         var seconds = Double(CivilDate.days(year: year, month: month, day: day)) * 86_400
         guard i < b.count else { return seconds }
         guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == 0x20 else { return nil }
         i += 1
         guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2),
-              hour <= 24, minute < 60 else { return nil }
+            hour <= 24, minute < 60
+        else { return nil }
         seconds += Double(hour * 3600 + minute * 60)
         if expect(UInt8(ascii: ":")) {
             guard let second = number(2), second <= 60 else { return nil }
@@ -88,7 +90,7 @@ enum FixTime {
         let seconds = seconds + Double(offset?.seconds ?? 0)
         let whole = seconds.rounded(.down)
         guard whole >= epochRange.lowerBound - 86_400, whole <= epochRange.upperBound + 86_400,
-              let days = Int(exactly: (whole / 86_400).rounded(.down)), let wholeSeconds = Int(exactly: whole)
+            let days = Int(exactly: (whole / 86_400).rounded(.down)), let wholeSeconds = Int(exactly: whole)
         else { return "\(seconds)" }
         let rest = wholeSeconds - days * 86_400
         let (y, m, d) = CivilDate.date(ofDay: days)

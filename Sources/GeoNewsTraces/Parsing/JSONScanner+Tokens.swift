@@ -30,7 +30,7 @@ extension JSONScanner {
         guard i + 1 < bytes.count else { throw .truncated }
         switch bytes[i + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return i + 2
         case UInt8(ascii: "u"):
             let unit = try hex4(i + 2, escapeAt: i)
@@ -39,7 +39,8 @@ extension JSONScanner {
                 throw .loneSurrogate(offset: i)
             case 0xD800..<0xDC00:
                 guard i + 7 < bytes.count, bytes[i + 6] == UInt8(ascii: "\\"), bytes[i + 7] == UInt8(ascii: "u"),
-                      (0xDC00..<0xE000).contains(try hex4(i + 8, escapeAt: i + 6)) else {
+                    (0xDC00..<0xE000).contains(try hex4(i + 8, escapeAt: i + 6))
+                else {
                     if i + 8 > bytes.count { throw .truncated }
                     throw .loneSurrogate(offset: i)
                 }

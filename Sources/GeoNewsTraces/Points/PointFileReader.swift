@@ -13,7 +13,8 @@ struct PointFileReader {
     // MARK: CSV
 
     mutating func readCSV(_ source: ByteSource) throws(BatchResolveError) {
-        let reader = DelimitedChunkReader(source: source, quoteAware: true, chunkBytes: Self.chunkBytes, maxRecordBytes: Self.maxRecordBytes)
+        let reader = DelimitedChunkReader(
+            source: source, quoteAware: true, chunkBytes: Self.chunkBytes, maxRecordBytes: Self.maxRecordBytes)
         var layout: (latitude: Int, longitude: Int, id: Int?, name: Int?)?
         while let chunk = try reader.next() {
             if let reason = chunk.unreadableReason { throw .usage("\(name) line \(chunk.firstLine): \(reason)") }
@@ -48,7 +49,8 @@ struct PointFileReader {
         guard Double(texts[0]) == nil else { return (0, 1, nil, nil) }
         let names = texts.map { $0.lowercased() }
         guard let lat = names.firstIndex(where: { CSVLayout.latitudeNames.contains($0) }),
-              let lon = names.firstIndex(where: { CSVLayout.longitudeNames.contains($0) }) else {
+            let lon = names.firstIndex(where: { CSVLayout.longitudeNames.contains($0) })
+        else {
             throw .usage("\(name) line \(line): header has no lat and lon columns (found: \(texts.joined(separator: ",")))")
         }
         return (lat, lon, names.firstIndex(of: "id"), names.firstIndex(of: "name"))
@@ -62,7 +64,8 @@ struct PointFileReader {
         }
         let coordinate: Coordinate
         if let lat = Self.plainDecimal(texts[columns.latitude]), let lon = Self.plainDecimal(texts[columns.longitude]),
-           let valid = try? Coordinate.validated(latitude: lat, longitude: lon) {
+            let valid = try? Coordinate.validated(latitude: lat, longitude: lon)
+        {
             coordinate = valid
         } else {
             do {
@@ -128,9 +131,13 @@ struct PointFileReader {
         var isObjectGeometry = false
         do throws(JSONScanError) {
             try s.members(of: s.skipSpace(0)) { (k, v) throws(JSONScanError) in
-                if s.key(k, isOneOf: ["geometry"]) { geometry = v }
-                else if s.key(k, isOneOf: ["properties"]) { properties = v }
-                else if s.key(k, isOneOf: ["id"]) { id = v }
+                if s.key(k, isOneOf: ["geometry"]) {
+                    geometry = v
+                } else if s.key(k, isOneOf: ["properties"]) {
+                    properties = v
+                } else if s.key(k, isOneOf: ["id"]) {
+                    id = v
+                }
             }
             if let g = geometry, s.bytes[g.lowerBound] == UInt8(ascii: "{") {
                 isObjectGeometry = true
@@ -144,7 +151,9 @@ struct PointFileReader {
         } catch {
             throw notAPoint
         }
-        let numbers = position.prefix(2).map { s.bytes[$0.lowerBound] == UInt8(ascii: "\"") ? nil : DecimalParser.parse(UnsafeBufferPointer(rebasing: s.bytes[$0])) }
+        let numbers = position.prefix(2).map {
+            s.bytes[$0.lowerBound] == UInt8(ascii: "\"") ? nil : DecimalParser.parse(UnsafeBufferPointer(rebasing: s.bytes[$0]))
+        }
         guard isObjectGeometry, type == "Point", numbers.count == 2, let lon = numbers[0], let lat = numbers[1] else { throw notAPoint }
         do {
             points.coordinates.append(try Coordinate.validated(latitude: lat, longitude: lon))

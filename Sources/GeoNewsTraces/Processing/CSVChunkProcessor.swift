@@ -13,7 +13,9 @@ struct CSVChunkProcessor: Sendable {
     let columns: ResolvedColumns
 
     private var flatWriter: FlatRecordWriter {
-        FlatRecordWriter(format: output, names: (0..<max(1, layout.names.count, layout.longitude + 1, layout.latitude + 1)).map(layout.name(ofField:)), columns: columns)
+        FlatRecordWriter(
+            format: output, names: (0..<max(1, layout.names.count, layout.longitude + 1, layout.latitude + 1)).map(layout.name(ofField:)),
+            columns: columns)
     }
 
     /// The output header line(s) for this layout, or nothing without a header.
@@ -48,8 +50,9 @@ struct CSVChunkProcessor: Sendable {
                     writeFailure(failure, verbatim: verbatim, fields: fields, cursor, flat, out)
                 case .success(let position):
                     let r = resolver.resolve(position)
-                    tally.countResolved(r, trace: field(layout.trace, fields, b), time: layout.time.map { field($0, fields, b) },
-                                        inJourney: layout.isTrace)
+                    tally.countResolved(
+                        r, trace: field(layout.trace, fields, b), time: layout.time.map { field($0, fields, b) },
+                        inJourney: layout.isTrace)
                     if let flat {
                         flat.write(values(fields, cursor), outcome: .success(r), to: out)
                     } else {
@@ -65,16 +68,24 @@ struct CSVChunkProcessor: Sendable {
     }
 
     @inline(__always)
-    private func coordinate(_ record: CSVRecordCursor.Record, _ fields: [CSVField], _ cursor: CSVRecordCursor) -> Result<Coordinate, ReasonText> {
+    private func coordinate(
+        _ record: CSVRecordCursor.Record, _ fields: [CSVField], _ cursor: CSVRecordCursor
+    ) -> Result<Coordinate, ReasonText> {
         if let problem = record.problem { return .failure(ReasonText(problem.description)) }
         if !layout.names.isEmpty, fields.count > layout.names.count {
             return .failure(ReasonText("the record has \(fields.count) fields, the header has \(layout.names.count)"))
         }
         guard layout.latitude < fields.count else {
-            return .failure(ReasonText("no latitude: it is column \(layout.latitude + 1) and the record has \(fields.count) field\(fields.count == 1 ? "" : "s")"))
+            return .failure(
+                ReasonText(
+                    "no latitude: it is column \(layout.latitude + 1) and the record has \(fields.count) field\(fields.count == 1 ? "" : "s")"
+                ))
         }
         guard layout.longitude < fields.count else {
-            return .failure(ReasonText("no longitude: it is column \(layout.longitude + 1) and the record has \(fields.count) field\(fields.count == 1 ? "" : "s")"))
+            return .failure(
+                ReasonText(
+                    "no longitude: it is column \(layout.longitude + 1) and the record has \(fields.count) field\(fields.count == 1 ? "" : "s")"
+                ))
         }
         return CoordinateText.coordinate(latitude: cursor.raw(fields[layout.latitude]), longitude: cursor.raw(fields[layout.longitude]))
     }
@@ -107,8 +118,9 @@ struct CSVChunkProcessor: Sendable {
     ) {
         if let flat {
             let values = verbatim == nil ? [] : self.values(fields, cursor)
-            flat.write(values + Array(repeating: .absent, count: max(0, flat.names.count - values.count)),
-                       outcome: .failure(failure), to: out)
+            flat.write(
+                values + Array(repeating: .absent, count: max(0, flat.names.count - values.count)),
+                outcome: .failure(failure), to: out)
             return
         }
         if let verbatim, layout.names.isEmpty || fields.count <= layout.names.count {

@@ -48,7 +48,8 @@ struct CSVLayout: Sendable {
                 throw .usage("no latitude column (lat or latitude) in the header: \(header.joined(separator: ",")); use --lat-col")
             }
             guard let lon else {
-                throw .usage("no longitude column (lon, lng, long or longitude) in the header: \(header.joined(separator: ",")); use --lon-col")
+                throw .usage(
+                    "no longitude column (lon, lng, long or longitude) in the header: \(header.joined(separator: ",")); use --lon-col")
             }
             latitude = lat
             longitude = lon

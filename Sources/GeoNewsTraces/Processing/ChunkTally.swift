@@ -35,9 +35,10 @@ struct ChunkTally: Sendable {
     // The run being extended.
     private var runOpen = false
     private var runTrace: [UInt8] = []
-    private var run = TraceRun(traceID: "", country: nil, fixes: 0, distanceKm: 0,
-                               first: Coordinate(latitude: 0, longitude: 0),
-                               last: Coordinate(latitude: 0, longitude: 0))
+    private var run = TraceRun(
+        traceID: "", country: nil, fixes: 0, distanceKm: 0,
+        first: Coordinate(latitude: 0, longitude: 0),
+        last: Coordinate(latitude: 0, longitude: 0))
     private var runLastTime: [UInt8] = []
     private var runHasLastTime = false
 
@@ -65,7 +66,9 @@ struct ChunkTally: Sendable {
         let time = time.flatMap { $0.isEmpty ? nil : $0 }
         let key = Self.key(r.country)
         if let key {
-            if key == pendingCountry { pendingCount += 1 } else {
+            if key == pendingCountry {
+                pendingCount += 1
+            } else {
                 flushCountry()
                 pendingCountry = key
                 pendingCount = 1
@@ -97,9 +100,10 @@ struct ChunkTally: Sendable {
         runTrace.removeAll(keepingCapacity: true)
         runTrace.append(contentsOf: trace)
         let firstTime = time.map { String(decoding: $0, as: UTF8.self) }
-        run = TraceRun(traceID: String(decoding: trace, as: UTF8.self), country: country, fixes: 1,
-                       distanceKm: 0, first: p, last: p, firstTime: firstTime, lastTime: nil,
-                       firstZone: zone, lastZone: zone)
+        run = TraceRun(
+            traceID: String(decoding: trace, as: UTF8.self), country: country, fixes: 1,
+            distanceKm: 0, first: p, last: p, firstTime: firstTime, lastTime: nil,
+            firstZone: zone, lastZone: zone)
         setLastTime(time)
     }
 

@@ -61,9 +61,13 @@ struct GeoJSONChunkProcessor: Sendable {
             }
             try s.members(of: first) { (k, v) throws(JSONScanError) in
                 members.append((k, v))
-                if s.key(k, isOneOf: ["geometry"]) { geometry = v }
-                else if s.key(k, isOneOf: ["properties"]) { properties = v }
-                else if s.key(k, isOneOf: ["id"]) { id = v }
+                if s.key(k, isOneOf: ["geometry"]) {
+                    geometry = v
+                } else if s.key(k, isOneOf: ["properties"]) {
+                    properties = v
+                } else if s.key(k, isOneOf: ["id"]) {
+                    id = v
+                }
             }
             if let g = geometry, !s.isNull(g) {
                 var coordinates: Range<Int>?
@@ -139,16 +143,19 @@ struct GeoJSONChunkProcessor: Sendable {
         }
 
         if output == .geojson {
-            writeFeature(members: members, properties: properties, vertices: vertices,
-                         scalar: geometryType == "Point" || featureError != nil, s, out)
+            writeFeature(
+                members: members, properties: properties, vertices: vertices,
+                scalar: geometryType == "Point" || featureError != nil, s, out)
             return
         }
         let writer = FlatRecordWriter(format: output, names: Self.flatNames, columns: columns)
-        let props: FieldValue = properties.map { .json(String(decoding: UnsafeBufferPointer(rebasing: s.bytes[$0]), as: UTF8.self)) } ?? .absent
+        let props: FieldValue =
+            properties.map { .json(String(decoding: UnsafeBufferPointer(rebasing: s.bytes[$0]), as: UTF8.self)) } ?? .absent
         for (i, v) in vertices.enumerated() {
             let text: (Range<Int>?) -> FieldValue = { $0.map { .text(s.text($0)) } ?? .absent }
-            writer.write([.text(String(feature.index)), .text(String(i + 1)), text(v.lat), text(v.lon), text(v.time), .text(traceText), props],
-                         outcome: v.outcome, to: out)
+            writer.write(
+                [.text(String(feature.index)), .text(String(i + 1)), text(v.lat), text(v.lon), text(v.time), .text(traceText), props],
+                outcome: v.outcome, to: out)
         }
     }
 

@@ -53,10 +53,15 @@ struct JSONRecordKeys: Sendable {
             let end = try scanner.members(of: start) { (key, value) throws(JSONScanError) in
                 found.isEmptyObject = false
                 found.all.append((key, value))
-                if found.latitude == nil, scanner.key(key, isOneOf: latitude) { found.latitude = value }
-                else if found.longitude == nil, scanner.key(key, isOneOf: longitude) { found.longitude = value }
-                else if found.time == nil, scanner.key(key, isOneOf: time) { found.time = value }
-                else if found.trace == nil, scanner.key(key, isOneOf: trace) { found.trace = value }
+                if found.latitude == nil, scanner.key(key, isOneOf: latitude) {
+                    found.latitude = value
+                } else if found.longitude == nil, scanner.key(key, isOneOf: longitude) {
+                    found.longitude = value
+                } else if found.time == nil, scanner.key(key, isOneOf: time) {
+                    found.time = value
+                } else if found.trace == nil, scanner.key(key, isOneOf: trace) {
+                    found.trace = value
+                }
             }
             let after = scanner.skipSpace(end)
             if after < scanner.bytes.count { throw JSONScanError.unexpected(byte: scanner.bytes[after], offset: after) }

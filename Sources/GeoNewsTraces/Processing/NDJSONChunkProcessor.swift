@@ -43,8 +43,9 @@ struct NDJSONChunkProcessor: Sendable {
                 switch keys.read(scanner, into: &members) {
                 case .failure(let reason):
                     tally.countError()
-                    write(line: text, members: members.isObject ? members : nil,
-                          outcome: .failure(RecordFailure(line: line, reason.text)), out)
+                    write(
+                        line: text, members: members.isObject ? members : nil,
+                        outcome: .failure(RecordFailure(line: line, reason.text)), out)
                 case .success(let position):
                     let r = resolver.resolve(position)
                     let time = members.timeBytes(text)
@@ -58,7 +59,9 @@ struct NDJSONChunkProcessor: Sendable {
     }
 
     /// One output row. `members` is nil when the line is not a JSON object at all.
-    private func write(line: UnsafeBufferPointer<UInt8>, members: JSONRecordKeys.Found?, outcome: Result<Resolution, RecordFailure>, _ out: OutputChunk) {
+    private func write(
+        line: UnsafeBufferPointer<UInt8>, members: JSONRecordKeys.Found?, outcome: Result<Resolution, RecordFailure>, _ out: OutputChunk
+    ) {
         switch output {
         case .ndjson:
             if let members {

@@ -8,7 +8,9 @@ struct GPXChunkProcessor: Sendable {
     let followsTraces: Bool
     let columns: ResolvedColumns
 
-    private var writer: FlatRecordWriter { FlatRecordWriter(format: output == .gpx ? .csv : output, names: GPXPoint.fieldNames, columns: columns) }
+    private var writer: FlatRecordWriter {
+        FlatRecordWriter(format: output == .gpx ? .csv : output, names: GPXPoint.fieldNames, columns: columns)
+    }
 
     func header() -> String { writer.format == .csv ? writer.csvHeader() : "" }
 

@@ -63,16 +63,20 @@ final class DelimitedChunkReader {
                 return take(buffer, lines: cut.lines, hasQuotes: cut.hasQuotes)
             }
             if atEnd {
-                if cut.quoteOpen { return unreadableFirstLine(of: buffer, "broken quoting: a quoted field opened on this line is never closed") }
+                if cut.quoteOpen {
+                    return unreadableFirstLine(of: buffer, "broken quoting: a quoted field opened on this line is never closed")
+                }
                 return take(buffer, lines: cut.lines, hasQuotes: cut.hasQuotes)
             }
             if buffer.count >= maxRecordBytes {
                 if cut.quoteOpen {
-                    return unreadableFirstLine(of: buffer, "broken quoting: a quoted field opened on this line is not closed within \(maxRecordBytes) bytes")
+                    return unreadableFirstLine(
+                        of: buffer, "broken quoting: a quoted field opened on this line is not closed within \(maxRecordBytes) bytes")
                 }
                 skippingLongLine = true
-                let chunk = DelimitedChunk(bytes: [], firstLine: line, hasQuotes: false,
-                                           unreadableReason: "record longer than \(maxRecordBytes) bytes")
+                let chunk = DelimitedChunk(
+                    bytes: [], firstLine: line, hasQuotes: false,
+                    unreadableReason: "record longer than \(maxRecordBytes) bytes")
                 return chunk
             }
             carry = buffer
@@ -106,7 +110,9 @@ final class DelimitedChunkReader {
             // at a time (an upload in small chunks) costs no zeroing of the whole room per read.
             if block.isEmpty { block = [UInt8](repeating: 0, count: chunkBytes) }
             let n = block.withUnsafeMutableBytes { raw -> Int in
-                do throws(BatchResolveError) { return try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<min(room, raw.count)])) } catch {
+                do throws(BatchResolveError) {
+                    return try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<min(room, raw.count)]))
+                } catch {
                     failure = error
                     return 0
                 }
@@ -139,8 +145,9 @@ final class DelimitedChunkReader {
             var last = n - 1
             while last >= 0 && b[last] != 0x0A { last -= 1 }
             let boundary = last + 1
-            return Cut(boundary: boundary, lines: Self.countLines(UnsafeBufferPointer(rebasing: b[..<boundary])),
-                       hasQuotes: false, quoteOpen: false)
+            return Cut(
+                boundary: boundary, lines: Self.countLines(UnsafeBufferPointer(rebasing: b[..<boundary])),
+                hasQuotes: false, quoteOpen: false)
         }
         // The same states CSVRecordCursor moves through, so both agree on where records end.
         var state = CSVScanState.fieldStart
@@ -158,8 +165,9 @@ final class DelimitedChunkReader {
             }
             state = state.after(c)
         }
-        return Cut(boundary: boundary, lines: boundary == 0 ? lines : linesAtBoundary,
-                   hasQuotes: true, quoteOpen: state == .quoted)
+        return Cut(
+            boundary: boundary, lines: boundary == 0 ? lines : linesAtBoundary,
+            hasQuotes: true, quoteOpen: state == .quoted)
     }
 
     static func countLines(_ b: UnsafeBufferPointer<UInt8>) -> Int {

@@ -17,9 +17,11 @@ struct GPXPoint: Sendable {
     static let fieldNames = ["kind", "trace_id", "segment", "lat", "lon", "ele", "time", "name"]
 
     var fieldValues: [FieldValue] {
-        [.text(kind), .text(traceID), .text(String(segment)), latitude.map(FieldValue.text) ?? .absent,
-         longitude.map(FieldValue.text) ?? .absent, elevation.map(FieldValue.text) ?? .absent,
-         time.map(FieldValue.text) ?? .absent, name.map(FieldValue.text) ?? .absent]
+        [
+            .text(kind), .text(traceID), .text(String(segment)), latitude.map(FieldValue.text) ?? .absent,
+            longitude.map(FieldValue.text) ?? .absent, elevation.map(FieldValue.text) ?? .absent,
+            time.map(FieldValue.text) ?? .absent, name.map(FieldValue.text) ?? .absent,
+        ]
     }
 }
 
@@ -81,10 +83,13 @@ final class GPXPointReader {
             let rest = b[position...]
             if rest.count < 9 && !reader.atEnd { return nil }
             let (terminator, skip): ([UInt8], Int) =
-                rest.starts(with: Array("<!--".utf8)) ? (Array("-->".utf8), 4)
-                : rest.starts(with: Array("<![CDATA[".utf8)) ? (Array("]]>".utf8), 9)
-                : rest.starts(with: Array("<?".utf8)) ? (Array("?>".utf8), 2)
-                : ([UInt8(ascii: ">")], 1)
+                rest.starts(with: Array("<!--".utf8))
+                ? (Array("-->".utf8), 4)
+                : rest.starts(with: Array("<![CDATA[".utf8))
+                    ? (Array("]]>".utf8), 9)
+                    : rest.starts(with: Array("<?".utf8))
+                        ? (Array("?>".utf8), 2)
+                        : ([UInt8(ascii: ">")], 1)
             guard let end = Self.find(terminator, in: b, from: position + skip, quoted: terminator.count == 1) else {
                 if !reader.atEnd { return nil }
                 position = b.count
@@ -108,7 +113,13 @@ final class GPXPointReader {
         while i + needle.count <= b.count {
             let c = b[i]
             if quoted {
-                if quote != 0 { if c == quote { quote = 0 } } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { quote = c } else if c == needle[0] { return i }
+                if quote != 0 {
+                    if c == quote { quote = 0 }
+                } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                    quote = c
+                } else if c == needle[0] {
+                    return i
+                }
             } else if c == needle[0], b[i..<(i + needle.count)].elementsEqual(needle) {
                 return i
             }
@@ -157,9 +168,10 @@ final class GPXPointReader {
             case "rtept": trace = routeOrTrackName ?? "route \(routeIndex)"
             default: trace = "waypoints"
             }
-            let p = GPXPoint(kind: name, traceID: trace, segment: name == "trkpt" ? segment : 0,
-                             latitude: attributes["lat"], longitude: attributes["lon"], elevation: nil,
-                             time: nil, name: nil, line: tagLine)
+            let p = GPXPoint(
+                kind: name, traceID: trace, segment: name == "trkpt" ? segment : 0,
+                latitude: attributes["lat"], longitude: attributes["lon"], elevation: nil,
+                time: nil, name: nil, line: tagLine)
             if selfClosing { return p }
             point = p
         default: break
@@ -204,7 +216,9 @@ enum XMLText {
             case "quot": out += "\""
             case "apos": out += "'"
             default:
-                let code = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+                let code =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
                 if let code, let scalar = Unicode.Scalar(code) { out.unicodeScalars.append(scalar) } else { out += "&\(entity);" }
             }
             rest = rest[rest.index(after: semi)...]

@@ -105,14 +105,19 @@ final class GeoJSONFeatureReader {
             // A bare number or word ends at the first byte that cannot belong to it; that byte
             // is then scanned again as itself.
             if scalarElement, !inString, let start = featureStart,
-               Self.endsBareValue(c) || c == UInt8(ascii: "{") || c == UInt8(ascii: "[") || c == UInt8(ascii: "\"") {
+                Self.endsBareValue(c) || c == UInt8(ascii: "{") || c == UInt8(ascii: "[") || c == UInt8(ascii: "\"")
+            {
                 scalarElement = false
                 return element(start..<position)
             }
             defer { position += 1 }
             if c == 0x0A { line += 1 }
             if inString {
-                if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") {
+                if escaped {
+                    escaped = false
+                } else if c == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if c == UInt8(ascii: "\"") {
                     inString = false
                     if depth == 1 { lastKey = Array(b[(stringStart + 1)..<position]) }
                     if depth == 2, inFeatures, scalarElement, let start = featureStart {

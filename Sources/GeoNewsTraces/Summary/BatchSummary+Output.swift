@@ -28,7 +28,9 @@ extension BatchSummary {
             for c in trace.crossings {
                 var at = c.time.map { " at \(Self.utc($0))" } ?? ""
                 if let local = c.localTime, let zone = c.timeZone { at += " (local \(local) \(zone))" }
-                lines.append("  crossing \(c.from ?? "sea") → \(c.to ?? "sea")\(at) near \(String(format: "%.5f", c.latitude)), \(String(format: "%.5f", c.longitude))")
+                lines.append(
+                    "  crossing \(c.from ?? "sea") → \(c.to ?? "sea")\(at) near \(String(format: "%.5f", c.latitude)), \(String(format: "%.5f", c.longitude))"
+                )
             }
         }
         if traces.count > Self.tracesShownInText {

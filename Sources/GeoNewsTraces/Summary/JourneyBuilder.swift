@@ -15,8 +15,9 @@ struct JourneyBuilder {
     mutating func add(_ run: TraceRun) {
         guard var open = traces[run.traceID] else {
             order.append(run.traceID)
-            traces[run.traceID] = Open(summary: TraceSummary(traceID: run.traceID, segments: [segment(run)]),
-                                       last: run.last, lastTime: run.lastTime)
+            traces[run.traceID] = Open(
+                summary: TraceSummary(traceID: run.traceID, segments: [segment(run)]),
+                last: run.last, lastTime: run.lastTime)
             return
         }
         let step = GreatCircle.distance(from: open.last, to: run.first)
@@ -57,13 +58,15 @@ struct JourneyBuilder {
     /// `time` as ISO 8601 in `zone`'s offset at that instant: `2024-05-01T10:30:00+02:00`.
     static func localTime(_ time: String?, zone: String?, _ rules: TimeZoneRules) -> String? {
         guard let zone, let seconds = time.flatMap(FixTime.epochSeconds),
-              let offset = rules.offset(ofZone: zone, at: Int64(seconds.rounded(.down))) else { return nil }
+            let offset = rules.offset(ofZone: zone, at: Int64(seconds.rounded(.down)))
+        else { return nil }
         return FixTime.iso8601(seconds, offset: offset)
     }
 
     private func segment(_ run: TraceRun) -> CountrySegment {
-        CountrySegment(country: run.country, firstTime: run.firstTime, lastTime: run.lastTime,
-                       fixes: run.fixes, distanceKm: run.distanceKm, firstTimeZone: run.firstZone, lastTimeZone: run.lastZone)
+        CountrySegment(
+            country: run.country, firstTime: run.firstTime, lastTime: run.lastTime,
+            fixes: run.fixes, distanceKm: run.distanceKm, firstTimeZone: run.firstZone, lastTimeZone: run.lastZone)
     }
 
     private func crossing(from open: Open, to run: TraceRun) -> BorderCrossing {
@@ -72,8 +75,9 @@ struct JourneyBuilder {
         if let a = open.lastTime.flatMap(FixTime.epochSeconds), let b = run.firstTime.flatMap(FixTime.epochSeconds) {
             time = FixTime.iso8601((a + b) / 2)
         }
-        return BorderCrossing(from: open.summary.segments.last?.country, to: run.country, time: time,
-                              latitude: mid.latitude, longitude: mid.longitude, timeZone: run.firstZone)
+        return BorderCrossing(
+            from: open.summary.segments.last?.country, to: run.country, time: time,
+            latitude: mid.latitude, longitude: mid.longitude, timeZone: run.firstZone)
     }
 
     /// The great-circle midpoint (Vincenty's spherical form), right across the antimeridian.

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import Foundation
 import GeoNewsBoundaries
 import GeoNewsClustering
 import GeoNewsCommandLine
 import GeoNewsGeodesy
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `geonews bench cluster`: build time, peak memory and query times of clustering at
 /// several camera altitudes.
@@ -53,7 +54,9 @@ struct BenchClusterCommand: AsyncParsableCommand {
     func run() async throws {
         let cameras: [CameraAltitude]
         do {
-            cameras = try altitudes.split(separator: ",").map { text throws(CameraAltitudeError) in try CameraAltitude(parsing: String(text)) }
+            cameras = try altitudes.split(separator: ",").map { text throws(CameraAltitudeError) in
+                try CameraAltitude(parsing: String(text))
+            }
         } catch { throw fail(error.description, .usage) }
         let centre = try ClusterCommand.parseCenter(center)
         guard repeats > 0 else { throw fail("repeats \(repeats) must be 1 or more", .usage) }
@@ -66,31 +69,48 @@ struct BenchClusterCommand: AsyncParsableCommand {
             coordinates = Self.randomPoints(count: points, seed: seed)
         }
         let options = clustering.options
-        print("points \(coordinates.count)\(input.map { " from \($0)" } ?? " (seed \(seed))"), zooms \(options.minZoom)–\(options.maxZoom), radius \(Self.number(options.radius)), extent \(Self.number(options.extent)), min points \(options.minPoints)\(options.wrapsAntimeridian ? ", wrapping" : "")")
+        print(
+            "points \(coordinates.count)\(input.map { " from \($0)" } ?? " (seed \(seed))"), zooms \(options.minZoom)–\(options.maxZoom), radius \(Self.number(options.radius)), extent \(Self.number(options.extent)), min points \(options.minPoints)\(options.wrapsAntimeridian ? ", wrapping" : "")"
+        )
 
         let clock = ContinuousClock()
         let start = clock.now, startCPU = Self.threadCPUSeconds()
         let index = try clustering.index(for: coordinates)
         let build = Self.seconds(clock.now - start), buildCPU = Self.threadCPUSeconds() - startCPU
         let buildPeak = Self.peakResidentMegabytes() ?? -1
-        print(String(format: "build %.3f s wall, %.3f s CPU (one thread), %d clusters made, peak RSS %d MB", build, buildCPU, index.clusterCount, buildPeak))
+        print(
+            String(
+                format: "build %.3f s wall, %.3f s CPU (one thread), %d clusters made, peak RSS %d MB", build, buildCPU, index.clusterCount,
+                buildPeak))
 
         print("altitude   zoom  level     items  world ms  viewport items  viewport ms")
         for camera in cameras {
             let zoom = camera.zoom(latitude: centre.latitude)
             let bounds = Viewport(center: centre).bounds(atZoom: zoom)
             var world: [ClusterFeature] = [], view: [ClusterFeature] = []
-            let worldTime = try median(repeats) { world = []; world = try index.clusters(in: .world, zoom: zoom) }
-            let viewTime = try median(repeats) { view = []; view = try index.clusters(in: bounds, zoom: zoom) }
-            print(camera.description.padding(toLength: 9, withPad: " ", startingAt: 0) + String(format: " %5.2f  %5d %9d  %8.3f  %14d  %11.3f",
-                         zoom, try index.level(forZoom: zoom), world.count,
-                         worldTime * 1000, view.count, viewTime * 1000))
+            let worldTime = try median(repeats) {
+                world = []; world = try index.clusters(in: .world, zoom: zoom)
+            }
+            let viewTime = try median(repeats) {
+                view = []; view = try index.clusters(in: bounds, zoom: zoom)
+            }
+            print(
+                camera.description.padding(toLength: 9, withPad: " ", startingAt: 0)
+                    + String(
+                        format: " %5.2f  %5d %9d  %8.3f  %14d  %11.3f",
+                        zoom, try index.level(forZoom: zoom), world.count,
+                        worldTime * 1000, view.count, viewTime * 1000))
         }
         var zoom5: [ClusterFeature] = []
-        let zoom5Time = try median(repeats) { zoom5 = []; zoom5 = try index.clusters(in: .world, zoom: 5) }
+        let zoom5Time = try median(repeats) {
+            zoom5 = []; zoom5 = try index.clusters(in: .world, zoom: 5)
+        }
         print(String(format: "whole world at zoom 5: %d items in %.3f ms", zoom5.count, zoom5Time * 1000))
-        print(String(format: "json {\"points\":%d,\"build_seconds\":%.6f,\"build_cpu_seconds\":%.6f,\"peak_rss_mb\":%d,\"clusters\":%d,\"world_zoom5_ms\":%.3f}",
-                     coordinates.count, build, buildCPU, buildPeak, index.clusterCount, zoom5Time * 1000))
+        print(
+            String(
+                format:
+                    "json {\"points\":%d,\"build_seconds\":%.6f,\"build_cpu_seconds\":%.6f,\"peak_rss_mb\":%d,\"clusters\":%d,\"world_zoom5_ms\":%.3f}",
+                coordinates.count, build, buildCPU, buildPeak, index.clusterCount, zoom5Time * 1000))
         if let dump { try write(index, to: dump) }
     }
 

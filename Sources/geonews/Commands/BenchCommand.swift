@@ -6,7 +6,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure GeoNews on this machine (release builds give meaningful figures).",
         subcommands: [
-            BenchClusterCommand.self,
+            BenchClusterCommand.self
         ]
     )
 }

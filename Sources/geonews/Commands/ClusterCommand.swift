@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import Foundation
 import GeoNewsBoundaries
@@ -8,6 +5,10 @@ import GeoNewsClustering
 import GeoNewsCommandLine
 import GeoNewsGeodesy
 import GeoNewsTraces
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `geonews cluster`: the bubbles a news map shows at a camera altitude or zoom.
 struct ClusterCommand: AsyncParsableCommand {
@@ -39,10 +40,14 @@ struct ClusterCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Viewport size in points, WIDTHxHEIGHT.", valueName: "WxH"))
     var viewport: String = "390x844"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Query box W,S,E,N in degrees (W > E crosses the antimeridian).", valueName: "w,s,e,n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Query box W,S,E,N in degrees (W > E crosses the antimeridian).", valueName: "w,s,e,n"))
     var bbox: String?
 
-    @Option(help: ArgumentHelp("Points to cluster: CSV with lat/lon columns, or GeoJSON Points; `-` reads standard input (default: the 54 news-country markers).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Points to cluster: CSV with lat/lon columns, or GeoJSON Points; `-` reads standard input (default: the 54 news-country markers).",
+            valueName: "file"))
     var input: String?
 
     @Option(help: "Map tile size in points for --altitude: 512 or 256.")
@@ -60,8 +65,9 @@ struct ClusterCommand: AsyncParsableCommand {
         let index = try clustering.index(for: points.coordinates)
         let query: ClusterQuery
         do {
-            query = try ClusterQuery(zoom: zoom, altitude: altitude, bbox: bbox, center: center,
-                                     viewport: viewport, tileSize: tileSize)
+            query = try ClusterQuery(
+                zoom: zoom, altitude: altitude, bbox: bbox, center: center,
+                viewport: viewport, tileSize: tileSize)
         } catch {
             throw fail(error.description, .usage)
         }
@@ -113,7 +119,9 @@ struct ClusterCommand: AsyncParsableCommand {
                 let members = (try? index.leaves(of: id, limit: 12)) ?? []
                 let more = f.pointCount > members.count ? " …" : ""
                 let expands = (try? index.expansionZoom(of: id)).map(String.init) ?? "?"
-                print("  cluster \(at)  \(f.pointCount) points, splits at zoom \(expands): \(members.map { points.ids[$0] }.joined(separator: " "))\(more)")
+                print(
+                    "  cluster \(at)  \(f.pointCount) points, splits at zoom \(expands): \(members.map { points.ids[$0] }.joined(separator: " "))\(more)"
+                )
             case .point(let p):
                 print("  point   \(at)  \(points.ids[p])\(points.names[p].map { " " + $0 } ?? "")")
             }

@@ -40,7 +40,8 @@ struct CountriesCommand: AsyncParsableCommand {
             return
         }
         for c in found {
-            let codes = "\((c.iso2 ?? "--").padding(toLength: 3, withPad: " ", startingAt: 0))\((c.iso3 ?? "---").padding(toLength: 4, withPad: " ", startingAt: 0))"
+            let codes =
+                "\((c.iso2 ?? "--").padding(toLength: 3, withPad: " ", startingAt: 0))\((c.iso3 ?? "---").padding(toLength: 4, withPad: " ", startingAt: 0))"
             let sovereign = c.sovereign == c.name ? "" : "  (\(c.sovereign))"
             print("\(codes)\(c.hasNews ? "★" : " ") \(c.name(in: lang))\(sovereign)")
         }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import GeoNewsBoundaries
 import GeoNewsCommandLine
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `geonews data`: the area index a first run needs, unpacked from the committed pack.
 struct DataCommand: AsyncParsableCommand {
@@ -47,7 +48,8 @@ struct DataPathCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "path",
         abstract: "Print where the resolver reads area-index.bin; exit 65 if it is not there.",
-        discussion: "Without an index there, names the path the resolver looked at (outside a checkout, the cache path `geonews data install` writes)."
+        discussion:
+            "Without an index there, names the path the resolver looked at (outside a checkout, the cache path `geonews data install` writes)."
     )
 
     @OptionGroup var data: DataOptions

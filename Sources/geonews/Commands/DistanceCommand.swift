@@ -93,7 +93,9 @@ struct DistanceSummary {
         var lines = [
             "From       \(DistanceText.position(start))",
             "To         \(DistanceText.position(end))",
-            String(format: "Distance   %.1f km on the great circle (sphere of radius %.4f km)", r.greatCircle.distanceKm, GreatCircle.meanEarthRadiusKm),
+            String(
+                format: "Distance   %.1f km on the great circle (sphere of radius %.4f km)", r.greatCircle.distanceKm,
+                GreatCircle.meanEarthRadiusKm),
             String(format: "Bearing    %.1f° initial", r.greatCircle.initialBearing),
         ]
         if let g = r.geodesic {

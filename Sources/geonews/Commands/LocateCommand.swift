@@ -38,7 +38,10 @@ struct LocateCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a summary.")
     var json = false
 
-    @Option(help: ArgumentHelp("Country names in this language (ar bn de el en es fa fr he hi hu id it ja ko nl pl pt ru sv tr uk ur vi zh zht).", valueName: "code"))
+    @Option(
+        help: ArgumentHelp(
+            "Country names in this language (ar bn de el en es fa fr he hi hu id it ja ko nl pl pt ru sv tr uk ur vi zh zht).",
+            valueName: "code"))
     var lang: String?
 
     @Option(help: ArgumentHelp("Headlines to show, 1…100.", valueName: "n"))
@@ -74,8 +77,9 @@ struct LocateCommand: AsyncParsableCommand {
         let resolver = try await data.resolver(preloaded: ResolverPreload.started)
         let resolution = resolver.resolve(position)
         let suggested = resolution.suggestion.country
-        let request = SuggestedHeadlines(country: (suggested.iso2 ?? suggested.id).lowercased(), limit: limit,
-                                         category: category, providers: providers, useCache: !noCache)
+        let request = SuggestedHeadlines(
+            country: (suggested.iso2 ?? suggested.id).lowercased(), limit: limit,
+            category: category, providers: providers, useCache: !noCache)
         let headlines = noHeadlines ? nil : await request.fetch(asJSON: json)
         // Only a position with a zone pays for reading the zone rules.
         let zoneRules = try resolution.timeZone.map { _ in try data.zoneRules() }
@@ -119,14 +123,18 @@ struct LocateCommand: AsyncParsableCommand {
     static let categories = ["business", "entertainment", "general", "health", "science", "sports", "technology"]
     static let providers = ["google-news", "newsapi", "gnews", "gdelt"]
 
-    static let languages = ["ar", "bn", "de", "el", "en", "es", "fa", "fr", "he", "hi", "hu", "id", "it", "ja",
-                            "ko", "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht"]
+    static let languages = [
+        "ar", "bn", "de", "el", "en", "es", "fa", "fr", "he", "hi", "hu", "id", "it", "ja",
+        "ko", "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht",
+    ]
 }
 
 /// `--data DIR`, shared by the commands that read Data/. A data directory that is missing or
 /// damaged exits 65 (``ExitStatus/dataError``) from every command.
 struct DataOptions: ParsableArguments {
-    @Option(name: .customLong("data"), help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
+    @Option(
+        name: .customLong("data"),
+        help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
     var path: String?
 
     func directory() throws -> DataDirectory {

@@ -3,6 +3,7 @@ import GeoNewsBoundaries
 import GeoNewsCommandLine
 import GeoNewsGeodesy
 import GeoNewsTraces
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,27 +16,27 @@ struct ResolveCommand: ParsableCommand {
         commandName: "resolve",
         abstract: "Resolve every position of CSV, NDJSON, GeoJSON or GPX input to its country.",
         discussion: """
-        Every input record becomes one output row, in input order, with its original fields \
-        plus country_iso2, suggested_iso2, suggestion_reason (inside | sovereign | offshore | \
-        nearest-marker), distance_km, time_zone, border_distance_km with --border-distance, and \
-        error. country_iso2 is the country whose land or territorial sea holds the fix, as \
-        OpenStreetMap draws them, and empty/null beyond every territorial sea; time_zone is the \
-        IANA zone (Etc/GMT±N on the open ocean); border_distance_km is the distance in km to \
-        the nearest edge of that country's area, empty/null at sea. A bad record (not a number, \
-        out of range, broken quoting, truncated) becomes a row whose error names the line and \
-        the reason; the run goes on, and rows out always equal rows in.
+            Every input record becomes one output row, in input order, with its original fields \
+            plus country_iso2, suggested_iso2, suggestion_reason (inside | sovereign | offshore | \
+            nearest-marker), distance_km, time_zone, border_distance_km with --border-distance, and \
+            error. country_iso2 is the country whose land or territorial sea holds the fix, as \
+            OpenStreetMap draws them, and empty/null beyond every territorial sea; time_zone is the \
+            IANA zone (Etc/GMT±N on the open ocean); border_distance_km is the distance in km to \
+            the nearest edge of that country's area, empty/null at sea. A bad record (not a number, \
+            out of range, broken quoting, truncated) becomes a row whose error names the line and \
+            the reason; the run goes on, and rows out always equal rows in.
 
-        Reads standard input with `-` or no FILE, so it works as a stage of Spark's \
-        RDD.pipe() or Hadoop streaming: `--format ndjson`, or headerless CSV with \
-        `--no-header --lat-col 1 --lon-col 2`.
+            Reads standard input with `-` or no FILE, so it works as a stage of Spark's \
+            RDD.pipe() or Hadoop streaming: `--format ndjson`, or headerless CSV with \
+            `--no-header --lat-col 1 --lon-col 2`.
 
-        Exit status: 0 when the run completed, even if some rows carry an error (count them \
-        with --summary); 64 for bad usage (unknown format, no latitude column in the header); \
-        65 when the data directory is missing or damaged (as every geonews command); 66 when \
-        an input file cannot be opened; 74 when reading or writing fails. When the reader of \
-        standard output goes away (`| head`), it stops quietly, killed by SIGPIPE as Unix \
-        filters are (the shell shows 141).
-        """
+            Exit status: 0 when the run completed, even if some rows carry an error (count them \
+            with --summary); 64 for bad usage (unknown format, no latitude column in the header); \
+            65 when the data directory is missing or damaged (as every geonews command); 66 when \
+            an input file cannot be opened; 74 when reading or writing fails. When the reader of \
+            standard output goes away (`| head`), it stops quietly, killed by SIGPIPE as Unix \
+            filters are (the shell shows 141).
+            """
     )
 
     @Argument(help: "Input files; `-` or none reads standard input.")
@@ -65,10 +66,15 @@ struct ResolveCommand: ParsableCommand {
     @Flag(name: .customLong("no-header"), help: "The CSV has no header line (and none is written); columns default to 1 = lat, 2 = lon.")
     var noHeader = false
 
-    @Flag(name: .customLong("border-distance"), help: "Add a border_distance_km column: km to the nearest edge of the fix's country (land border or limit of its waters).")
+    @Flag(
+        name: .customLong("border-distance"),
+        help: "Add a border_distance_km column: km to the nearest edge of the fix's country (land border or limit of its waters).")
     var borderDistance = false
 
-    @Flag(help: "Print a summary to standard error: counts, countries, speed, each trace's segments and crossings, with times in UTC and in each fix's local zone.")
+    @Flag(
+        help:
+            "Print a summary to standard error: counts, countries, speed, each trace's segments and crossings, with times in UTC and in each fix's local zone."
+    )
     var summary = false
 
     @Option(name: .customLong("summary-json"), help: "Write the summary as JSON to this file.")

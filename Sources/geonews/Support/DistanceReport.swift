@@ -53,8 +53,9 @@ struct DistanceReport: Encodable, Hashable, Sendable {
     init(from a: Coordinate, to b: Coordinate, ellipsoid: Bool) {
         from = Position(lat: a.latitude, lon: a.longitude)
         to = Position(lat: b.latitude, lon: b.longitude)
-        greatCircle = Sphere(distanceKm: GreatCircle.distance(from: a, to: b),
-                             initialBearing: GreatCircle.initialBearing(from: a, to: b))
+        greatCircle = Sphere(
+            distanceKm: GreatCircle.distance(from: a, to: b),
+            initialBearing: GreatCircle.initialBearing(from: a, to: b))
         geodesic = ellipsoid ? Geodesic.wgs84.inverse(from: a, to: b).report : nil
     }
 
@@ -71,7 +72,8 @@ struct DistanceReport: Encodable, Hashable, Sendable {
 
 extension GeodesicInverse {
     var report: DistanceReport.Ellipsoid {
-        DistanceReport.Ellipsoid(distanceM: distanceMetres, distanceKm: distanceKm,
-                                 initialAzimuth: initialBearing, finalAzimuth: finalBearing)
+        DistanceReport.Ellipsoid(
+            distanceM: distanceMetres, distanceKm: distanceKm,
+            initialAzimuth: initialBearing, finalAzimuth: finalBearing)
     }
 }

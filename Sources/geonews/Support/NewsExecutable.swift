@@ -1,8 +1,9 @@
+import Foundation
+import GeoNewsCommandLine
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import GeoNewsCommandLine
 
 /// The `geonews-news` executable beside this one, which holds the headline commands.
 ///
@@ -36,7 +37,8 @@ enum NewsExecutable {
 
     /// The executable `name` beside the running one (`geonews-news`, `geonews-serve`).
     static func path(of name: String) -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
     }
@@ -50,7 +52,7 @@ enum NewsExecutable {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
         let detail = String(cString: strerror(errno))
-        argv.forEach { free($0) }
+        for argument in argv { free(argument) }
         return .notStarted(path: path, detail: detail)
     }
 
@@ -75,7 +77,8 @@ enum NewsExecutable {
         let standardError = errors.fileHandleForReading.readDataToEndOfFile()
         let data = await standardOutput.value
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, standardOutput: data,
-                   standardError: String(decoding: standardError, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, standardOutput: data,
+            standardError: String(decoding: standardError, as: UTF8.self))
     }
 }

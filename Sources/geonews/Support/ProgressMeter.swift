@@ -1,10 +1,11 @@
+import GeoNewsCommandLine
+import GeoNewsTraces
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoNewsCommandLine
-import GeoNewsTraces
 
 /// A one-line progress display on standard error: bytes done of the total, the rate and the
 /// time left; records and their rate when the total is unknown. Redraws at most ten times a
@@ -56,7 +57,8 @@ final class ProgressMeter {
 
     static func duration(_ s: Double) -> String {
         let t = Int(s.rounded())
-        return t >= 3600 ? "\(t / 3600):\(t / 60 % 60 < 10 ? "0" : "")\(t / 60 % 60):\(t % 60 < 10 ? "0" : "")\(t % 60)"
+        return t >= 3600
+            ? "\(t / 3600):\(t / 60 % 60 < 10 ? "0" : "")\(t / 60 % 60):\(t % 60 < 10 ? "0" : "")\(t % 60)"
             : "\(t / 60):\(t % 60 < 10 ? "0" : "")\(t % 60)"
     }
 }

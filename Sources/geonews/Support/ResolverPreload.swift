@@ -20,13 +20,14 @@ struct ResolverPreload: Sendable {
     /// A preload under way when the arguments are the default command's, else `nil`.
     static func start(arguments: [String], subcommands: [String]) -> ResolverPreload? {
         guard let first = arguments.first, !subcommands.contains(first),
-              !arguments.contains(where: { $0 == "--data" || $0.hasPrefix("--data=") || $0 == "-h" || $0 == "--help" })
+            !arguments.contains(where: { $0 == "--data" || $0.hasPrefix("--data=") || $0 == "-h" || $0 == "--help" })
         else { return nil }
-        return ResolverPreload(load: Task.detached {
-            Result { () throws(DataError) -> CountryResolver in
-                try CountryResolver.load(from: DataDirectory.locate(), options: .singlePosition)
-            }
-        })
+        return ResolverPreload(
+            load: Task.detached {
+                Result { () throws(DataError) -> CountryResolver in
+                    try CountryResolver.load(from: DataDirectory.locate(), options: .singlePosition)
+                }
+            })
     }
 
     /// The preloaded resolver (or the error loading it met), once loaded.

@@ -1,8 +1,9 @@
+import GeoNewsBoundaries
+import GeoNewsTraces
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GeoNewsBoundaries
-import GeoNewsTraces
 
 /// Batch resolution over fuzzed bytes: every record comes out as exactly one row (or one row
 /// per GeoJSON vertex), in order, and every error row names a line of the input.
@@ -17,7 +18,12 @@ enum BatchProperties {
 
     /// Headerless CSV, latitude and longitude in columns 1 and 2, written as NDJSON.
     static func checkCSV(_ input: [UInt8]) {
-        guard let run = run(input, .csv, { $0.hasHeader = false; $0.latitudeColumn = .position(1); $0.longitudeColumn = .position(2) })
+        guard
+            let run = run(
+                input, .csv,
+                {
+                    $0.hasHeader = false; $0.latitudeColumn = .position(1); $0.longitudeColumn = .position(2)
+                })
         else { return }
         // Without quotes a record is a line; blank lines are no records.
         if !input.contains(UInt8(ascii: "\"")) {
@@ -41,7 +47,8 @@ enum BatchProperties {
         for row in run.rows {
             let featurePrefix = #"{"feature":""#.utf8.count
             guard let f = number(after: #"{"feature":""#, in: row),
-                  let v = number(after: #"","vertex":""#, in: row.dropFirst(featurePrefix + String(f).count)) else {
+                let v = number(after: #"","vertex":""#, in: row.dropFirst(featurePrefix + String(f).count))
+            else {
                 violated("geojson: a row without its feature and vertex number: \(String(decoding: row.prefix(80), as: UTF8.self))")
             }
             if f == feature + 1, v == 1 {
@@ -97,7 +104,8 @@ enum BatchProperties {
             let value = row[at.upperBound...]
             if value.elementsEqual(#"null}"#.utf8) { resolved += 1; continue }
             guard let line = number(after: #","error":"line "#, in: row[at.lowerBound...]),
-                  (1...inputLines).contains(line) else {
+                (1...inputLines).contains(line)
+            else {
                 violated("\(format): an error row that names no line of the input: \(String(decoding: value.prefix(100), as: UTF8.self))")
             }
         }

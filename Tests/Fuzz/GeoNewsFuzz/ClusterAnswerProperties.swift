@@ -20,7 +20,9 @@ enum ClusterAnswerProperties {
             points.append(Coordinate(latitude: 170 * t - 85, longitude: (Double(i) * 137.508).truncatingRemainder(dividingBy: 360) - 180))
         }
         for i in 0..<94 { points.append(Coordinate(latitude: 48.85 + Double(i % 7) * 1e-4, longitude: 2.35 + Double(i / 7) * 1e-4)) }
-        points += [(0, 179.999), (0, -179.999), (89.9, 0), (-89.9, 0), (90, 180), (-90, -180)].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        points += [(0, 179.999), (0, -179.999), (89.9, 0), (-89.9, 0), (90, 180), (-90, -180)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
         return points
     }()
 
@@ -41,8 +43,9 @@ enum ClusterAnswerProperties {
         let tileSize = fields["tileSize"].map { Int($0) ?? 0 } ?? 512
         let query: ClusterQuery
         do {
-            query = try ClusterQuery(zoom: fields["zoom"], altitude: fields["altitude"], bbox: fields["bbox"],
-                                     center: fields["center"], viewport: fields["viewport"] ?? "390x844", tileSize: tileSize)
+            query = try ClusterQuery(
+                zoom: fields["zoom"], altitude: fields["altitude"], bbox: fields["bbox"],
+                center: fields["center"], viewport: fields["viewport"] ?? "390x844", tileSize: tileSize)
         } catch {
             if error.description.isEmpty { violated("cluster query '\(text)': a refusal without a message") }
             return
@@ -60,8 +63,9 @@ enum ClusterAnswerProperties {
             violated("cluster query '\(text)' was accepted, then the index refused it: \(error)")
         }
         guard let collection = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              collection["type"] as? String == "FeatureCollection",
-              (collection["features"] as? [Any])?.count == features.count else {
+            collection["type"] as? String == "FeatureCollection",
+            (collection["features"] as? [Any])?.count == features.count
+        else {
             violated("cluster query '\(text)': the answer is not a FeatureCollection of \(features.count) features")
         }
         if let altitude = fields["altitude"] {

@@ -1,8 +1,9 @@
+import Foundation
+import GeoNewsTraces
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import GeoNewsTraces
 
 #if GEONEWS_FUZZ
 import CLibFuzzer
@@ -42,7 +43,8 @@ struct FuzzReplay {
                 writeToStandardError("GeoNewsFuzz: no such file or folder: \(path)\n")
                 exit(66)
             }
-            let files = isFolder.boolValue
+            let files =
+                isFolder.boolValue
                 ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 }
                 : [path]
             for file in files {

@@ -1,7 +1,8 @@
+import GeoNewsTraces
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import GeoNewsTraces
 
 /// Writes a message to standard error at once (a finding aborts right after it).
 func writeToStandardError(_ text: String) {

@@ -31,7 +31,7 @@ enum HeadlineResponseProperties {
             try ProviderAnswers.gdelt(body).map { wire in
                 // The wire articles keep what GDELT sent; the article mapping is what drops.
                 guard let title = wire.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty,
-                      let link = wire.url, let url = URL(string: link), url.scheme != nil
+                    let link = wire.url, let url = URL(string: link), url.scheme != nil
                 else { return Article(title: "-", url: answerURL, publishedAt: nil, provider: .gdelt) }
                 return Article(title: title, url: url, publishedAt: nil, provider: .gdelt)
             }

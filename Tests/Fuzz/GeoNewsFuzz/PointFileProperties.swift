@@ -31,7 +31,8 @@ enum PointFileProperties {
     private static func outcome(_ chunks: [[UInt8]]) -> Outcome {
         do {
             let points = try PointFile.read(chunks: chunks, name: "upload")
-            for c in points.coordinates where !(c.latitude.isFinite && abs(c.latitude) <= 90 && c.longitude.isFinite && abs(c.longitude) <= 180) {
+            for c in points.coordinates
+            where !(c.latitude.isFinite && abs(c.latitude) <= 90 && c.longitude.isFinite && abs(c.longitude) <= 180) {
                 violated("points: an invalid position came through: \(c)")
             }
             if points.names.count != points.coordinates.count { violated("points: names and points differ in number") }

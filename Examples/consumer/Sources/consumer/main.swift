@@ -1,3 +1,5 @@
+import GeoNews
+
 // consumer --lat LAT --lon LON
 //
 // Prints the ISO 3166-1 alpha-2 code of the country or territory holding the position (its land
@@ -14,7 +16,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoNews
 
 let usage = "usage: consumer --lat LAT --lon LON"
 
@@ -42,9 +43,10 @@ func parse(_ arguments: [String]) -> Result<(lat: String, lon: String), CommandL
     var values: [String: String] = [:]
     var rest = arguments[...]
     while let argument = rest.popFirst() {
-        let (name, inline) = argument.firstIndex(of: "=").map {
-            (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...])))
-        } ?? (argument, nil)
+        let (name, inline) =
+            argument.firstIndex(of: "=").map {
+                (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...])))
+            } ?? (argument, nil)
         guard name == "--lat" || name == "--lon" else { return .failure(.unexpected(argument)) }
         guard values[name] == nil else { return .failure(.repeated(name)) }
         guard let value = inline ?? rest.popFirst() else { return .failure(.missingValue(name)) }
@@ -57,7 +59,10 @@ func parse(_ arguments: [String]) -> Result<(lat: String, lon: String), CommandL
 
 /// Why the command line is not `--lat LAT --lon LON`.
 enum CommandLineError: Error, CustomStringConvertible {
-    case unexpected(String), repeated(String), missingValue(String), missingOption(String)
+    case unexpected(String)
+    case repeated(String)
+    case missingValue(String)
+    case missingOption(String)
 
     var description: String {
         switch self {
