@@ -36,6 +36,18 @@ resolves_paris() {
   grep -q '^Country    France (FR, FRA)' <<<"$out" && grep -q 'Europe/Paris' <<<"$out"
 }
 check "/usr/bin/geonews resolves Paris from /usr/share/geonews, outside the checkout" resolves_paris
+# GEOS is needed to build the data, never to answer: no installed binary may load it.
+links_no_geos() {
+  local bin found=0
+  for bin in /usr/lib/geonews/geonews /usr/lib/geonews/geonews-news /usr/lib/geonews/geonews-serve; do
+    if ldd "$bin" | grep -i geos || readelf -d "$bin" | grep NEEDED | grep -i geos; then
+      echo "      $bin links GEOS"
+      found=1
+    fi
+  done
+  [ "$found" -eq 0 ]
+}
+check "no binary of the package links libgeos (ldd, readelf -d NEEDED)" links_no_geos
 version="$(sed -nE 's/.*static let version = "([^"]+)".*/\1/p' Sources/GeoNewsVersion/GeoNewsRelease.swift)"
 check "geonews-serve --version prints $version" test "$(/usr/bin/geonews-serve --version)" = "$version"
 check "man geonews-serve is installed" test -f /usr/share/man/man1/geonews-serve.1.gz
