@@ -148,7 +148,7 @@ final class CellTreeLayoutTests: XCTestCase {
     func testTheLayoutCheckRefusesARootGridOfAnotherSize() {
         let root: [UInt32] = [0, 0, 0, 0]
         let reason = root.withUnsafeBufferPointer { r in
-            CellTree.layoutProblem(
+            CellTreeWalk.layoutProblem(
                 root: r, nodes: UnsafeBufferPointer(start: nil, count: 0), leafWords: 0, payloadCount: 1, payloadName: "country")
         }
         XCTAssertEqual(reason, "the root grid has 4 cells")

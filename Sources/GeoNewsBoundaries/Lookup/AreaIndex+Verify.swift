@@ -9,7 +9,7 @@ extension AreaIndex {
         guard body.count % 32 == 0, CountryIndexFormat.checksum(body) == stored else {
             throw .corrupt(path: path, reason: "checksum mismatch")
         }
-        if let reason = CellTree.layoutProblem(
+        if let reason = CellTreeWalk.layoutProblem(
             root: root, nodes: nodes, leafWords: leaves.count, payloadCount: regionCount, payloadName: "region")
         {
             throw .corrupt(path: path, reason: reason)

@@ -151,7 +151,7 @@ public final class AreaIndex: @unchecked Sendable {
         typealias F = CountryIndexFormat
         let gx = CountryIndex.latticeIndex(lon, origin: 180, count: F.rootColumns)
         let gy = CountryIndex.latticeIndex(lat, origin: 90, count: F.rootRows)
-        let slot = CellTree.descend(root: root, nodes: nodes, gx: gx, gy: gy)
+        let slot = CellTreeWalk.descend(root: root, nodes: nodes, gx: gx, gy: gy)
         switch slot.kind {
         case .sea: return -1
         case .country: return Int32(slot.payload)

@@ -53,7 +53,7 @@ package struct CellSlot: Equatable, Sendable {
 }
 
 /// The cell tree's walks: the descent every lookup takes and the layout check of a file.
-package enum CellTree {
+package enum CellTreeWalk {
     typealias F = CountryIndexFormat
 
     /// The slot of the finest cell the tree has over the lattice cell (`gx`, `gy`) (2^-10°

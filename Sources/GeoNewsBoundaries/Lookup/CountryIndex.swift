@@ -93,7 +93,7 @@ public final class CountryIndex: @unchecked Sendable {
         guard body.count % 32 == 0, F.checksum(body) == (try file.integer(UInt64.self, at: 32)) else {
             throw .corrupt(path: path, reason: "checksum mismatch")
         }
-        if let reason = CellTree.layoutProblem(
+        if let reason = CellTreeWalk.layoutProblem(
             root: root, nodes: nodes, leafWords: leaves.count, payloadCount: countryCount, payloadName: "country")
         {
             throw .corrupt(path: path, reason: reason)
@@ -141,7 +141,7 @@ public final class CountryIndex: @unchecked Sendable {
         typealias F = CountryIndexFormat
         let gx = Self.latticeIndex(lon, origin: 180, count: F.rootColumns)
         let gy = Self.latticeIndex(lat, origin: 90, count: F.rootRows)
-        let slot = CellTree.descend(root: root, nodes: nodes, gx: gx, gy: gy)
+        let slot = CellTreeWalk.descend(root: root, nodes: nodes, gx: gx, gy: gy)
         switch slot.kind {
         case .sea: return -1
         case .country: return Int32(slot.payload)
