@@ -20,9 +20,10 @@ import GeoNewsBoundaryBuilding
 //                                                 Data/area-index.json
 //   --pack [--geometry DIR]                       Data/area-index.pack, the committed encoding
 //                                                 of DIR/area-index.bin that first use unpacks
-//   --check                                       also verifies country-index.bin's checksum
-//                                                 of every byte (loads check only its header),
-//                                                 and checks DIR/area-index.bin against the
+//   --check                                       also verifies country-index.bin's and
+//                                                 DIR/area-index.bin's checksum of every byte
+//                                                 and cell tree layout (loads check only their
+//                                                 headers), checks DIR/area-index.bin against the
 //                                                 committed Data/area-index.json (size and
 //                                                 checksum of every byte), and that the
 //                                                 committed basemap.geojson is valid geometry
@@ -162,7 +163,8 @@ func buildAreaIndex(data dir: DataDirectory, folder: String) throws {
             + "wrote \(target) (\(bytes.count) bytes) and \(dir.file(AreaIndexRecord.recordName))")
 }
 
-/// Exit 1 unless `area-index.bin` in `folder` is the one `Data/area-index.json` records.
+/// Exit 1 unless `area-index.bin` in `folder` is the one `Data/area-index.json` records; throws
+/// unless it passes ``AreaIndex/verify()``.
 func checkAreaIndex(data dir: DataDirectory, folder: String) throws {
     let path = folder + "/" + AreaIndexRecord.fileName
     let recorded = try AreaIndexRecord.load(from: dir)
@@ -176,6 +178,12 @@ func checkAreaIndex(data dir: DataDirectory, folder: String) throws {
                 + "rebuild it with `geonews-index --area-index`", code: 1)
     }
     print("\(path) is the one the record names (\(actual.bytes) bytes, checksum \(actual.checksum))")
+    // Loads check only the header; the whole-file checksum and the layout are checked here.
+    let index = try AreaIndex(
+        path: path, catalogueIDs: try Catalogue.loadJSON(from: dir).countries.map(\.id),
+        zoneIDs: try TimeZoneCatalogue.load(from: dir).zones.map(\.id))
+    try index.verify()
+    print("\(path) passes its checksum and layout checks")
 }
 
 /// Exit 1 unless the committed base map is valid geometry wound by RFC 7946's right-hand rule.

@@ -41,14 +41,14 @@ public final class AreaBorderTable: @unchecked Sendable {
 
     /// The country that wholly holds the cell of `slot`, or -1; fills `nodes` below it.
     private static func wholeCountry(_ slot: UInt32, _ index: AreaIndex, _ nodes: UnsafeMutableBufferPointer<Int16>) -> Int16 {
-        typealias F = CountryIndexFormat
-        switch slot >> F.kindShift {
-        case F.Kind.sea.rawValue:
+        let cell = CellSlot(slot)
+        switch cell.kind {
+        case .sea:
             return -1
-        case F.Kind.country.rawValue:
-            return index.country(ofRegion: Int(slot & F.payloadMask)).map(Int16.init) ?? -1
-        case F.Kind.node.rawValue:
-            let side = 1 << (Int(slot >> F.fanOutShift & 3) + 1), base = Int(slot & F.nodeIndexMask)
+        case .country:
+            return index.country(ofRegion: cell.payload).map(Int16.init) ?? -1
+        case .node:
+            let side = 1 << cell.fanOutBits, base = cell.childBase
             var common: Int16? = nil, mixed = false
             for i in 0..<(side * side) {
                 let c = wholeCountry(index.nodes[base + i], index, nodes)
@@ -56,8 +56,8 @@ public final class AreaBorderTable: @unchecked Sendable {
                 if c < 0 || (common != nil && common != c) { mixed = true } else { common = c }
             }
             return mixed ? -1 : common ?? -1
-        default:
-            var g = index.leaves.baseAddress! + Int(slot & F.payloadMask)
+        case .leaf:
+            var g = index.leaves.baseAddress! + cell.payload
             let groups = Int(g.pointee & AreaIndexFormat.groupCountMask)
             g += 1
             var common: Int? = nil

@@ -63,16 +63,17 @@ extension AreaIndex {
             @inline(__always) func bound() -> Double {
                 CountryIndex.distanceToRectangle(p, west: x0, south: y0, east: x0 + size, north: y0 + size)
             }
-            switch slot >> F.kindShift {
-            case F.Kind.sea.rawValue:
+            let cell = CellSlot(slot)
+            switch cell.kind {
+            case .sea:
                 best.offer(bound())
-            case F.Kind.country.rawValue:
+            case .country:
                 // A whole cell of another country: its nearest point is not the country's, and
                 // no point of the cell is nearer.
-                if self.country(ofRegion: Int(slot & F.payloadMask)) != country { best.offer(bound()) }
-            case F.Kind.node.rawValue:
-                let k = Int(slot >> F.fanOutShift & 3) + 1, side = 1 << k
-                let child = size / Double(side), base = Int(slot & F.nodeIndexMask)
+                if self.country(ofRegion: cell.payload) != country { best.offer(bound()) }
+            case .node:
+                let side = 1 << cell.fanOutBits
+                let child = size / Double(side), base = cell.childBase
                 var i = base
                 for row in 0..<side {
                     let cy = y0 + Double(row) * child
@@ -84,10 +85,10 @@ extension AreaIndex {
                         if best.mayBeNearer(lower) { queue.push(.init(lower: lower, slot: nodes[i], x0: cx, y0: cy, size: child)) }
                     }
                 }
-            default:
+            case .leaf:
                 // The edges of a leaf are few (a dozen in a typical border leaf): scanning them
                 // costs less than measuring the leaf's rectangle first.
-                var g = leaves.baseAddress! + Int(slot & F.payloadMask)
+                var g = leaves.baseAddress! + cell.payload
                 let groups = Int(g.pointee & AreaIndexFormat.groupCountMask)
                 // The leaf's own cell, which holds this one when the leaf was repeated into a merged node.
                 let cell = AreaLeafCell(depth: Int(g.pointee >> AreaIndexFormat.depthShift), holding: x0, y: y0)
@@ -110,8 +111,8 @@ extension AreaIndex {
     /// A cell wholly inside `country` holds none of its edges: the search need not measure it.
     @inline(__always)
     private func isWhollyCountry(_ slot: UInt32, _ country: Int) -> Bool {
-        typealias F = CountryIndexFormat
-        return slot >> F.kindShift == F.Kind.country.rawValue && self.country(ofRegion: Int(slot & F.payloadMask)) == country
+        let cell = CellSlot(slot)
+        return cell.kind == .country && self.country(ofRegion: cell.payload) == country
     }
 
     /// Great-circle km from `p` to the nearest point of a group's country edges.

@@ -25,6 +25,8 @@ public final class AreaIndex: @unchecked Sendable {
     let nodes: UnsafeBufferPointer<UInt32>
     package let leaves: UnsafeBufferPointer<UInt16>
     let regions: UnsafeBufferPointer<UInt32>
+    /// Where the index was read from, for error messages.
+    let path: String
     /// The regions' own polygons, for points within rounding of a leaf's edge.
     let areas: CountryAreaFile?
 
@@ -49,6 +51,7 @@ public final class AreaIndex: @unchecked Sendable {
     ) throws(DataError) {
         self.owner = owner
         self.areas = areas
+        self.path = path
         bytes = b
         typealias F = AreaIndexFormat
         func integer<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) throws(DataError) -> T {
@@ -148,21 +151,11 @@ public final class AreaIndex: @unchecked Sendable {
         typealias F = CountryIndexFormat
         let gx = CountryIndex.latticeIndex(lon, origin: 180, count: F.rootColumns)
         let gy = CountryIndex.latticeIndex(lat, origin: 90, count: F.rootRows)
-        let column = gx &>> F.finestDepth, row = gy &>> F.finestDepth
-        var slot = root[row &* F.rootColumns &+ column]
-        var shift = F.finestDepth
-        while slot >> F.kindShift == F.Kind.node.rawValue {
-            let k = Int(slot >> F.fanOutShift & 3) &+ 1
-            shift &-= k
-            let mask = (1 &<< k) &- 1
-            let child = (gy &>> shift & mask) &<< k | (gx &>> shift & mask)
-            slot = nodes[Int(slot & F.nodeIndexMask) &+ child]
-        }
-        switch slot >> F.kindShift {
-        case F.Kind.sea.rawValue: return -1
-        case F.Kind.country.rawValue: return Int32(slot & F.payloadMask)
-        default:
-            return leafLookup(Int(slot & F.payloadMask), longitude: lon, latitude: lat, gx: gx, gy: gy)
+        let slot = CellTreeWalk.descend(root: root, nodes: nodes, gx: gx, gy: gy)
+        switch slot.kind {
+        case .sea: return -1
+        case .country: return Int32(slot.payload)
+        default: return leafLookup(slot.payload, longitude: lon, latitude: lat, gx: gx, gy: gy)
         }
     }
 

@@ -33,7 +33,7 @@ extension CountryIndex {
         for row in window.rows {
             for col in window.columns {
                 let slot = root[row * CountryIndexFormat.rootColumns + col]
-                if slot >> CountryIndexFormat.kindShift == 0 { continue }
+                if CellSlot(slot).kind == .sea { continue }
                 let x0 = Double(col - 180), y0 = Double(row - 90)
                 guard window.mayReach(west: x0, south: y0, east: x0 + 1, north: y0 + 1) else { continue }
                 let bound = Self.distanceToRectangle(p, west: x0, south: y0, east: x0 + 1, north: y0 + 1)
@@ -53,19 +53,20 @@ extension CountryIndex {
         window: SearchWindow, best: inout Double, bestCountry: inout Int
     ) {
         guard bound < best else { return }
-        switch slot >> CountryIndexFormat.kindShift {
-        case 0:
+        let cell = CellSlot(slot)
+        switch cell.kind {
+        case .sea:
             return
-        case 1:
+        case .country:
             // Wholly one country: the rectangle's distance is exact.
             best = bound
-            bestCountry = Int(slot & CountryIndexFormat.payloadMask)
-        case CountryIndexFormat.Kind.node.rawValue:
-            let k = Int(slot >> CountryIndexFormat.fanOutShift & 3) + 1
-            let block = MergedBlock(base: Int(slot & CountryIndexFormat.nodeIndexMask), side: 1 << k, column: 0, row: 0, span: 1 << k)
+            bestCountry = cell.payload
+        case .node:
+            let k = cell.fanOutBits
+            let block = MergedBlock(base: cell.childBase, side: 1 << k, column: 0, row: 0, span: 1 << k)
             visit(block, x0: x0, y0: y0, size: size, bound: bound, p: p, window: window, best: &best, bestCountry: &bestCountry)
-        default:
-            var g = leaves.baseAddress! + Int(slot & CountryIndexFormat.payloadMask)
+        case .leaf:
+            var g = leaves.baseAddress! + cell.payload
             let groups = Int(g.pointee)
             g += 1
             for _ in 0..<groups {

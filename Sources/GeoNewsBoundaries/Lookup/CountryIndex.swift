@@ -93,7 +93,9 @@ public final class CountryIndex: @unchecked Sendable {
         guard body.count % 32 == 0, F.checksum(body) == (try file.integer(UInt64.self, at: 32)) else {
             throw .corrupt(path: path, reason: "checksum mismatch")
         }
-        if let reason = Self.layoutProblem(root: root, nodes: nodes, leaves: leaves, countryCount: countryCount) {
+        if let reason = CellTreeWalk.layoutProblem(
+            root: root, nodes: nodes, leafWords: leaves.count, payloadCount: countryCount, payloadName: "country")
+        {
             throw .corrupt(path: path, reason: reason)
         }
     }
@@ -139,19 +141,11 @@ public final class CountryIndex: @unchecked Sendable {
         typealias F = CountryIndexFormat
         let gx = Self.latticeIndex(lon, origin: 180, count: F.rootColumns)
         let gy = Self.latticeIndex(lat, origin: 90, count: F.rootRows)
-        var slot = root[(gy &>> F.finestDepth) &* F.rootColumns &+ (gx &>> F.finestDepth)]
-        var shift = F.finestDepth
-        while slot >> F.kindShift == F.Kind.node.rawValue {
-            let k = Int(slot >> F.fanOutShift & 3) &+ 1
-            shift &-= k
-            let mask = (1 &<< k) &- 1
-            let child = (gy &>> shift & mask) &<< k | (gx &>> shift & mask)
-            slot = nodes[Int(slot & F.nodeIndexMask) &+ child]
-        }
-        switch slot >> F.kindShift {
-        case F.Kind.sea.rawValue: return -1
-        case F.Kind.country.rawValue: return Int32(slot & F.payloadMask)
-        default: return leafLookup(Int(slot & F.payloadMask), x: lon, y: lat)
+        let slot = CellTreeWalk.descend(root: root, nodes: nodes, gx: gx, gy: gy)
+        switch slot.kind {
+        case .sea: return -1
+        case .country: return Int32(slot.payload)
+        default: return leafLookup(slot.payload, x: lon, y: lat)
         }
     }
 
@@ -272,7 +266,6 @@ public final class CountryIndex: @unchecked Sendable {
         let lon = lonIn >= 180 ? -180 : lonIn
         let col = min(max(Int(lon.rounded(.down)) + 180, 0), CountryIndexFormat.rootColumns - 1)
         let row = min(max(Int(latitude.rounded(.down)) + 90, 0), CountryIndexFormat.rootRows - 1)
-        let slot = root[row * CountryIndexFormat.rootColumns + col]
-        return !(slot >> CountryIndexFormat.kindShift == 0 && slot & 1 == 0)
+        return CellSlot(root[row * CountryIndexFormat.rootColumns + col]).mayBeNearShore
     }
 }

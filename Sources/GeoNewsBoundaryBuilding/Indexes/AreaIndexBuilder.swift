@@ -83,7 +83,7 @@ public struct AreaIndexBuilder {
         }
         var report = writer.report
         report.regions = areas.count
-        report.regionCells = root.filter { $0 >> F.kindShift == F.Kind.country.rawValue }.count
+        report.regionCells = root.filter { CellSlot($0).kind == .country }.count
         var merger = LevelMerger(quadtree: tree.quadtree, minimumFill: mergeFill)
         for i in root.indices { root[i] = merger.merge(root[i], depth: 0) }
         report.nodes = merger.nodeCount

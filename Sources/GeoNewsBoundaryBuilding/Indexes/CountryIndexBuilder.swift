@@ -64,8 +64,8 @@ public struct CountryIndexBuilder {
             }
         }
         flagSea(&root)
-        state.report.seaCells = root.filter { $0 >> CountryIndexFormat.kindShift == 0 }.count
-        state.report.countryCells = root.filter { $0 >> CountryIndexFormat.kindShift == 1 }.count
+        state.report.seaCells = root.filter { CellSlot($0).kind == .sea }.count
+        state.report.countryCells = root.filter { CellSlot($0).kind == .country }.count
         var merger = LevelMerger(quadtree: tree.quadtree, minimumFill: mergeFill)
         for i in root.indices { root[i] = merger.merge(root[i], depth: 0) }
         state.report.nodes = merger.nodeCount
@@ -89,12 +89,12 @@ public struct CountryIndexBuilder {
             let poleward = max(abs(Double(lo - 90)), abs(Double(hi + 1 - 90)))
             let c = cos(min(90, poleward) * .pi / 180)
             let colSpan = c < 1e-9 ? cols : min(cols, Int((nearShoreKm / (kmPerDegree * c)).rounded(.up)))
-            for col in 0..<cols where original[row * cols + col] >> CountryIndexFormat.kindShift == 0 {
+            for col in 0..<cols where CellSlot(original[row * cols + col]).kind == .sea {
                 var land = false
                 search: for r in lo...hi {
                     for dc in -colSpan...colSpan {
                         let cc = ((col + dc) % cols + cols) % cols
-                        if original[r * cols + cc] >> CountryIndexFormat.kindShift != 0 { land = true; break search }
+                        if CellSlot(original[r * cols + cc]).kind != .sea { land = true; break search }
                     }
                 }
                 root[row * cols + col] = land ? CountryIndexFormat.coastalSea : 0

@@ -23,11 +23,11 @@ struct LevelMerger {
     /// subtree merged into `nodes`.
     mutating func merge(_ slot: UInt32, depth: Int) -> UInt32 {
         typealias F = CountryIndexFormat
-        guard slot >> F.kindShift == F.Kind.node.rawValue else { return slot }
+        guard CellSlot(slot).isNode else { return slot }
         var k = 1
         while k < F.maximumFanOutBits && depth + k < F.finestDepth {
             let level = descendants(of: slot, levels: k)
-            let split = level.filter { $0 >> F.kindShift == F.Kind.node.rawValue }.count
+            let split = level.filter { CellSlot($0).isNode }.count
             guard Double(split) >= minimumFill * Double(level.count) else { break }
             k += 1
         }
@@ -40,14 +40,14 @@ struct LevelMerger {
             let merged = merge(child, depth: depth + k)
             nodes[base + i] = merged
         }
-        return F.slot(.node, UInt32(k - 1) << F.fanOutShift | UInt32(base))
+        return CellSlot(nodeOf: k, childBase: base).raw
     }
 
     /// The 2^levels × 2^levels cells `levels` below a node, row-major from the south-west; an
     /// unsplit slot stands for all the cells it covers.
     private func descendants(of slot: UInt32, levels: Int) -> [UInt32] {
         let side = 1 << levels
-        guard slot >> CountryIndexFormat.kindShift == CountryIndexFormat.Kind.node.rawValue else {
+        guard CellSlot(slot).isNode else {
             return [UInt32](repeating: slot, count: side * side)
         }
         if levels == 0 { return [slot] }
