@@ -5,20 +5,42 @@ import XCTest
 /// Hostile packs: every count read from a pack is bounded where it is read, so none of these
 /// allocates beyond the declared file, loops, or crashes; each is a `corrupt` error.
 final class AreaIndexPackHostileTests: XCTestCase {
-    /// A pack of the given raw streams for a file of `plain` bytes around `leafWords` words.
-    /// Every literal's sides code is 0 (both coordinates given as differences) unless `sides`.
+    /// The root grid's bytes: every root cell sea.
+    private static let rootBytes = 4 * CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows
+
+    /// The 128-byte header of an area index whose root grid, `nodeCount` nodes and
+    /// `leafWords` leaf words follow it one after another.
+    private static func indexHeader(nodeCount: Int = 0, leafWords: UInt64) -> [UInt8] {
+        var h = AreaIndexFormat.magic + [UInt8](repeating: 0, count: AreaIndexFormat.headerSize - 8)
+        func put<T: FixedWidthInteger>(_ v: T, at offset: Int) {
+            withUnsafeBytes(of: v.littleEndian) { for (i, b) in $0.enumerated() { h[offset + i] = b } }
+        }
+        let root = UInt64(AreaIndexFormat.headerSize), nodes = root + UInt64(rootBytes)
+        put(root, at: 48); put(nodes, at: 56); put(nodes + 4 * UInt64(nodeCount), at: 64)
+        put(UInt32(rootBytes / 4), at: 80); put(UInt32(nodeCount), at: 84); put(UInt32(leafWords), at: 88)
+        return h
+    }
+
+    /// A tree stream of an all-sea root grid.
+    private static let seaTree = [UInt8](repeating: 0, count: 2 * rootBytes / 4)
+
+    /// A pack of the given raw streams for an index of an all-sea root grid (unless `tree`) and
+    /// `leafWords` leaf words. Every literal's sides code is 0 (both coordinates given as
+    /// differences, `literals` zero bytes in each of their four streams) unless `sides`.
     private func pack(
         heads: [UInt8], ops: [UInt8] = [], flags: [UInt8] = [], literals: Int = 0, rings: [UInt8] = [],
-        sides: [UInt8]? = nil,
-        leafWords: UInt64, plain: [UInt8] = [UInt8](repeating: 0, count: 128),
+        coordinates: [[UInt8]]? = nil, sides: [UInt8]? = nil, across: [UInt8] = [], tree: [UInt8] = seaTree, nodeCount: Int = 0,
+        leafWords: UInt64, plain: [UInt8]? = nil,
         edit: (inout AreaIndexPack.Header) -> Void = { _ in }
     ) -> [UInt8] {
         let lit = [UInt8](repeating: 0, count: literals)
-        let raw = [plain, heads, ops, flags, lit, lit, lit, lit, rings, sides ?? lit]
+        let plain = plain ?? Self.indexHeader(nodeCount: nodeCount, leafWords: leafWords)
+        let raw = [plain, tree, heads, ops, flags] + (coordinates ?? [lit, lit, lit, lit]) + [rings, sides ?? lit, across]
         let packed = raw.map(AreaIndexPack.deflate)
+        let leavesOffset = UInt64(AreaIndexFormat.headerSize + Self.rootBytes + 4 * nodeCount)
         var header = AreaIndexPack.Header(
-            unpackedBytes: UInt64(plain.count) + 2 * leafWords, checksum: 0, leavesOffset: 128,
-            leavesBytes: 2 * leafWords,
+            unpackedBytes: UInt64(plain.count) + UInt64(Self.rootBytes + 4 * nodeCount) + 2 * leafWords, checksum: 0,
+            leavesOffset: leavesOffset, leavesBytes: 2 * leafWords,
             streams: zip(packed, raw).map { (UInt64($0.count), UInt64($1.count)) })
         edit(&header)
         return header.bytes + packed.joined()
@@ -99,6 +121,52 @@ final class AreaIndexPackHostileTests: XCTestCase {
             _ = try AreaIndexPack.decode(source: .memory(p), header: header, path: "h") { (b) throws(DataError) in out += b }
             return out
         }
-        XCTAssertEqual(bytes, [UInt8](repeating: 0, count: 128) + [0, 0])
+        XCTAssertEqual(bytes, Self.indexHeader(leafWords: 1) + [UInt8](repeating: 0, count: Self.rootBytes) + [0, 0])
+    }
+
+    func testATreeNodeBeyondTheNodeSectionIsRefused() {
+        // The first root cell a node of 2 × 2 children in an index of no nodes.
+        assertCorrupt(pack(heads: [0], tree: [3] + Self.seaTree, leafWords: 1), "a node of 4 children past the index's 0 node slots")
+        // The walk fills fewer node slots than the index has.
+        assertCorrupt(pack(heads: [0], nodeCount: 4, leafWords: 1), "pack tree: 0 node slots where the index has 4")
+    }
+
+    func testATreeSlotCodeBeyondNineIsRefused() {
+        assertCorrupt(pack(heads: [0], tree: [10] + Self.seaTree, leafWords: 1), "slot code 10, not 0–9")
+    }
+
+    func testATreeLeafPastTheLeavesIsRefused() {
+        // A root cell naming leaf 5 (the zigzag 10 after "the next leaf" 0) of a section of one leaf.
+        assertCorrupt(pack(heads: [0], tree: [9, 10] + Self.seaTree.dropLast(2), leafWords: 1), "leaf 5 lies past the leaves section")
+        // The control: the first root cell names the one leaf, which then has a cell.
+        let good = pack(heads: [0], tree: [7] + Self.seaTree.dropLast(2), leafWords: 1)
+        XCTAssertNoThrow(try good.withUnsafeBytes { try AreaIndexPack.decode(pack: $0, path: "h") })
+    }
+
+    func testAnIndexHeaderOfAnotherLayoutIsRefused() {
+        var header = Self.indexHeader(leafWords: 1)
+        header[48] = 0  // the root grid no longer right after the header
+        assertCorrupt(pack(heads: [0], leafWords: 1, plain: header), "do not follow its header")
+        // More nodes than the tree stream has bytes for.
+        assertCorrupt(
+            pack(heads: [0], leafWords: 1, plain: Self.indexHeader(nodeCount: 1 << 27, leafWords: 1)) {
+                $0.leavesOffset = UInt64(AreaIndexFormat.headerSize + Self.rootBytes) + 4 << 27
+                $0.unpackedBytes = $0.leavesOffset + 2
+            },
+            "disagrees")
+    }
+
+    func testASidePointBeyondTheCandidatesIsRefused() {
+        // One group of two literals on the west side (sides code 3): the first gives its y as
+        // a difference (1), the second names side point 5 of the one there is.
+        let heads: [UInt8] = [1, 0, 0, 2]
+        let y: [[UInt8]] = [[], [], [2], [0]]
+        assertCorrupt(
+            pack(heads: heads, ops: [2], flags: [0], coordinates: y, sides: [3, 3], across: [5], leafWords: 1 + 3 + 4),
+            "side point 5 of 1")
+        // The control: side point 1 is the first vertex's y again.
+        let good = pack(heads: heads, ops: [2], flags: [0], coordinates: y, sides: [3, 3], across: [1], leafWords: 1 + 3 + 4)
+        let bytes = try? good.withUnsafeBytes { try AreaIndexPack.decode(pack: $0, path: "h") }
+        XCTAssertEqual(bytes.map { Array($0.suffix(8)) }, [0, 0, 1, 0, 0, 0, 1, 0])
     }
 }

@@ -25,10 +25,40 @@ extension AreaIndexPack {
             offset += sizes.packed
         }
         let out = PackOutput(limit: header.unpackedBytes, path: path, sink: sink)
-        try streams[Stream.plain.rawValue].copy(header.leavesOffset, to: out)
-        var leaves = LeafDecoder(streams: streams, out: out, path: path)
+        let plain = streams[Stream.plain.rawValue]
+        var indexHeader: [UInt8] = []
+        for _ in 0..<AreaIndexFormat.headerSize { indexHeader.append(try plain.byte()) }
+        let layout: TreeLayout
+        switch TreeLayout.of(indexHeader: indexHeader) {
+        case .success(let found): layout = found
+        case .failure(let problem): throw .corrupt(path: path, reason: "pack plain: \(problem.reason)")
+        }
+        // Every slot takes at least one byte of the tree stream, so the node count is bounded
+        // by what that stream declares before anything is allocated for it.
+        guard UInt64(layout.leavesOffset) == header.leavesOffset, UInt64(2 * layout.leafWords) == header.leavesBytes,
+            UInt64(layout.nodeCount) <= header.streams[Stream.tree.rawValue].inflated
+        else {
+            throw .corrupt(path: path, reason: "pack plain: the index header disagrees with the pack's (leaves, nodes)")
+        }
+        for i in stride(from: 0, to: indexHeader.count, by: 2) { try out.word(UInt16(indexHeader[i]) | UInt16(indexHeader[i + 1]) << 8) }
+        // A second reader of the heads stream reads ahead for the leaves' offsets the tree names.
+        let headsRange = streams[Stream.heads.rawValue].range
+        let directory = PackLeafDirectory(
+            heads: try PackStream(
+                source: source, range: headsRange, inflated: header.streams[Stream.heads.rawValue].inflated, name: "heads",
+                path: path),
+            leafWords: header.leavesBytes / 2, path: path)
+        var atlas = PackLeafAtlas()
+        try PackTree.decode(streams[Stream.tree.rawValue], nodeCount: layout.nodeCount, leaves: directory, into: &atlas, path: path)
+        for section in [atlas.root, atlas.nodes] {
+            for slot in section {
+                try out.word(UInt16(truncatingIfNeeded: slot))
+                try out.word(UInt16(truncatingIfNeeded: slot >> 16))
+            }
+        }
+        var leaves = LeafDecoder(streams: streams, atlas: atlas, out: out, path: path)
         try leaves.decode(words: header.leavesBytes / 2)
-        try streams[Stream.plain.rawValue].copy(header.unpackedBytes - header.leavesOffset - header.leavesBytes, to: out)
+        try plain.copy(header.unpackedBytes - header.leavesOffset - header.leavesBytes, to: out)
         try out.flush()
         for s in streams { try s.finish() }
         guard out.count == header.unpackedBytes else {
@@ -40,7 +70,9 @@ extension AreaIndexPack {
 
 /// Rebuilds the leaves section from the pack's streams (the inverse of the encoder's split).
 private struct LeafDecoder {
-    let heads, ops, flags, xLow, xHigh, yLow, yHigh, rings, sides: PackStream
+    let heads, ops, flags, xLow, xHigh, yLow, yHigh, rings, sides, across: PackStream
+    let atlas: PackLeafAtlas
+    private var points = PackSidePoints()
     let out: PackOutput
     let path: String
     /// This leaf's vertices so far, x (without its flag) in the high half.
@@ -48,11 +80,13 @@ private struct LeafDecoder {
     private var flagByte: UInt8 = 0
     private var flagBits = 8
 
-    init(streams s: [PackStream], out: PackOutput, path: String) {
+    init(streams s: [PackStream], atlas: PackLeafAtlas, out: PackOutput, path: String) {
         typealias S = AreaIndexPack.Stream
         heads = s[S.heads.rawValue]; ops = s[S.ops.rawValue]; flags = s[S.flags.rawValue]
         xLow = s[S.xLow.rawValue]; xHigh = s[S.xHigh.rawValue]; yLow = s[S.yLow.rawValue]; yHigh = s[S.yHigh.rawValue]
         rings = s[S.rings.rawValue]; sides = s[S.sides.rawValue]
+        across = s[S.across.rawValue]
+        self.atlas = atlas
         self.out = out
         self.path = path
     }
@@ -64,6 +98,7 @@ private struct LeafDecoder {
             try out.word(head)
             left -= 1
             given.removeAll(keepingCapacity: true)
+            points.begin(depth: Int(head >> AreaIndexFormat.depthShift))
             for _ in 0..<Int(head & AreaIndexFormat.groupCountMask) {
                 let region = try heads.varint(), ringCount = try heads.varint(), vertexCount = try heads.varint()
                 let need = 3 + 2 * UInt64(vertexCount) + 2 * UInt64(ringCount)
@@ -79,6 +114,7 @@ private struct LeafDecoder {
                 }
                 left -= need
             }
+            points.end()
         }
     }
 
@@ -94,11 +130,25 @@ private struct LeafDecoder {
                 guard sideCode < 9 else { throw corrupt("sides code \(sideCode), not 0–8") }
                 var x = UInt32(AreaIndexPack.sideCoordinates[Int(sideCode / 3)])
                 var y = UInt32(AreaIndexPack.sideCoordinates[Int(sideCode % 3)])
-                if sideCode / 3 == 0 {
+                var alongGiven = false
+                if let side = PackSide.of(sidesCode: sideCode) {
+                    // Exactly one coordinate is on a side: the other may be named among the
+                    // side's points.
+                    let candidates = points.candidates(on: side, atlas: atlas)
+                    if !candidates.isEmpty {
+                        let i = Int(try across.varint())
+                        guard i <= candidates.count else { throw corrupt("side point \(i) of \(candidates.count)") }
+                        if i > 0 {
+                            alongGiven = true
+                            if side == .west || side == .east { y = UInt32(candidates[i - 1]) } else { x = UInt32(candidates[i - 1]) }
+                        }
+                    }
+                }
+                if sideCode / 3 == 0 && !alongGiven {
                     let dx = UInt16(try xLow.byte()) | UInt16(try xHigh.byte()) << 8
                     x = UInt32((Int(previous >> 16) + unzigzag15(dx)) & 0x7FFF)
                 }
-                if sideCode % 3 == 0 {
+                if sideCode % 3 == 0 && !alongGiven {
                     let dy = UInt16(try yLow.byte()) | UInt16(try yHigh.byte()) << 8
                     y = UInt32(UInt16(truncatingIfNeeded: previous) &+ UInt16(bitPattern: unzigzag(dy)))
                 }
@@ -131,6 +181,7 @@ private struct LeafDecoder {
         let flag = UInt16(flagByte >> flagBits & 1) << 15
         flagBits += 1
         given.append(vertex)
+        points.record(x: UInt16(vertex >> 16), y: UInt16(truncatingIfNeeded: vertex))
         try out.word(UInt16(vertex >> 16) | flag)
         try out.word(UInt16(truncatingIfNeeded: vertex))
     }

@@ -16,26 +16,38 @@ extension AreaIndexPack {
     }
 
     static func encodeUnchecked(_ b: UnsafeRawBufferPointer) throws -> [UInt8] {
-        typealias F = AreaIndexFormat
-        guard b.count >= F.headerSize, Array(b[0..<8]) == F.magic else {
-            throw EncodeError(description: "not an area index (bad magic)")
+        let layout: TreeLayout
+        switch TreeLayout.of(indexHeader: Array(b.prefix(AreaIndexFormat.headerSize))) {
+        case .success(let found): layout = found
+        case .failure(let problem): throw EncodeError(description: problem.reason)
         }
-        let leavesOffset = Int(b.loadUnaligned(fromByteOffset: 48 + 8 * 2, as: UInt64.self).littleEndian)
-        let leafWords = Int(b.loadUnaligned(fromByteOffset: 48 + 8 * F.sectionCount + 4 * 2, as: UInt32.self).littleEndian)
-        guard leavesOffset <= b.count, leafWords * 2 <= b.count - leavesOffset else {
-            throw EncodeError(description: "leaves section outside the file")
+        let leavesOffset = layout.leavesOffset, leavesEnd = leavesOffset + 2 * layout.leafWords
+        guard leavesEnd <= b.count else { throw EncodeError(description: "leaves section outside the file") }
+        func slots(at offset: Int, count: Int) -> [UInt32] {
+            (0..<count).map { UInt32(littleEndian: b.loadUnaligned(fromByteOffset: offset + 4 * $0, as: UInt32.self)) }
         }
+        var atlas = PackLeafAtlas()
+        atlas.root = slots(at: AreaIndexFormat.headerSize, count: CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows)
+        atlas.nodes = slots(at: leavesOffset - 4 * layout.nodeCount, count: layout.nodeCount)
+        let problem = atlas.root.withUnsafeBufferPointer { r in
+            atlas.nodes.withUnsafeBufferPointer { n in
+                CellTreeWalk.layoutProblem(root: r, nodes: n, leafWords: layout.leafWords, payloadCount: 1 << 30, payloadName: "region")
+            }
+        }
+        if let problem { throw EncodeError(description: problem) }
         var streams = [[UInt8]](repeating: [], count: streamCount)
-        streams[Stream.plain.rawValue] = Array(b[0..<leavesOffset]) + Array(b[(leavesOffset + leafWords * 2)...])
-        var leafEncoder = LeafEncoder()
-        let words = UnsafeRawBufferPointer(rebasing: b[leavesOffset..<(leavesOffset + leafWords * 2)])
+        streams[Stream.plain.rawValue] = Array(b[0..<AreaIndexFormat.headerSize]) + Array(b[leavesEnd...])
+        let words = UnsafeRawBufferPointer(rebasing: b[leavesOffset..<leavesEnd])
+        try LeafEncoder.scan(words, into: &atlas)
+        streams[Stream.tree.rawValue] = try PackTree.encode(&atlas)
+        var leafEncoder = LeafEncoder(atlas: atlas)
         try leafEncoder.encode(words, into: &streams)
-        let body = UnsafeRawBufferPointer(rebasing: b[min(F.headerSize, b.count)...])
+        let body = UnsafeRawBufferPointer(rebasing: b[min(AreaIndexFormat.headerSize, b.count)...])
         let checksum = body.count % 32 == 0 ? CountryIndexFormat.checksum(body) : 0
         let packed = streams.map(deflate)
         let header = Header(
             unpackedBytes: UInt64(b.count), checksum: checksum, leavesOffset: UInt64(leavesOffset),
-            leavesBytes: UInt64(leafWords * 2),
+            leavesBytes: UInt64(2 * layout.leafWords),
             streams: zip(packed, streams).map { (UInt64($0.count), UInt64($1.count)) })
         return header.bytes + packed.joined()
     }
@@ -52,6 +64,8 @@ extension AreaIndexPack {
 
 /// Splits the leaves section into the pack's streams (see ``AreaIndexPack``).
 private struct LeafEncoder {
+    let atlas: PackLeafAtlas
+    private var points = PackSidePoints()
     /// The latest place of each (x, y) among this leaf's vertices so far (a shared edge is
     /// most often the one just given).
     private var latest: [UInt32: Int] = [:]
@@ -60,12 +74,31 @@ private struct LeafEncoder {
     private var flagByte: UInt8 = 0
     private var flagBits = 0
 
-    mutating func encode(_ words: UnsafeRawBufferPointer, into s: inout [[UInt8]]) throws {
-        let count = words.count / 2
-        func word(_ i: Int) throws -> UInt16 {
-            guard i < count else { throw AreaIndexPack.EncodeError(description: "a leaf runs past the leaves section") }
+    init(atlas: PackLeafAtlas) { self.atlas = atlas }
+
+    /// Each leaf's offset and depth, in file order.
+    static func scan(_ words: UnsafeRawBufferPointer, into atlas: inout PackLeafAtlas) throws {
+        let word = wordReader(words)
+        var i = 0
+        while i < words.count / 2 {
+            let head = try word(i)
+            atlas.offsets.append(UInt32(i))
+            atlas.depths.append(UInt8(head >> AreaIndexFormat.depthShift))
+            i += 1
+            for _ in 0..<Int(head & AreaIndexFormat.groupCountMask) { i += 3 + 2 * Int(try word(i + 1)) + 2 * Int(try word(i + 2)) }
+        }
+    }
+
+    private static func wordReader(_ words: UnsafeRawBufferPointer) -> (Int) throws -> UInt16 {
+        { i in
+            guard i < words.count / 2 else { throw AreaIndexPack.EncodeError(description: "a leaf runs past the leaves section") }
             return UInt16(littleEndian: words.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))
         }
+    }
+
+    mutating func encode(_ words: UnsafeRawBufferPointer, into s: inout [[UInt8]]) throws {
+        let count = words.count / 2
+        let word = Self.wordReader(words)
         var i = 0
         while i < count {
             let head = try word(i)
@@ -73,6 +106,7 @@ private struct LeafEncoder {
             putVarint(UInt32(head), &s[AreaIndexPack.Stream.heads.rawValue])
             latest.removeAll(keepingCapacity: true)
             given.removeAll(keepingCapacity: true)
+            points.begin(depth: Int(head >> AreaIndexFormat.depthShift))
             for _ in 0..<Int(head & AreaIndexFormat.groupCountMask) {
                 let region = try word(i), ringCount = Int(try word(i + 1)), vertexCount = Int(try word(i + 2))
                 i += 3
@@ -94,6 +128,7 @@ private struct LeafEncoder {
                 }
                 i += 2 * ringCount
             }
+            points.end()
         }
         if flagBits > 0 { s[AreaIndexPack.Stream.flags.rawValue].append(flagByte) }
     }
@@ -128,13 +163,24 @@ private struct LeafEncoder {
                 let x = UInt16(run[k] >> 16), y = UInt16(truncatingIfNeeded: run[k])
                 let xSide = AreaIndexPack.side(of: x), ySide = AreaIndexPack.side(of: y)
                 s[AreaIndexPack.Stream.sides.rawValue].append(xSide * 3 + ySide)
-                // A coordinate on a cell's side costs only its share of the sides byte.
-                if xSide == 0 {
+                // A coordinate on a cell's side costs only its share of the sides byte; one
+                // along a side, often only its place among the points already on that side.
+                var alongGiven = false
+                if let side = PackSide.of(sidesCode: xSide * 3 + ySide) {
+                    let along = side == .west || side == .east ? y : x
+                    let candidates = points.candidates(on: side, atlas: atlas)
+                    if !candidates.isEmpty {
+                        let i = candidates.firstIndex(of: along).map { $0 + 1 } ?? 0
+                        putVarint(UInt32(i), &s[AreaIndexPack.Stream.across.rawValue])
+                        alongGiven = i > 0
+                    }
+                }
+                if xSide == 0 && !alongGiven {
                     let dx = zigzag15(Int(x) - Int(previous >> 16))
                     s[AreaIndexPack.Stream.xLow.rawValue].append(UInt8(truncatingIfNeeded: dx))
                     s[AreaIndexPack.Stream.xHigh.rawValue].append(UInt8(truncatingIfNeeded: dx >> 8))
                 }
-                if ySide == 0 {
+                if ySide == 0 && !alongGiven {
                     let dy = zigzag(Int16(bitPattern: y &- UInt16(truncatingIfNeeded: previous)))
                     s[AreaIndexPack.Stream.yLow.rawValue].append(UInt8(truncatingIfNeeded: dy))
                     s[AreaIndexPack.Stream.yHigh.rawValue].append(UInt8(truncatingIfNeeded: dy >> 8))
@@ -151,6 +197,7 @@ private struct LeafEncoder {
     private mutating func remember(_ v: UInt32) {
         latest[v] = given.count
         given.append(v)
+        points.record(x: UInt16(v >> 16), y: UInt16(truncatingIfNeeded: v))
     }
 
     private mutating func putFlag(_ set: Bool, _ s: inout [[UInt8]]) {

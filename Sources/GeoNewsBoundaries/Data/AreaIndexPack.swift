@@ -18,32 +18,38 @@
 /// 48+16n       the streams, one after another, each a zlib stream (RFC 1950)
 /// ```
 ///
-/// Streams, in order (format 2; format 1 had no `sides` and gave every literal coordinate
-/// as a difference):
-///  0. `plain`: every byte of the file outside the leaves section, in file order (the header,
-///     the root grid, the nodes, the regions, padding).
-///  1. `heads`: LEB128 varints: per leaf its word 0 (group count and depth), then per group its
+/// Streams, in order (format 3; format 2 kept the root grid and the nodes in `plain` and had no
+/// `across`; format 1 had no `sides` either and gave every literal coordinate as a difference):
+///  0. `plain`: every byte of the file outside its root grid, nodes and leaves, in file order
+///     (the 128-byte header, the regions, padding).
+///  1. `tree`: the root grid and the nodes, walked depth first (see ``PackTree``).
+///  2. `heads`: LEB128 varints: per leaf its word 0 (group count and depth), then per group its
 ///     region, ring count and vertex count.
-///  2. `ops`: LEB128 varints, per group: a literal count, then, while the group's vertices are
+///  3. `ops`: LEB128 varints, per group: a literal count, then, while the group's vertices are
 ///     not all given, a copy (the distance back into the vertices of this leaf given so far,
 ///     1 = the last one; then `(length − 1) × 2 + direction`, direction 1 forward and 0
 ///     backward) and another literal count. A region's edge shared with another region of the
 ///     same leaf is the other's vertices in reverse, so about a third of all vertices are
 ///     copies.
-///  3. `flags`: bit 15 of every vertex's x (the country-edge bit), one bit each, least
+///  4. `flags`: bit 15 of every vertex's x (the country-edge bit), one bit each, least
 ///     significant bit first.
-///  4–7. the literal vertices' coordinates that `sides` does not give, as zigzag differences
-///     from the group's previous vertex (x modulo 2^15, y modulo 2^16; the first from (0, 0)):
-///     low bytes of x, high bytes of x, low bytes of y, high bytes of y, so that each stream
-///     holds bytes of one kind.
-///  8. `rings`: LEB128 varints, per group the 2 × ring count words of its ring table, each a
+///  5–8. the literal vertices' coordinates that `sides` and `across` do not give, as zigzag
+///     differences from the group's previous vertex (x modulo 2^15, y modulo 2^16; the first
+///     from (0, 0)): low bytes of x, high bytes of x, low bytes of y, high bytes of y, so that
+///     each stream holds bytes of one kind.
+///  9. `rings`: LEB128 varints, per group the 2 × ring count words of its ring table, each a
 ///     zigzag difference (modulo 2^16) from the one before (the first from 0).
-///  9. `sides`: one byte per literal vertex, 3 × (x's code) + (y's code), a code being 1 for
-///     a coordinate at 0, 2 for one at 16,384 (a cell's sides) and 0 for any other (given in
-///     streams 4–7). About half of all literal coordinates lie on a side (a boundary running
-///     along a cell's side, or a corner), and such a coordinate's difference costs about 13
-///     bits where its share of this byte costs about 1: the pack went from 34,766,860 bytes
-///     (format 1) to 27,338,116.
+///  10. `sides`: one byte per literal vertex, 3 × (x's code) + (y's code), a code being 1 for
+///     a coordinate at 0, 2 for one at 16,384 (a cell's sides) and 0 for any other. About half
+///     of all literal coordinates lie on a side, and such a coordinate's difference costs about
+///     13 bits where its share of this byte costs about 1.
+///  11. `across`: per literal vertex on exactly one side, when the candidates below are not
+///     none, a LEB128 varint: 0 when its coordinate along the side is given as a difference,
+///     i ≥ 1 for the i-th candidate. The candidates are the points on that side of the leaf's
+///     vertices so far and, when the leaf across that side has the same depth and comes
+///     earlier, that leaf's points on the facing side, sorted (``PackSidePoints``). A
+///     boundary that leaves a cell enters its neighbour at the same point, and a point on a
+///     side recurs in every region that meets there.
 ///
 /// Reading is streaming: every stream inflates through a small buffer of its own, and the file
 /// is written in order as its words are rebuilt.
@@ -51,8 +57,8 @@ public enum AreaIndexPack {
     /// The pack's name in the data folder (`Data/area-index.pack`).
     public static let fileName = "area-index.pack"
     static let magic: [UInt8] = Array("GNAPACK1".utf8)
-    static let version: UInt32 = 2
-    static let streamCount = 10
+    static let version: UInt32 = 3
+    static let streamCount = 12
     static let headerSize = 48
     static var fullHeaderSize: Int { headerSize + 16 * streamCount }
 
@@ -64,7 +70,7 @@ public enum AreaIndexPack {
     static let maxInflationRatio: UInt64 = 1100
 
     enum Stream: Int, CaseIterable {
-        case plain, heads, ops, flags, xLow, xHigh, yLow, yHigh, rings, sides
+        case plain, tree, heads, ops, flags, xLow, xHigh, yLow, yHigh, rings, sides, across
     }
 
     /// The fixed fields of a pack's header.
@@ -114,7 +120,8 @@ public enum AreaIndexPack {
             checksum = integer(UInt64.self, at: 24)
             leavesOffset = integer(UInt64.self, at: 32)
             leavesBytes = integer(UInt64.self, at: 40)
-            guard unpackedBytes <= AreaIndexPack.maxUnpackedBytes, leavesOffset <= unpackedBytes,
+            guard unpackedBytes <= AreaIndexPack.maxUnpackedBytes, leavesOffset >= UInt64(AreaIndexFormat.headerSize),
+                leavesOffset <= unpackedBytes,
                 leavesBytes <= unpackedBytes - leavesOffset, leavesBytes % 2 == 0
             else {
                 throw .corrupt(path: path, reason: "sizes out of range (file \(unpackedBytes), leaves \(leavesBytes) at \(leavesOffset))")
@@ -137,8 +144,9 @@ public enum AreaIndexPack {
             guard total == packBytes else {
                 throw .corrupt(path: path, reason: "\(packBytes) bytes where the header names \(total) (truncated?)")
             }
-            guard streams[Stream.plain.rawValue].inflated == unpackedBytes - leavesBytes else {
-                throw .corrupt(path: path, reason: "plain stream does not fill the file outside its leaves")
+            guard streams[Stream.plain.rawValue].inflated == unpackedBytes - leavesBytes - (leavesOffset - UInt64(AreaIndexFormat.headerSize))
+            else {
+                throw .corrupt(path: path, reason: "plain stream does not fill the file outside its tree and leaves")
             }
         }
 
@@ -152,6 +160,44 @@ public enum AreaIndexPack {
             self.leavesBytes = leavesBytes
             self.streams = streams
         }
+    }
+
+    /// Where an index's root grid, nodes and leaves lie, as its header says. A pack holds only
+    /// the layout the builder writes: the root grid right after the header, the nodes right
+    /// after the root grid, the leaves right after the nodes.
+    struct TreeLayout {
+        var nodeCount: Int
+        var leavesOffset: Int
+        var leafWords: Int
+
+        /// The layout the first 128 bytes of an index name, or why it is not one a pack holds.
+        static func of(indexHeader b: [UInt8]) -> Result<TreeLayout, LayoutProblem> {
+            typealias F = CountryIndexFormat
+            guard b.count >= AreaIndexFormat.headerSize, Array(b[0..<8]) == AreaIndexFormat.magic else {
+                return .failure(LayoutProblem(reason: "not an area index (bad magic)"))
+            }
+            func integer<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> UInt64 {
+                var v: UInt64 = 0
+                for i in 0..<MemoryLayout<T>.size { v |= UInt64(b[offset + i]) << (8 * i) }
+                return v
+            }
+            let count = AreaIndexFormat.sectionCount
+            let rootOffset = integer(UInt64.self, at: 48), nodesOffset = integer(UInt64.self, at: 56)
+            let leavesOffset = integer(UInt64.self, at: 64)
+            let rootCount = integer(UInt32.self, at: 48 + 8 * count), nodeCount = integer(UInt32.self, at: 52 + 8 * count)
+            let leafWords = integer(UInt32.self, at: 56 + 8 * count)
+            let rootBytes = UInt64(4 * F.rootColumns * F.rootRows)
+            guard rootOffset == UInt64(AreaIndexFormat.headerSize), rootCount == UInt64(F.rootColumns * F.rootRows),
+                nodesOffset == rootOffset + rootBytes, leavesOffset == nodesOffset + 4 * nodeCount
+            else {
+                return .failure(LayoutProblem(reason: "its root grid, nodes and leaves do not follow its header one after another"))
+            }
+            return .success(TreeLayout(nodeCount: Int(nodeCount), leavesOffset: Int(leavesOffset), leafWords: Int(leafWords)))
+        }
+    }
+
+    struct LayoutProblem: Error {
+        let reason: String
     }
 
     /// The coordinates a sides code names, by code (0 = not on a side, given as a difference).

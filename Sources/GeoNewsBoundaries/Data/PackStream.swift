@@ -36,6 +36,8 @@ final class PackStream {
     private let source: PackSource
     private var next: UInt64
     private let end: UInt64
+    /// Where the stream lies in the pack.
+    let range: Range<UInt64>
     private let declared: UInt64
     private var produced: UInt64 = 0
     private let name: String
@@ -49,6 +51,7 @@ final class PackStream {
 
     init(source: PackSource, range: Range<UInt64>, inflated: UInt64, name: String, path: String) throws(DataError) {
         self.source = source
+        self.range = range
         next = range.lowerBound
         end = range.upperBound
         declared = inflated
