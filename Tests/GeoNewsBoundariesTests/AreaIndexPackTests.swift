@@ -42,7 +42,10 @@ final class AreaIndexPackTests: XCTestCase {
         var root = [UInt32](repeating: 0, count: F.rootColumns * F.rootRows)
         root[0] = CellSlot(nodeOf: 1, childBase: 0).raw
         root[1] = leaf(0)
-        let nodes = [leaf(0), CellSlot(nodeOf: 1, childBase: 4).raw, leaf(57), F.coastalSea, leaf(43), F.slot(.country, 1), F.slot(.country, 1), F.slot(.country, 0)]
+        let nodes = [
+            leaf(0), CellSlot(nodeOf: 1, childBase: 4).raw, leaf(57), F.coastalSea, leaf(43), F.slot(.country, 1), F.slot(.country, 1),
+            F.slot(.country, 0),
+        ]
         let nodesAt = 128 + 4 * root.count, leavesAt = nodesAt + 4 * nodes.count
         put(UInt64(128), at: 48)
         put(UInt64(nodesAt), at: 56)
