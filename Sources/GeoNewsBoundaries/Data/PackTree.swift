@@ -17,6 +17,8 @@ enum PackTree {
 
     static let sea: UInt8 = 0, region: UInt8 = 1, sameRegion: UInt8 = 2, node: UInt8 = 3
     static let nextLeaf: UInt8 = 7, leafAgain: UInt8 = 8, otherLeaf: UInt8 = 9
+    /// Node slots set aside before the walk (16 MB; today's index has 3.1 M): more grow as read.
+    static let reservedNodes = 1 << 22
 
     /// The stream of `atlas.root` and `atlas.nodes`; places every leaf in `atlas`.
     static func encode(_ atlas: inout PackLeafAtlas) throws(AreaIndexPack.EncodeError) -> [UInt8] {
@@ -97,10 +99,10 @@ enum PackTree {
     static func decode(
         _ tree: PackStream, nodeCount: Int, leaves: PackLeafDirectory, into atlas: inout PackLeafAtlas, path: String
     ) throws(DataError) {
-        var walk = Decoder(tree: tree, leaves: leaves, path: path)
+        var walk = Decoder(tree: tree, nodeCount: nodeCount, leaves: leaves, path: path)
         walk.atlas = atlas
         walk.atlas.root = Array(repeating: 0, count: F.rootColumns * F.rootRows)
-        walk.atlas.nodes = Array(repeating: 0, count: nodeCount)
+        walk.atlas.nodes.reserveCapacity(min(nodeCount, reservedNodes))
         for i in 0..<(F.rootColumns * F.rootRows) {
             walk.atlas.root[i] = try walk.slot(
                 gx: (i % F.rootColumns) << F.finestDepth, gy: (i / F.rootColumns) << F.finestDepth, shift: F.finestDepth)
@@ -113,15 +115,18 @@ enum PackTree {
 
     private struct Decoder {
         let tree: PackStream
+        /// The node slots the index header names: the walk's blocks must fill them exactly.
+        let nodeCount: Int
         let leaves: PackLeafDirectory
         let path: String
         var atlas = PackLeafAtlas()
-        var nextBlock = 0
+        var nextBlock: Int { atlas.nodes.count }
         var lastNew = -1, lastRank = -1
         var lastRegion: UInt32?
 
-        init(tree: PackStream, leaves: PackLeafDirectory, path: String) {
+        init(tree: PackStream, nodeCount: Int, leaves: PackLeafDirectory, path: String) {
             self.tree = tree
+            self.nodeCount = nodeCount
             self.leaves = leaves
             self.path = path
         }
@@ -140,11 +145,13 @@ enum PackTree {
                 return CellSlot(.country, payload: region).raw
             case PackTree.node..<PackTree.nextLeaf:
                 let k = Int(code - PackTree.node) + 1, size = 1 << (2 * k)
-                guard k <= shift, size <= atlas.nodes.count - nextBlock else {
-                    throw corrupt("a node of \(size) children past the index's \(atlas.nodes.count) node slots")
+                guard k <= shift, size <= nodeCount - nextBlock else {
+                    throw corrupt("a node of \(size) children past the index's \(nodeCount) node slots")
                 }
+                // The node section grows block by block as the walk reads it, so a header that
+                // names more nodes than the stream holds allocates nothing for them.
                 let base = nextBlock
-                nextBlock += size
+                atlas.nodes += repeatElement(0, count: size)
                 let s = shift - k, mask = (1 << k) - 1
                 for c in 0..<size {
                     atlas.nodes[base + c] = try slot(gx: gx + (c & mask) << s, gy: gy + (c >> k) << s, shift: s)
