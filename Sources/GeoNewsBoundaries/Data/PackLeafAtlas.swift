@@ -114,12 +114,14 @@ struct PackSidePoints {
     /// Notes a vertex of the current leaf (every vertex given, literal or copied).
     mutating func record(x: UInt16, y: UInt16) {
         guard let (side, along) = PackSide.of(x: x, y: y) else { return }
-        insert(along, into: &own[side.rawValue])
+        Self.insert(along, into: &own[side.rawValue])
     }
 
     /// Files the current leaf's points under its rank.
     mutating func end() {
-        for side in PackSide.allCases { pool += own[side.rawValue].map { UInt32(side.rawValue) << 16 | UInt32($0) } }
+        for side in PackSide.allCases {
+            for point in own[side.rawValue] { pool.append(UInt32(side.rawValue) << 16 | UInt32(point)) }
+        }
         starts.append(pool.count)
     }
 
@@ -133,11 +135,13 @@ struct PackSidePoints {
         let other = across[side.rawValue]
         guard other >= 0 else { return list }
         let key = UInt32(side.facing.rawValue)
-        for p in pool[starts[other]..<starts[other + 1]] where p >> 16 == key { insert(UInt16(p & 0xFFFF), into: &list) }
+        for p in pool[starts[other]..<starts[other + 1]] where p >> 16 == key { Self.insert(UInt16(p & 0xFFFF), into: &list) }
         return list
     }
 
-    private func insert(_ value: UInt16, into list: inout [UInt16]) {
+    /// Static, so that inserting into `own` is not a call on a copy of `self` that leaves the
+    /// list shared (and copied on every insert).
+    private static func insert(_ value: UInt16, into list: inout [UInt16]) {
         var low = 0, high = list.count
         while low < high {
             let mid = (low + high) / 2
