@@ -55,8 +55,10 @@
 /// in 22,945,821: the tree stream saves 2.2 MB over the raw slots, `across` 2.1 MB of
 /// differences.
 ///
-/// Reading is streaming: every stream inflates through a small buffer of its own, and the file
-/// is written in order as its words are rebuilt.
+/// Reading streams the leaves: every stream inflates through a small buffer of its own, and the
+/// file is written in order as its words are rebuilt. What the decoder keeps is the cell tree
+/// (rebuilt first, 12.6 MB for today's index) and, per leaf, its cell and its side points, for
+/// the neighbour lookups: 65 MB peak in all for today's index.
 public enum AreaIndexPack {
     /// The pack's name in the data folder (`Data/area-index.pack`).
     public static let fileName = "area-index.pack"
