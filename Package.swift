@@ -182,7 +182,8 @@ let package = Package(
             name: "GeoNewsTracesTests",
             dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
+        // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.
+        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews"]),
         .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsServer", "GeoNewsLoopback"]),
         .testTarget(name: "GeoNewsStoreTests", dependencies: ["GeoNewsStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
