@@ -7,8 +7,13 @@ let package = Package(
         .library(name: "GeoNews", targets: ["GeoNews"]),
         .executable(name: "geonews", targets: ["geonews"]),
         .executable(name: "geonews-news", targets: ["geonews-news"]),
-        .executable(name: "geonews-bench", targets: ["GeoNewsBench"]),
         .executable(name: "geonews-serve", targets: ["geonews-serve"]),
+        // Build time only, for the benchmark package (Benchmarks/Package.swift): the GEOS
+        // builders and exact oracles. It links libgeos (libgeos-dev); the GeoNews library does not.
+        .library(name: "GeoNewsBoundaryBuilding", targets: ["GeoNewsBoundaryBuilding"]),
+        // The seeded generator, the median and the /proc reader that `geonews bench cluster`
+        // and the benchmark package share.
+        .library(name: "GeoNewsBenchmarking", targets: ["GeoNewsBenchmarking"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,6 +54,10 @@ let package = Package(
         // Proleptic Gregorian day counts (Hinnant's civil-date algorithms), the one copy that the
         // feed dates, the trace times and the time-zone rules share. Pure Swift.
         .target(name: "GeoNewsCalendar"),
+        // What every measurement shares: the seeded SplitMix64 points, timings and their median,
+        // and the process's memory from /proc/self/status. Used by `geonews bench`, the
+        // benchmark package (Benchmarks/) and the exactness tests.
+        .target(name: "GeoNewsBenchmarking", dependencies: ["GeoNewsGeodesy"]),
         // The release's version, in one place, for every binary, the server and the User-Agent.
         .target(name: "GeoNewsVersion"),
         // What answers a query, with no GEOS: the country catalogue, the data files and where
@@ -59,7 +68,7 @@ let package = Package(
         // Build time only: the GEOS wrapper, the builders of the derived data (country index,
         // country areas, area index, basemap) and the exact GEOS oracles the tests and the
         // benchmarks check the indexes against. Linked by geonews-index, the tests and the
-        // benchmarks; never by a binary that answers queries, nor by the GeoNews library.
+        // benchmark package (through the GeoNewsBoundaryBuilding product); never by a binary that answers queries, nor by the GeoNews library.
         .target(
             name: "GeoNewsBoundaryBuilding",
             dependencies: ["CGEOS", "GeoNewsBoundaries", "GeoNewsGeodesy"]
@@ -93,7 +102,7 @@ let package = Package(
             name: "geonews",
             dependencies: [
                 "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsCommandLine",
-                "GeoNewsVersion",
+                "GeoNewsVersion", "GeoNewsBenchmarking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -144,12 +153,8 @@ let package = Package(
         // from Data/boundaries.bin, then .build-data/country-areas.bin and area-index.bin from the
         // decoded time zones (Scripts/ensure-areas), and checks them all (--check).
         .executableTarget(name: "geonews-index", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding"]),
-        // Speed and exactness of the indexes (the exactness suite asks the GEOS oracles).
-        .executableTarget(
-            name: "GeoNewsBench",
-            dependencies: ["GeoNews", "GeoNewsBoundaryBuilding"],
-            path: "Benchmarks/GeoNewsBench"
-        ),
+        // The benchmark suites (geonews-bench) are a package of their own, Benchmarks/Package.swift,
+        // which depends on this one by path.
         // Property checks of the parsers for libFuzzer (Scripts/fuzz builds it with
         // -sanitize=fuzzer,address -DGEONEWS_FUZZ); an ordinary build replays a corpus.
         .executableTarget(
@@ -165,7 +170,8 @@ let package = Package(
         .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsCalendarTests", dependencies: ["GeoNewsCalendar"]),
-        .testTarget(name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding"]),
+        .testTarget(
+            name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding", "GeoNewsBenchmarking"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
         .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),
@@ -176,7 +182,8 @@ let package = Package(
             name: "GeoNewsTracesTests",
             dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews"]),
+        // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.
+        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews"]),
         .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsServer", "GeoNewsLoopback"]),
         .testTarget(name: "GeoNewsStoreTests", dependencies: ["GeoNewsStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]

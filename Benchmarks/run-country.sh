@@ -25,10 +25,11 @@ build() {
     echo "$log" | tail -1
 }
 echo "== building (release)"
-build --scratch-path .build-bench --product geonews-bench
+# geonews-bench is the benchmark package's (Benchmarks/Package.swift), built in Benchmarks/.build.
+build --package-path Benchmarks --product geonews-bench
 build --scratch-path .build-bench --product geonews
 build --static-swift-stdlib --scratch-path .build-bench-static --product geonews
-BENCH=.build-bench/release/geonews-bench
+BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/geonews-bench"
 
 python3 Benchmarks/peers/country_peers.py cities --out "$OUT" --points "$POINTS" --seed "$SEED"
 "$BENCH" load resolve distance cluster --input "$OUT/cities.csv" --out "$OUT" --points "$POINTS" --seed "$SEED"

@@ -17,6 +17,6 @@ exec > >(tee "$OUT/run-distance.log") 2>&1
 
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== building geonews-bench (release)"
-swift build -c release --scratch-path .build-bench --product geonews-bench 2>&1 | tail -1
-.build-bench/release/geonews-bench distance --out "$OUT" --points "$POINTS" --seed "$SEED"
+swift build -c release --package-path Benchmarks --product geonews-bench 2>&1 | tail -1
+"$(swift build -c release --package-path Benchmarks --show-bin-path)/geonews-bench" distance --out "$OUT" --points "$POINTS" --seed "$SEED"
 python3 Benchmarks/peers/country_peers.py distance --out "$OUT" --geodesic-pairs "$PEER_PAIRS"

@@ -41,8 +41,8 @@ def ensure_venv():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--geonews", default=os.path.join(HERE, "..", "..", ".build", "release", "geonews"))
-    ap.add_argument("--bench", default=os.path.join(HERE, "..", "..", ".build", "release", "geonews-bench"),
-                    help="geonews-bench, for the area index's own lookups on the same positions (skipped if absent)")
+    ap.add_argument("--bench", default=os.path.join(HERE, "..", ".build", "release", "geonews-bench"),
+                    help="geonews-bench (swift build -c release --package-path Benchmarks), for the area index's own lookups on the same positions (skipped if absent)")
     ap.add_argument("--points", type=int, default=2_000_000,
                     help="positions timed: the places in file order, repeated as needed (default 2,000,000)")
     args = ap.parse_args()

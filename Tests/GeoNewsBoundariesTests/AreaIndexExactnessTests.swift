@@ -1,3 +1,4 @@
+import GeoNewsBenchmarking
 import GeoNewsBoundaryBuilding
 import GeoNewsGeodesy
 import XCTest

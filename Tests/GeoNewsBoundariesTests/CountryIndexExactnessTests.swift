@@ -1,3 +1,4 @@
+import GeoNewsBenchmarking
 import GeoNewsGeodesy
 import XCTest
 
@@ -5,7 +6,7 @@ import XCTest
 @testable import GeoNewsBoundaryBuilding
 
 /// The index against GEOS's exact polygon test. (The 10-million-point run lives in
-/// Benchmarks: `geonews-bench exactness`.)
+/// the benchmark package: `geonews-bench exactness`.)
 final class CountryIndexExactnessTests: XCTestCase {
     func testRandomPointsAgreeWithGEOS() throws {
         let resolver = try TestData.resolver()
@@ -107,21 +108,5 @@ extension CountryIndexExactnessTests {
         XCTAssertGreaterThan(compared, 64_000)
         XCTAssertGreaterThan(land, 30_000, "most of Europe's box is land")
         XCTAssertEqual(mismatches, [], "\(mismatches.count) of \(compared) lattice points differ")
-    }
-}
-
-/// A small, fast, seedable generator so test points are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }
 }

@@ -4,8 +4,8 @@ import XCTest
 
 @testable import GeoNewsBoundaries
 
-/// The time zone, UTC offset, local time and border distance in the JSON report and the
-/// human summary. The resolutions are built here with a zone and a distance, as the resolver
+/// The time zone, UTC offset, local time and border distance in the JSON report (the human
+/// summary is the command line's: GeoNewsCLITests' LocationSummaryTests). The resolutions are built here with a zone and a distance, as the resolver
 /// will give them once the country-area index is in; the end-to-end answers for real
 /// positions (Kolkata, Kathmandu, the Chatham Islands, a mid-Pacific point) follow with it in
 /// `CountryResolverTests`. Offsets come from Data/zoneinfo.bin (tzdata 2026e).
@@ -69,40 +69,6 @@ final class TimeZoneOutputTests: XCTestCase {
             try resolution(48.8566, 2.3522, zone: "Mars/Olympus_Mons", borderKm: nil), at: "2026-11-23T10:00:00Z")
         XCTAssertEqual(unknownZone["timeZone"] as? String, "Mars/Olympus_Mons")
         XCTAssertTrue(unknownZone["utcOffset"] is NSNull, "no rules for the zone: no offset")
-    }
-
-    func testTheHumanSummaryShowsZoneOffsetLocalTimeAndBorderDistance() throws {
-        let r = try resolution(22.5726, 88.3639, zone: "Asia/Kolkata", borderKm: 3.44)
-        let text = LocationSummary(r, language: nil, zoneRules: try rules(), at: try date("2026-11-23T10:12:00Z")).text
-        XCTAssertEqual(
-            text.split(separator: "\n").map(String.init),
-            [
-                "Position   22.5726° N, 88.3639° E",
-                "Country    India (IN, IND)",
-                "Border     3.4 km from the border",
-                "Time zone  Asia/Kolkata (UTC+05:30), local time 15:42",
-                "News       India (IN): the position is inside it",
-            ])
-    }
-
-    func testTheLocalTimeCrossesMidnightAndTheDateLine() throws {
-        let chatham = try resolution(-43.95, -176.56, zone: "Pacific/Chatham", borderKm: nil)
-        let text = LocationSummary(chatham, language: nil, zoneRules: try rules(), at: try date("2027-01-15T11:00:00Z")).text
-        XCTAssertTrue(text.contains("Time zone  Pacific/Chatham (UTC+13:45), local time 00:45"), text)
-        XCTAssertFalse(text.contains("Border"), "no line without a distance")
-        let far = try resolution(22.5726, 88.3639, zone: nil, borderKm: 312.4)
-        XCTAssertTrue(
-            LocationSummary(far, language: nil).text.contains("\nBorder     312 km from the border\n"),
-            "whole km from 10 km, as every distance reads")
-        let ocean = try resolution(0, -150, zone: "Etc/GMT+10", borderKm: nil)
-        let sea = LocationSummary(ocean, language: nil, zoneRules: try rules(), at: try date("2026-11-23T05:30:00Z")).text
-        XCTAssertTrue(sea.contains("Time zone  Etc/GMT+10 (UTC-10:00), local time 19:30"), sea)
-    }
-
-    func testWithoutAZoneTheSummaryHasNoTimeZoneLine() throws {
-        let text = LocationSummary(try resolution(48.8566, 2.3522, zone: nil, borderKm: nil), language: nil).text
-        XCTAssertFalse(text.contains("Time zone"))
-        XCTAssertFalse(text.contains("Border"))
     }
 
     func testOffsetsReadAsISO8601() {

@@ -7,6 +7,13 @@ package struct CellSlot: Equatable, Sendable {
     /// The slot as the file stores it.
     package let raw: UInt32
 
+    /// The largest payload a slot holds (its low 30 bits): the bound a writer checks a country,
+    /// a region, a leaf's offset or an unmerged node's index against.
+    package static let payloadLimit = Int(F.payloadMask)
+
+    /// The largest first-child index a split node holds (its low 28 bits, below the fan-out).
+    package static let childBaseLimit = Int(F.nodeIndexMask)
+
     @inline(__always)
     package init(_ raw: UInt32) { self.raw = raw }
 

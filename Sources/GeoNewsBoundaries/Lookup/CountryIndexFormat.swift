@@ -70,9 +70,6 @@ package enum CountryIndexFormat {
     package static let nodeIndexMask: UInt32 = (1 << 28) - 1
     package static let maximumFanOutBits = 4
 
-    @inline(__always)
-    package static func slot(_ kind: Kind, _ payload: UInt32) -> UInt32 { kind.rawValue << kindShift | payload }
-
     /// FNV-1a, 64-bit.
     package static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325

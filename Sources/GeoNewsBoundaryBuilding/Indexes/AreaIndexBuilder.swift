@@ -218,7 +218,7 @@ private struct AreaLeafWriter: CellTreeLeafWriter {
         }
         report.leaves += 1
         leafOrigins.append((offset, x0, y0, size))
-        precondition(offset <= CountryIndexFormat.payloadMask)
-        return CountryIndexFormat.slot(.leaf, UInt32(offset))
+        precondition(offset <= CellSlot.payloadLimit)
+        return CellSlot(.leaf, payload: UInt32(offset)).raw
     }
 }

@@ -31,7 +31,8 @@ struct CellTree {
     ) throws -> UInt32 {
         if pieces.isEmpty { return emptySlot }
         if pieces.count == 1, pieces[0].covers(x0: x0, y0: y0, size: size) {
-            return CountryIndexFormat.slot(.country, UInt32(pieces[0].item))
+            precondition(pieces[0].item <= CellSlot.payloadLimit)
+            return CellSlot(.country, payload: UInt32(pieces[0].item)).raw
         }
         let vertexCount = pieces.reduce(0) { $0 + $1.vertexCount }
         if vertexCount <= leafVertexLimit || depth >= maxDepth {
@@ -46,7 +47,8 @@ struct CellTree {
             let slot = try encode(sub, x0: cx, y0: cy, size: half, depth: depth + 1, writer: &writer)
             quadtree[node * 4 + k] = slot
         }
-        return CountryIndexFormat.slot(.node, UInt32(node))
+        precondition(node <= CellSlot.payloadLimit)
+        return CellSlot(.node, payload: UInt32(node)).raw
     }
 }
 

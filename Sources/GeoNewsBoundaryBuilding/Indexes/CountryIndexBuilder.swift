@@ -119,8 +119,8 @@ private struct BuildState: CellTreeLeafWriter {
             report.vertices += rings.reduce(0) { $0 + $1.count / 2 }
         }
         report.leaves += 1
-        precondition(offset <= CountryIndexFormat.payloadMask)
-        return CountryIndexFormat.slot(.leaf, UInt32(offset))
+        precondition(offset <= CellSlot.payloadLimit)
+        return CellSlot(.leaf, payload: UInt32(offset)).raw
     }
 
     func serialise(

@@ -33,7 +33,7 @@ struct LevelMerger {
         }
         let children = descendants(of: slot, levels: k)
         let base = nodes.count
-        precondition(base + children.count <= Int(F.nodeIndexMask))
+        precondition(base + children.count <= CellSlot.childBaseLimit)
         nodes.append(contentsOf: children)
         nodeCount += 1
         for (i, child) in children.enumerated() {
@@ -53,7 +53,7 @@ struct LevelMerger {
         if levels == 0 { return [slot] }
         var grid = [UInt32](repeating: 0, count: side * side)
         let half = side / 2
-        let base = Int(slot & CountryIndexFormat.payloadMask) * 4
+        let base = CellSlot(slot).payload * 4
         for quadrant in 0..<4 {
             let sub = descendants(of: quadtree[base + quadrant], levels: levels - 1)
             let x0 = (quadrant & 1) * half, y0 = (quadrant >> 1) * half

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoNewsBenchmarking
 import GeoNewsBoundaries
 import GeoNewsClustering
 import GeoNewsCommandLine
@@ -73,11 +74,12 @@ struct BenchClusterCommand: AsyncParsableCommand {
             "points \(coordinates.count)\(input.map { " from \($0)" } ?? " (seed \(seed))"), zooms \(options.minZoom)–\(options.maxZoom), radius \(Self.number(options.radius)), extent \(Self.number(options.extent)), min points \(options.minPoints)\(options.wrapsAntimeridian ? ", wrapping" : "")"
         )
 
-        let clock = ContinuousClock()
-        let start = clock.now, startCPU = Self.threadCPUSeconds()
-        let index = try clustering.index(for: coordinates)
-        let build = Self.seconds(clock.now - start), buildCPU = Self.threadCPUSeconds() - startCPU
-        let buildPeak = Self.peakResidentMegabytes() ?? -1
+        let startCPU = Measure.threadCPUSeconds()
+        var built: ClusterIndex?
+        let build = try Measure.seconds { built = try clustering.index(for: coordinates) }
+        let buildCPU = Measure.threadCPUSeconds() - startCPU
+        guard let index = built else { return }
+        let buildPeak = ProcessStatus.peakResidentMB() ?? -1
         print(
             String(
                 format: "build %.3f s wall, %.3f s CPU (one thread), %d clusters made, peak RSS %d MB", build, buildCPU, index.clusterCount,
@@ -88,10 +90,10 @@ struct BenchClusterCommand: AsyncParsableCommand {
             let zoom = camera.zoom(latitude: centre.latitude)
             let bounds = Viewport(center: centre).bounds(atZoom: zoom)
             var world: [ClusterFeature] = [], view: [ClusterFeature] = []
-            let worldTime = try median(repeats) {
+            let worldTime = try Measure.median(runs: repeats) {
                 world = []; world = try index.clusters(in: .world, zoom: zoom)
             }
-            let viewTime = try median(repeats) {
+            let viewTime = try Measure.median(runs: repeats) {
                 view = []; view = try index.clusters(in: bounds, zoom: zoom)
             }
             print(
@@ -102,7 +104,7 @@ struct BenchClusterCommand: AsyncParsableCommand {
                         worldTime * 1000, view.count, viewTime * 1000))
         }
         var zoom5: [ClusterFeature] = []
-        let zoom5Time = try median(repeats) {
+        let zoom5Time = try Measure.median(runs: repeats) {
             zoom5 = []; zoom5 = try index.clusters(in: .world, zoom: 5)
         }
         print(String(format: "whole world at zoom 5: %d items in %.3f ms", zoom5.count, zoom5Time * 1000))
@@ -112,20 +114,6 @@ struct BenchClusterCommand: AsyncParsableCommand {
                     "json {\"points\":%d,\"build_seconds\":%.6f,\"build_cpu_seconds\":%.6f,\"peak_rss_mb\":%d,\"clusters\":%d,\"world_zoom5_ms\":%.3f}",
                 coordinates.count, build, buildCPU, buildPeak, index.clusterCount, zoom5Time * 1000))
         if let dump { try write(index, to: dump) }
-    }
-
-    /// Median wall time of `repeats` runs of `body`, in seconds: for an even count the mean of
-    /// the middle two, as geonews-bench's `Measure.median` takes it.
-    private func median(_ repeats: Int, _ body: () throws -> Void) throws -> Double {
-        let clock = ContinuousClock()
-        var times: [Double] = []
-        for _ in 0..<repeats {
-            let start = clock.now
-            try body()
-            times.append(Self.seconds(clock.now - start))
-        }
-        let sorted = times.sorted(), middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private func write(_ index: ClusterIndex, to path: String) throws {
@@ -141,47 +129,16 @@ struct BenchClusterCommand: AsyncParsableCommand {
         }
     }
 
-    /// Uniform points from SplitMix64 (Steele, Lea & Flood 2014): longitude in −180…180,
-    /// latitude in −85…85.
+    /// Uniform points from the shared SplitMix64: longitude in −180…180, then latitude in −85…85.
     static func randomPoints(count: Int, seed: UInt64) -> [Coordinate] {
-        var state = seed
-        func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Double(z >> 11) / Double(1 << 53)
-        }
+        var random = SplitMix64(seed: seed)
         var points: [Coordinate] = []
         points.reserveCapacity(count)
         for _ in 0..<count {
-            let lon = next() * 360 - 180
-            let lat = next() * 170 - 85
-            points.append(Coordinate(latitude: lat, longitude: lon))
+            let longitude = random.uniform(-180, 180)
+            points.append(Coordinate(latitude: random.uniform(-85, 85), longitude: longitude))
         }
         return points
-    }
-
-    /// VmHWM of this process from /proc/self/status, in megabytes (nil off Linux).
-    static func peakResidentMegabytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kB = line.split(separator: " ").compactMap { Int($0) }.first
-            return kB.map { $0 / 1024 }
-        }
-        return nil
-    }
-
-    /// CPU time of the calling thread: what the build cost, whatever else the machine runs.
-    static func threadCPUSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     static func number(_ v: Double) -> String { Int(exactly: v).map(String.init) ?? String(v) }

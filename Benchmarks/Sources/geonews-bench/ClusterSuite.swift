@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsBenchmarking
 
 /// Cluster index build and queries at camera altitudes, through GeoNewsClustering's public API
 /// (supercluster's default options: zooms 0–16, radius 40, extent 512).
@@ -12,7 +13,7 @@ enum ClusterSuite {
         let n = o.points(default: 1_000_000)
         var rng = SplitMix64(seed: o.seed &+ 11)
         let points = (0..<n).map { _ in Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180)) }
-        let rssBefore = Measure.residentMB()
+        let rssBefore = ProcessStatus.residentMB()
         var index: ClusterIndex?
         let buildRuns = min(o.runs, 3)
         let build = try Measure.median(runs: buildRuns) {
@@ -20,7 +21,7 @@ enum ClusterSuite {
             index = try ClusterIndex(points: points)
         }
         guard let index else { return }
-        let rssAfter = Measure.residentMB()
+        let rssAfter = ProcessStatus.residentMB()
         var table = Table(
             "cluster: \(grouped(n)) uniformly random points; build \(fixed(build, 3)) s (median of \(buildRuns)), "
                 + "index +\(fixed(rssAfter - rssBefore, 0)) MB resident",

@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsBenchmarking
 
 /// What every suite shares: the options, the loaded data and the figures being recorded.
 final class BenchContext {
@@ -53,7 +54,7 @@ func timedPasses(
     sums.initialize(repeating: 0, count: threads)
     let slots = SharedSlots(sums)
     let time = Measure.timings(runs: runs) {
-        Measure.onThreads(threads) { w in
+        onThreads(threads) { w in
             var sum = 0
             for i in share(of: points.count, worker: w, workers: threads) { sum &+= body(points[i]) }
             slots[w] &+= sum

@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsBenchmarking
 
 /// Load time of the memory-mapped index and of the catalogue, and the memory they keep resident.
 enum LoadSuite {
@@ -11,9 +12,9 @@ enum LoadSuite {
         var memory = Table(
             "load: resident memory (VmRSS from /proc/self/status)",
             columns: ["state", "VmRSS MB", "change MB"])
-        var last = Measure.residentMB()
+        var last = ProcessStatus.residentMB()
         func step(_ label: String, _ key: String) {
-            let now = Measure.residentMB()
+            let now = ProcessStatus.residentMB()
             memory.add(label, fixed(now, 1), (now >= last ? "+" : "") + fixed(now - last, 1))
             ctx.figures.record("load.rss.\(key).mb", now)
             last = now

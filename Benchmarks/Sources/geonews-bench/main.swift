@@ -1,6 +1,6 @@
-// geonews-bench: GeoNews's benchmark suites (release build). See Benchmarks/README-country.md.
+// geonews-bench: GeoNews's benchmark suites (release build). See Benchmarks/README.md.
 //
-//   swift run -c release geonews-bench [SUITE...] [--points N] [--seed N] [--input FILE] [--out DIR]
+//   swift run -c release --package-path Benchmarks geonews-bench [SUITE...] [--points N] [--seed N] [--input FILE] [--out DIR]
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,8 @@
 import Foundation
+import GeoNewsBoundaries
 
-/// The human summary of a ``Resolution`` that `geonews --lat … --lon …` prints without
-/// `--json`:
+/// The human summary of a `Resolution` that `geonews --lat … --lon …` prints without `--json`
+/// (the command line's alone; the JSON report is the library's `ResolutionReport`):
 ///
 /// ```
 /// Position   22.5726° N, 88.3639° E
@@ -13,15 +14,15 @@ import Foundation
 ///
 /// The border line appears only when the distance is known (inside a country), the time-zone
 /// line only when the zone is; without rules for the zone it names the zone alone.
-public struct LocationSummary: Sendable {
-    public let text: String
+struct LocationSummary: Sendable {
+    let text: String
 
     /// - Parameters:
     ///   - language: country names in this Natural Earth language code; `nil` gives English.
     ///   - zoneRules: the rules for the offset and local time; `nil` uses
-    ///     ``TimeZoneRules/located``, which is loaded only when the resolution has a zone.
+    ///     `TimeZoneRules.located`, which is loaded only when the resolution has a zone.
     ///   - date: the moment whose offset and local time are shown (now by default).
-    public init(_ r: Resolution, language: String?, zoneRules: TimeZoneRules? = nil, at date: Date = Date()) {
+    init(_ r: Resolution, language: String?, zoneRules: TimeZoneRules? = nil, at date: Date = Date()) {
         var lines: [String] = []
         lines.append("Position   \(DistanceText.position(r.position))")
         if let c = r.country {

@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsBenchmarking
 
 /// Distance throughput on random pairs of positions (uniform over the sphere): the great
 /// circle (haversine) and the WGS 84 geodesic (Karney's inverse problem) on the same pairs.
@@ -55,7 +56,7 @@ enum DistanceSuite {
             let sums = SharedSlots(UnsafeMutablePointer<Double>.allocate(capacity: threads))
             sums.base.initialize(repeating: 0, count: threads)
             let t = Measure.median(runs: o.runs) {
-                Measure.onThreads(threads) { w in
+                onThreads(threads) { w in
                     var sum = 0.0
                     for i in share(of: n, worker: w, workers: threads) { sum += measure(from.base[i], to.base[i]) }
                     sums[w] += sum

@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsBenchmarking
 
 /// Lookup throughput: `CountryIndex.countryIndex(at:)`, `AreaIndex.region(at:)` and the full `CountryResolver.resolve`,
 /// on city-like points, random land and open sea, on one thread and on several sharing one index.

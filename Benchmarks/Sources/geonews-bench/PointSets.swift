@@ -1,32 +1,9 @@
 import GeoNews
+import GeoNewsBenchmarking
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A small seedable generator (SplitMix64), so every run with the same seed draws the same points.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in lo..<hi.
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(UInt64(1) << 53)
-    }
-
-    /// Uniform over the sphere's area (latitude by the inverse sine of a uniform variate).
-    mutating func onSphere() -> Coordinate {
-        Coordinate(latitude: asin(uniform(-1, 1)) * 180 / .pi, longitude: uniform(-180, 180))
-    }
-}
 
 /// Why a point file could not be read or written.
 enum PointSetFileError: Error, CustomStringConvertible {

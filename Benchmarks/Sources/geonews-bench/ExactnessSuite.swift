@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsBenchmarking
 import GeoNewsBoundaryBuilding
 
 /// The index against GEOS's exact prepared-polygon test (`ExactCountryLocator`): uniformly
@@ -42,7 +43,7 @@ enum ExactnessSuite {
         defer { failures.base.deallocate() }
 
         let seconds = Measure.seconds {
-            Measure.onThreads(threads) { w in
+            onThreads(threads) { w in
                 do {
                     let exact = try ExactCountryLocator(boundaries: boundaries)
                     // Worker w draws its own stream, so the points do not depend on scheduling.
