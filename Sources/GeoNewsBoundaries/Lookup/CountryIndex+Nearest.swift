@@ -32,7 +32,8 @@ extension CountryIndex {
         nearestLand(to: p, within: maxKm, stopsAtFirst: true) != nil
     }
 
-    private func nearestLand(to p: Coordinate, within maxKm: Double, stopsAtFirst: Bool = false) -> (countryIndex: Int, distanceKm: Double)? {
+    private func nearestLand(to p: Coordinate, within maxKm: Double, stopsAtFirst: Bool = false) -> (countryIndex: Int, distanceKm: Double)?
+    {
         var best = maxKm
         var bestCountry = -1
         let window = SearchWindow(around: p, radiusKm: maxKm)
