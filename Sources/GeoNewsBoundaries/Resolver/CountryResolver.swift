@@ -202,9 +202,15 @@ public final class CountryResolver: CountryResolving, Sendable {
         }
         var nearest: NearestCountry?
         var news: Int?
+        let land: (countryIndex: Int, distanceKm: Double)?
         if bounded && !index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) {
-            nearest = nil
-        } else if let n = searched?.reachKm == seaSearchKm ? searched!.land : index.nearestLand(to: position, maxKm: seaSearchKm) {
+            land = nil
+        } else if let searched, searched.reachKm == seaSearchKm {
+            land = searched.land
+        } else {
+            land = index.nearestLand(to: position, maxKm: seaSearchKm)
+        }
+        if let n = land {
             nearest = NearestCountry(country: catalogue.countries[n.countryIndex], distanceKm: n.distanceKm)
             if n.distanceKm <= nearShoreKm { news = newsCountry[n.countryIndex] }
         }
