@@ -7,7 +7,11 @@ Columns: trace_id,time,lat,lon,accuracy_m. Traces of 500 fixes each, of three ki
   - sea  (20 %): a ship on a great-circle-ish straight line over open ocean.
 Times are epoch seconds, 10 s apart. Same seed, same bytes.
 
-usage: generate_positions.py ROWS OUT.csv [--seed N]
+With --uniform, positions uniform over the sphere's area instead (latitude is the inverse sine
+of a uniform variate, so each square kilometre is as likely as any other: about 70 % fall at
+sea), as `id,lat,lon`.
+
+usage: generate_positions.py ROWS OUT.csv [--seed N] [--uniform]
 """
 import argparse
 import math
@@ -68,8 +72,11 @@ def main():
     ap.add_argument("rows", type=int)
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=20240501)
+    ap.add_argument("--uniform", action="store_true", help="positions uniform over the sphere")
     a = ap.parse_args()
     rng = random.Random(a.seed)
+    if a.uniform:
+        return write_uniform(a.rows, a.out, rng)
     city = {name: (lat, lon) for name, lat, lon in CITIES}
     t0 = 1714521600  # 2024-05-01T00:00:00Z
     written = 0
@@ -108,6 +115,14 @@ def main():
                     lines.append(f"{tid},{t + 10 * i},{lat:.6f},{lon:.6f},{rng.randint(3, 30)}\n")
             f.write("".join(lines))
             written += n
+
+
+def write_uniform(rows, out, rng):
+    with open(out, "w", buffering=1 << 20) as f:
+        f.write("id,lat,lon\n")
+        for i in range(rows):
+            lat = math.degrees(math.asin(rng.uniform(-1, 1)))
+            f.write(f"{i},{lat:.6f},{rng.uniform(-180, 180):.6f}\n")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #
 #   Benchmarks/resolve/run.sh              # 10,000,000 rows (ROWS=… to change)
 #   BIG=1 Benchmarks/resolve/run.sh        # also peak RSS on a ≥ 2 GB input (then deleted)
+#   Benchmarks/resolve/run.sh tzfpy        # one worker beside tzfpy's get_tz (below)
 #
 # Builds geonews in release mode, makes a venv with shapely 2 from PyPI, generates a seeded
 # CSV of city, cross-border road and open-sea fixes, and prints rows/s of both, their ratio,
@@ -16,11 +17,17 @@ OUT=$ROOT/Benchmarks/out/resolve
 VENV=$ROOT/Benchmarks/peers/.venv
 SCRATCH=${SCRATCH:-.build}
 mkdir -p "$OUT"
+MODE=${1:-shapely}
+case "$MODE" in shapely | tzfpy) ;; *) echo "usage: $0 [shapely|tzfpy]" >&2; exit 64 ;; esac
 
 if [ -z "${GEONEWS:-}" ]; then  # GEONEWS=/path/to/geonews runs a binary built elsewhere
     echo "== building geonews (release)"
     swift build -c release --scratch-path "$SCRATCH" --product geonews >/dev/null
     GEONEWS=$ROOT/$SCRATCH/release/geonews
+fi
+
+if [ "$MODE" = tzfpy ]; then
+    exec "$ROOT/Benchmarks/resolve/tzfpy.sh" "$GEONEWS" "$OUT"
 fi
 
 if [ ! -x "$VENV/bin/python" ]; then

@@ -25,7 +25,15 @@ extension CountryIndex {
         return nearestLand(to: p, within: maxKm)
     }
 
-    private func nearestLand(to p: Coordinate, within maxKm: Double) -> (countryIndex: Int, distanceKm: Double)? {
+    /// Whether any land lies within `maxKm` of a position: exactly when
+    /// ``nearestLand(to:maxKm:)`` finds some, but the search stops at the first land in reach
+    /// instead of proving which is nearest.
+    func hasLand(within maxKm: Double, of p: Coordinate) -> Bool {
+        nearestLand(to: p, within: maxKm, stopsAtFirst: true) != nil
+    }
+
+    private func nearestLand(to p: Coordinate, within maxKm: Double, stopsAtFirst: Bool = false) -> (countryIndex: Int, distanceKm: Double)?
+    {
         var best = maxKm
         var bestCountry = -1
         let window = SearchWindow(around: p, radiusKm: maxKm)
@@ -42,7 +50,7 @@ extension CountryIndex {
         }
         candidates.sort { $0.bound < $1.bound }
         for c in candidates {
-            if c.bound >= best { break }
+            if c.bound >= best || stopsAtFirst && bestCountry >= 0 { break }
             visit(slot: c.slot, x0: c.x0, y0: c.y0, size: 1, bound: c.bound, p: p, window: window, best: &best, bestCountry: &bestCountry)
         }
         return bestCountry < 0 ? nil : (bestCountry, best)

@@ -13,6 +13,15 @@ extension CountryResolver {
     /// the great-circle km from it to Natural Earth's land (0 on that land); `nil` beyond every
     /// territorial sea. `region` is the area index's region at the position.
     ///
+    /// Without `measuringSea`, the km are `nil` in the territorial sea of a country the region
+    /// names: that country holds the position whichever land is nearest, so the search only
+    /// asks whether any land is within reach.
+    ///
+    /// A search for the nearest land that reaches `reachKm` (at least ``territorialSeaKm``) is
+    /// left in `searched`, so that a caller who needs the nearest land that far anyway does not
+    /// search twice: within the territorial sea it finds what a search of that breadth alone
+    /// finds, since every search is exact within its bound and visits the cells in one order.
+    ///
     /// - On Natural Earth's land: the country of the OpenStreetMap region there, or, where the
     ///   zones draw none (Baker Island, Clipperton lie in the open ocean's `Etc/GMT±N`), the
     ///   land's own.
@@ -27,14 +36,28 @@ extension CountryResolver {
     /// - In Antarctica's regions, Antarctica throughout: Natural Earth's Antarctica stops at the
     ///   grounding line and leaves out the ice shelves (Ross, Filchner-Ronne: 1.5 million km²),
     ///   so its coast is no baseline, and the Antarctic Treaty freezes every claim to waters.
-    func holder(of position: Coordinate, in region: Int?) -> (country: Int, seaKm: Double)? {
+    func holder(
+        of position: Coordinate, in region: Int?, measuringSea: Bool = true, reachKm: Double = territorialSeaKm,
+        searched: inout CoastSearch?
+    ) -> (country: Int, seaKm: Double?)? {
         let drawn = region.flatMap(areas.country(ofRegion:))
         if let region, let drawn, drawn == antarctica || areas.holdsUnmappedLand(region: region) { return (drawn, 0) }
         if let land = index.countryIndex(at: position) { return (drawn ?? land, 0) }
-        guard index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude),
-            let coast = index.nearestLand(to: position, maxKm: Self.territorialSeaKm)
-        else { return nil }
+        guard index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) else { return nil }
+        if let drawn, !measuringSea {
+            return index.hasLand(within: Self.territorialSeaKm, of: position) ? (drawn, nil) : nil
+        }
+        let reach = max(reachKm, Self.territorialSeaKm)
+        let found = index.nearestLand(to: position, maxKm: reach)
+        searched = CoastSearch(reachKm: reach, land: found)
+        guard let coast = found, coast.distanceKm < Self.territorialSeaKm else { return nil }
         return (drawn ?? coast.countryIndex, coast.distanceKm)
+    }
+
+    /// ``holder(of:in:measuringSea:reachKm:searched:)`` with the territorial sea's own search.
+    func holder(of position: Coordinate, in region: Int?, measuringSea: Bool = true) -> (country: Int, seaKm: Double?)? {
+        var searched: CoastSearch?
+        return holder(of: position, in: region, measuringSea: measuringSea, searched: &searched)
     }
 
     /// Km from a position inside `country` to the nearest edge of its area: the region's own
@@ -47,4 +70,10 @@ extension CountryResolver {
         let edge = areas.borderDistanceKm(at: position, country: country, table: borderTable)
         return seaKm > 0 ? min(edge, limit) : edge
     }
+}
+
+/// A nearest-land search already run for a position: how far it reached, and the land it found.
+struct CoastSearch {
+    let reachKm: Double
+    let land: (countryIndex: Int, distanceKm: Double)?
 }

@@ -155,7 +155,7 @@ public final class CountryResolver: CountryResolving, Sendable {
     /// The country or territory whose land or territorial sea holds the position, or `nil`
     /// beyond every territorial sea.
     public func containingCountry(_ position: Coordinate) -> Country? {
-        holder(of: position, in: areas.region(at: position)).map { catalogue.countries[$0.country] }
+        holder(of: position, in: areas.region(at: position), measuringSea: false).map { catalogue.countries[$0.country] }
     }
 
     /// The IANA time zone at the position: its region's, or the nautical `Etc/GMT±N` of its
@@ -181,7 +181,13 @@ public final class CountryResolver: CountryResolving, Sendable {
         let seaSearchKm = max(measures.seaSearchKm, nearShoreKm)
         let region = areas.region(at: position)
         let zone = region.map { zoneIDs[areas.zone(ofRegion: $0)] } ?? Self.nauticalZone(longitude: position.longitude)
-        if let (i, seaKm) = holder(of: position, in: region) {
+        // A bounded sea search reaches past the territorial sea: the holder's search serves both.
+        let bounded = seaSearchKm.isFinite && seaSearchKm <= nearShoreKm
+        var searched: CoastSearch?
+        if let (i, seaKm) = holder(
+            of: position, in: region, measuringSea: measures.borderDistance,
+            reachKm: bounded ? seaSearchKm : Self.territorialSeaKm, searched: &searched)
+        {
             let country = catalogue.countries[i]
             let suggestion: Suggestion
             if let news = newsCountry[i] {
@@ -189,18 +195,22 @@ public final class CountryResolver: CountryResolving, Sendable {
             } else {
                 suggestion = nearestMarker(position)
             }
-            let border = measures.borderDistance ? borderDistanceKm(at: position, country: i, region: region, seaKm: seaKm) : nil
+            let border = measures.borderDistance ? borderDistanceKm(at: position, country: i, region: region, seaKm: seaKm ?? 0) : nil
             return Resolution(
                 position: position, country: country, nearest: nil, suggestion: suggestion, timeZone: zone,
                 borderDistanceKm: border)
         }
         var nearest: NearestCountry?
         var news: Int?
-        if seaSearchKm.isFinite && seaSearchKm <= nearShoreKm
-            && !index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude)
-        {
-            nearest = nil
-        } else if let n = index.nearestLand(to: position, maxKm: seaSearchKm) {
+        let land: (countryIndex: Int, distanceKm: Double)?
+        if bounded && !index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) {
+            land = nil
+        } else if let searched, searched.reachKm == seaSearchKm {
+            land = searched.land
+        } else {
+            land = index.nearestLand(to: position, maxKm: seaSearchKm)
+        }
+        if let n = land {
             nearest = NearestCountry(country: catalogue.countries[n.countryIndex], distanceKm: n.distanceKm)
             if n.distanceKm <= nearShoreKm { news = newsCountry[n.countryIndex] }
         }

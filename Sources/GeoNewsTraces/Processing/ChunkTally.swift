@@ -30,8 +30,11 @@ struct ChunkTally: Sendable {
 
     private let followsTraces: Bool
     // Consecutive fixes are usually in the same country: count them before touching the dictionary.
-    private var pendingCountry: String?
+    private var pendingCountry: Country?
     private var pendingCount = 0
+    // Counts by catalogue entry until the chunk is done: random positions change country at
+    // almost every row, and hashing an object's identity costs far less than hashing its code.
+    private var byCountry: [ObjectIdentifier: (country: Country, count: Int)] = [:]
     // The run being extended.
     private var runOpen = false
     private var runTrace: [UInt8] = []
@@ -63,24 +66,27 @@ struct ChunkTally: Sendable {
     ) {
         records += 1
         resolved += 1
-        let time = time.flatMap { $0.isEmpty ? nil : $0 }
-        let key = Self.key(r.country)
-        if let key {
-            if key == pendingCountry {
+        if let country = r.country {
+            if country === pendingCountry {
                 pendingCount += 1
             } else {
                 flushCountry()
-                pendingCountry = key
+                pendingCountry = country
                 pendingCount = 1
             }
         } else {
             atSea += 1
         }
-        if followsTraces, inJourney { follow(r.position, country: key, zone: r.timeZone, trace: trace, time: time) }
+        if followsTraces, inJourney {
+            let time = time.flatMap { $0.isEmpty ? nil : $0 }
+            follow(r.position, country: Self.key(r.country), zone: r.timeZone, trace: trace, time: time)
+        }
     }
 
     private mutating func flushCountry() {
-        if let pendingCountry, pendingCount > 0 { countries[pendingCountry, default: 0] += pendingCount }
+        if let pendingCountry, pendingCount > 0 {
+            byCountry[ObjectIdentifier(pendingCountry), default: (pendingCountry, 0)].count += pendingCount
+        }
         pendingCount = 0
     }
 
@@ -124,6 +130,9 @@ struct ChunkTally: Sendable {
     mutating func finish() {
         flushCountry()
         pendingCountry = nil
+        // Entries that share a code (Somaliland and Somalia, SO) add up under it.
+        for (country, count) in byCountry.values { countries[country.iso2 ?? country.id, default: 0] += count }
+        byCountry = [:]
         closeRun()
     }
 }
