@@ -68,7 +68,8 @@ let package = Package(
         // Build time only: the GEOS wrapper, the builders of the derived data (country index,
         // country areas, area index, basemap) and the exact GEOS oracles the tests and the
         // benchmarks check the indexes against. Linked by geonews-index, the tests and the
-        // benchmark package (through the GeoNewsBoundaryBuilding product); never by a binary that answers queries, nor by the GeoNews library.
+        // benchmark package (through the GeoNewsBoundaryBuilding product); never by a binary
+        // that answers queries, nor by the GeoNews library.
         .target(
             name: "GeoNewsBoundaryBuilding",
             dependencies: ["CGEOS", "GeoNewsBoundaries", "GeoNewsGeodesy"]
