@@ -36,15 +36,16 @@ final class AreaIndexPackTests: XCTestCase {
             withUnsafeBytes(of: v.littleEndian) { b.replaceSubrange(o..<(o + $0.count), with: $0) }
         }
         typealias F = CountryIndexFormat
-        func leaf(_ offset: UInt32) -> UInt32 { F.slot(.leaf, offset) }
+        func leaf(_ offset: UInt32) -> UInt32 { CellSlot(.leaf, payload: offset).raw }
         put(UInt32(3), at: 8)
         put(UInt32(2), at: 40)
         var root = [UInt32](repeating: 0, count: F.rootColumns * F.rootRows)
         root[0] = CellSlot(nodeOf: 1, childBase: 0).raw
         root[1] = leaf(0)
         let nodes = [
-            leaf(0), CellSlot(nodeOf: 1, childBase: 4).raw, leaf(57), F.coastalSea, leaf(43), F.slot(.country, 1), F.slot(.country, 1),
-            F.slot(.country, 0),
+            leaf(0), CellSlot(nodeOf: 1, childBase: 4).raw, leaf(57), F.coastalSea, leaf(43), CellSlot(.country, payload: 1).raw,
+            CellSlot(.country, payload: 1).raw,
+            CellSlot(.country, payload: 0).raw,
         ]
         let nodesAt = 128 + 4 * root.count, leavesAt = nodesAt + 4 * nodes.count
         put(UInt64(128), at: 48)
