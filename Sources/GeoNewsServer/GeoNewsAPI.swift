@@ -99,6 +99,7 @@ public enum GeoNewsAPI {
         } catch {
             throw .state("the uploaded datasets cannot be loaded: \(error)")
         }
+        datasets.startVerifyingStoredArchives()
         let headlines = Result { () throws(HeadlineSetupError) -> HeadlineService in
             do {
                 let setup = try HeadlineConfiguration.fromEnvironment(

@@ -5,13 +5,15 @@ extension ClusterIndex {
     /// one built here holds by construction (see `checkInvariants()` for the full rules).
     func tableProblem() -> String? {
         let n = points.count, c = clusterCount, nodes = n + c
-        for p in 0..<n {
-            let q = points[p]
-            guard abs(q.latitude) <= 90, abs(q.longitude) <= 180 else { return "point \(p) is at \(q), not a position" }
+        // Through buffers: this walks every byte of an archive of millions of points.
+        if let p = points.withUnsafeBufferPointer({ $0.firstIndex { !(abs($0.latitude) <= 90 && abs($0.longitude) <= 180) } }) {
+            return "point \(p) is at \(points[p]), not a position"
         }
-        for i in 0..<nodes {
-            guard Int(nodeSeed[i]) < n else { return "node \(i) has seed \(nodeSeed[i]), past the \(n) points" }
-            guard (0...1).contains(nodeX[i]), (0...1).contains(nodeY[i]) else {
+        if let i = nodeSeed.withUnsafeBufferPointer({ $0.firstIndex { Int($0) >= n } }) {
+            return "node \(i) has seed \(nodeSeed[i]), past the \(n) points"
+        }
+        for table in [nodeX, nodeY] {
+            if let i = table.withUnsafeBufferPointer({ $0.firstIndex { !(0...1).contains($0) } }) {
                 return "node \(i) is at \(nodeX[i]), \(nodeY[i]), outside the unit square"
             }
         }
@@ -36,10 +38,10 @@ extension ClusterIndex {
             }
         }
         for (l, order) in levelNodes.enumerated() {
-            if let node = order.first(where: { Int($0) >= nodes }) {
+            if let node = order.withUnsafeBufferPointer({ $0.first { Int($0) >= nodes } }) {
                 return "level \(l + options.minZoom) holds node \(node), past the \(nodes) nodes"
             }
-            if let v = levelPositions[l].first(where: { !(0...1).contains($0) }) {
+            if let v = levelPositions[l].withUnsafeBufferPointer({ $0.first { !(0...1).contains($0) } }) {
                 return "level \(l + options.minZoom) stores a position \(v), outside the unit square"
             }
         }

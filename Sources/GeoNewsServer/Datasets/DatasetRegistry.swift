@@ -158,6 +158,26 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
         }
     }
 
+    /// Verifies, on a thread of its own, each stored archive this process does not trust yet,
+    /// one at a time, and trusts those that pass: so that after a restart the first query of a
+    /// dataset maps it in a system call instead of reading all of it. Nothing stays mapped; an
+    /// archive that fails is left for ``load(_:)`` to rebuild when the dataset is used.
+    func startVerifyingStoredArchives() {
+        let records = lock.withLock { entries.values.filter { $0.trusted == nil }.map(\.record) }
+        guard !records.isEmpty else { return }
+        Thread.detachNewThread { [self] in
+            for record in records {
+                let url = folder.appendingPathComponent(DatasetArchive.fileName(of: record))
+                guard let identity = DatasetArchive.Identity(url),
+                    (try? DatasetArchive.map(url, record: record, verify: true)) != nil
+                else { continue }
+                lock.withLock {
+                    if entries[record.id]?.trusted == nil { entries[record.id]?.trusted = identity }
+                }
+            }
+        }
+    }
+
     /// Adds an upload whose archive this process has just written.
     func add(_ record: DatasetRecord) {
         let identity = DatasetArchive.Identity(folder.appendingPathComponent(DatasetArchive.fileName(of: record)))
