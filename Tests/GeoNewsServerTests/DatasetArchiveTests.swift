@@ -14,7 +14,10 @@ final class DatasetArchiveTests: XCTestCase {
 
     /// The archives the server process has mapped now, by dataset id.
     func mappedArchives(_ server: ServerProcess) throws -> Set<String> {
-        let maps = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/maps", encoding: .utf8)
+        // Read to the end: /proc files report a size of 0, and a read of that size stops short.
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(server.process.processIdentifier)/maps"))
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         return Set(
             maps.split(separator: "\n").compactMap { line in
                 guard line.hasSuffix(".cluster"), let name = line.split(separator: "/").last else { return nil }

@@ -21,16 +21,17 @@ enum DatasetArchive {
     ///
     /// - Throws: ``DatasetLoadError/tooManyPoints(_:limit:)`` past `maximumPoints`,
     ///   ``DatasetLoadError/unusablePoints(_:)`` for points that cannot be read or clustered.
-    static func build(points: URL, archive: URL, maximumPoints: Int) throws -> (points: Int, bytes: Int) {
+    /// Messages name the points file `name` (not its path).
+    static func build(points: URL, archive: URL, maximumPoints: Int, name: String) throws -> (points: Int, bytes: Int) {
         defer {
             // The points and the index built from them (hundreds of MB for a million points)
             // are gone by now; without this, glibc keeps much of that heap in the process.
             returnFreeHeap?(0)
         }
-        return try buildArchive(points: points, archive: archive, maximumPoints: maximumPoints)
+        return try buildArchive(points: points, archive: archive, maximumPoints: maximumPoints, name: name)
     }
 
-    private static func buildArchive(points: URL, archive: URL, maximumPoints: Int) throws -> (points: Int, bytes: Int) {
+    private static func buildArchive(points: URL, archive: URL, maximumPoints: Int, name: String) throws -> (points: Int, bytes: Int) {
         let file: PointFile
         let index: ClusterIndex
         do {
@@ -42,8 +43,8 @@ enum DatasetArchive {
         } catch let error as DatasetLoadError {
             throw error
         } catch {
-            // The reader names its input by its path; callers know it as the points.
-            throw DatasetLoadError.unusablePoints("\(error)".replacingOccurrences(of: points.path, with: "the points"))
+            // The reader names its input by its path.
+            throw DatasetLoadError.unusablePoints("\(error)".replacingOccurrences(of: points.path, with: name))
         }
         let labels = PointLabelArrays(ids: file.ids, names: file.names)
         let bytes = try write(archive) { write in try ClusterArchive.write(index, labels: labels, to: write) }

@@ -129,7 +129,7 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
         return try buildLock.withLock {
             let points = folder.appendingPathComponent(record.file)
             guard FileManager.default.fileExists(atPath: points.path) else { throw DatasetLoadError.missing(record.file) }
-            _ = try DatasetArchive.build(points: points, archive: url, maximumPoints: maximumPoints)
+            _ = try DatasetArchive.build(points: points, archive: url, maximumPoints: maximumPoints, name: record.file)
             guard let identity = DatasetArchive.Identity(url) else { throw DatasetLoadError.missing(url.lastPathComponent) }
             return install(try DatasetArchive.map(url, record: record, verify: false), record: record, trusted: identity)
         }

@@ -68,18 +68,23 @@ struct DatasetRoutes {
             let built: (points: Int, bytes: Int)
             do {
                 let maximumPoints = state.datasets.maximumPoints
-                built = try await OffThread.run { try DatasetArchive.build(points: url, archive: archive, maximumPoints: maximumPoints) }
+                built = try await OffThread.run {
+                    try DatasetArchive.build(points: url, archive: archive, maximumPoints: maximumPoints, name: "upload")
+                }
             } catch DatasetLoadError.tooManyPoints(let count, let limit) {
                 removeFiles()
                 throw Problem(
                     .contentTooLarge, title: "Too many points",
                     detail: "the upload has \(count) points; at most \(limit) per upload (--max-upload-points)",
                     type: "https://geonews.invalid/problems/too-many-points")
+            } catch DatasetLoadError.unusablePoints(let reason) {
+                removeFiles()
+                let reason = reason.replacingOccurrences(of: state.configuration.stateDirectory.path, with: "the state directory")
+                throw Problem(.badRequest, title: "Unusable points", detail: "the uploaded points cannot be clustered: \(reason)")
             } catch {
                 removeFiles()
-                let reason = "\(error)".replacingOccurrences(of: url.path, with: "upload")
-                    .replacingOccurrences(of: state.configuration.stateDirectory.path, with: "the state directory")
-                throw Problem(.badRequest, title: "Unusable points", detail: "the uploaded points cannot be clustered: \(reason)")
+                // Not the error itself: a file error names the archive in the state directory.
+                throw Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
             }
             record.points = built.points
             guard record.points > 0 else {
