@@ -35,6 +35,17 @@ extension ClusterIndex {
         _ features: [ClusterFeature], ids: [String], names: [String?], abbreviatedCounts: Bool = false,
         maximumBytes: Int = .max
     ) throws(ClusterIndexError) -> String {
+        try featureCollection(
+            features, labels: PointLabelArrays(ids: ids, names: names), abbreviatedCounts: abbreviatedCounts,
+            maximumBytes: maximumBytes)
+    }
+
+    /// ``featureCollection(_:ids:names:abbreviatedCounts:maximumBytes:)`` with the points' ids
+    /// and names from `labels`.
+    public func featureCollection(
+        _ features: [ClusterFeature], labels: some PointLabels, abbreviatedCounts: Bool = false,
+        maximumBytes: Int = .max
+    ) throws(ClusterIndexError) -> String {
         var collection = #"{"type":"FeatureCollection","features":["#
         // Room kept for the end, `],"omitted":N}` at most.
         let budget = maximumBytes == .max ? .max : maximumBytes - 32
@@ -50,10 +61,10 @@ extension ClusterIndex {
                 out += "\"cluster\":true,\"cluster_id\":\(id.rawValue),\"point_count\":\(f.pointCount),"
                 if abbreviatedCounts { out += "\"point_count_abbreviated\":\(Self.abbreviated(f.pointCount))," }
                 out += "\"expansion_zoom\":\(try expansionZoom(of: id))"
-                if let members = try listedMembers(of: id, pointCount: f.pointCount, ids: ids) { out += ",\"members\":\(members)" }
+                if let members = try listedMembers(of: id, pointCount: f.pointCount, labels: labels) { out += ",\"members\":\(members)" }
             case .point(let p):
-                out += "\"id\":\(JSONString.quoted(ids[p]))"
-                if let name = names[p] { out += ",\"name\":\(JSONString.quoted(name))" }
+                out += "\"id\":\(JSONString.quoted(labels.id(ofPoint: p)))"
+                if let name = labels.name(ofPoint: p) { out += ",\"name\":\(JSONString.quoted(name))" }
             }
             out += "}}"
             guard collection.utf8.count + out.utf8.count <= budget else {
@@ -66,9 +77,9 @@ extension ClusterIndex {
 
     /// The JSON array of a cluster's member ids, or `nil` when it has more than
     /// ``listedMembersLimit`` points.
-    func listedMembers(of id: ClusterID, pointCount: Int, ids: [String]) throws(ClusterIndexError) -> String? {
+    func listedMembers(of id: ClusterID, pointCount: Int, labels: some PointLabels) throws(ClusterIndexError) -> String? {
         guard pointCount <= Self.listedMembersLimit else { return nil }
-        let members = try leaves(of: id, limit: Self.listedMembersLimit).map { JSONString.quoted(ids[$0]) }
+        let members = try leaves(of: id, limit: Self.listedMembersLimit).map { JSONString.quoted(labels.id(ofPoint: $0)) }
         return "[" + members.joined(separator: ",") + "]"
     }
 

@@ -94,7 +94,7 @@ extension ClusterIndex {
 /// Values folded over each cluster's points by ``ClusterIndex/aggregate(_:_:)``.
 public struct ClusterAggregates<Value> {
     let values: [Value]
-    let zooms: ContiguousArray<UInt8>
+    let zooms: FlatTable<UInt8>
 
     /// The value of cluster `id`, or `nil` if it is not a cluster of the index that made this.
     public subscript(id: ClusterID) -> Value? {

@@ -36,6 +36,13 @@ extension ClusterIndex {
     public func vectorTile(
         z: Int, x: Int, y: Int, ids: [String], names: [String?], layerName: String = "clusters"
     ) throws(ClusterIndexError) -> [UInt8] {
+        try vectorTile(z: z, x: x, y: y, labels: PointLabelArrays(ids: ids, names: names), layerName: layerName)
+    }
+
+    /// ``vectorTile(z:x:y:ids:names:layerName:)`` with the points' ids and names from `labels`.
+    public func vectorTile(
+        z: Int, x: Int, y: Int, labels: some PointLabels, layerName: String = "clusters"
+    ) throws(ClusterIndexError) -> [UInt8] {
         let features = try tile(z: z, x: x, y: y, tileExtent: Double(Self.vectorTileExtent))
         var layer = VectorTileLayer(name: layerName, extent: UInt32(Self.vectorTileExtent))
         let budget = Self.maximumTileBytes - 8  // the Tile message's own field key and length
@@ -54,12 +61,12 @@ extension ClusterIndex {
                     ("point_count", .unsigned(UInt64(f.pointCount))), ("point_count_abbreviated", abbreviated),
                     ("expansion_zoom", .unsigned(UInt64(try expansionZoom(of: cluster)))),
                 ]
-                if let members = try listedMembers(of: cluster, pointCount: f.pointCount, ids: ids) {
+                if let members = try listedMembers(of: cluster, pointCount: f.pointCount, labels: labels) {
                     texts = [("members", .string(members))]
                 }
             case .point(let p):
-                texts = [("id", .string(ids[p]))]
-                if let name = names[p] { texts.append(("name", .string(name))) }
+                texts = [("id", .string(labels.id(ofPoint: p)))]
+                if let name = labels.name(ofPoint: p) { texts.append(("name", .string(name))) }
             }
             if layer.addPoint(x: f.x, y: f.y, id: id, properties: numbers + texts, within: budget) { continue }
             guard !texts.isEmpty, layer.addPoint(x: f.x, y: f.y, id: id, properties: numbers, within: budget) else { break }

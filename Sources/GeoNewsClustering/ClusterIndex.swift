@@ -29,32 +29,33 @@ public struct ClusterIndex: Sendable {
     /// The options the index was built with.
     public let options: ClusterOptions
     /// The input points, in input order; a point's index is its position here.
-    public let points: [Coordinate]
+    public let points: FlatTable<Coordinate>
 
     // The node table: points first (numbered in the top level's grid order), then clusters in
     // the order they were made. Coordinates are Web Mercator (see `WebMercator`). The tables
-    // are variables only so that the tests of `checkInvariants()` can damage a copy; nothing
-    // writes them after `init`.
-    var nodeX: ContiguousArray<Double>
-    var nodeY: ContiguousArray<Double>
-    var nodeCount: ContiguousArray<UInt32>
+    // are heap arrays for an index built here, views of mapped bytes for one read from a
+    // ``ClusterArchive``. They are variables only so that the tests of `checkInvariants()` can
+    // damage a copy; nothing writes them after `init`.
+    var nodeX: FlatTable<Double>
+    var nodeY: FlatTable<Double>
+    var nodeCount: FlatTable<UInt32>
     /// For a point node its input index; for a cluster the input index of the point that
     /// seeded it (its visiting order).
-    var nodeSeed: ContiguousArray<UInt32>
+    var nodeSeed: FlatTable<UInt32>
 
     // Clusters, by ordinal (node − points.count).
-    var clusterZoom: ContiguousArray<UInt8>
+    var clusterZoom: FlatTable<UInt8>
     /// Each cluster's latitude in degrees, worked out once here rather than on every query
     /// (the inverse Mercator takes an `exp` and an `atan`, most of a world query's time).
-    var clusterLatitude: ContiguousArray<Double>
+    var clusterLatitude: FlatTable<Double>
     /// Children of cluster c are `childNodes[childStart[c] ..< childStart[c + 1]]`.
-    var childStart: ContiguousArray<UInt32>
-    var childNodes: ContiguousArray<UInt32>
+    var childStart: FlatTable<UInt32>
+    var childNodes: FlatTable<UInt32>
 
     /// Level L (minZoom…maxZoom + 1) at `L − minZoom`: its nodes in grid-key order.
-    var levelNodes: [ContiguousArray<UInt32>]
+    var levelNodes: [FlatTable<UInt32>]
     /// For small levels, their nodes' x, y pairs in the same order; empty for the others.
-    var levelPositions: [ContiguousArray<Double>]
+    var levelPositions: [FlatTable<Double>]
     var levelGrids: [CellGrid]
 
     /// Most points an index holds: nodes are numbered with 32 bits.
@@ -85,19 +86,42 @@ public struct ClusterIndex: Sendable {
         var builder = ClusterBuilder(points: points, options: options)
         builder.build()
         self.options = options
-        self.points = points
+        // O(1): an Array and a ContiguousArray share their storage on this platform.
+        self.points = FlatTable(ContiguousArray(points))
         let nodes = builder.nodes
-        nodeX = nodes.x
-        nodeY = nodes.y
-        nodeCount = nodes.pointCounts
-        nodeSeed = nodes.seeds
-        clusterZoom = nodes.clusterZooms
-        clusterLatitude = ContiguousArray(nodes.y[points.count...].lazy.map { WebMercator.latitude(y: $0) })
-        childStart = nodes.childStarts
-        childNodes = nodes.children
-        levelNodes = builder.levels.nodes
-        levelPositions = builder.levels.positions
+        nodeX = FlatTable(nodes.x)
+        nodeY = FlatTable(nodes.y)
+        nodeCount = FlatTable(nodes.pointCounts)
+        nodeSeed = FlatTable(nodes.seeds)
+        clusterZoom = FlatTable(nodes.clusterZooms)
+        clusterLatitude = FlatTable(ContiguousArray(nodes.y[points.count...].lazy.map { WebMercator.latitude(y: $0) }))
+        childStart = FlatTable(nodes.childStarts)
+        childNodes = FlatTable(nodes.children)
+        levelNodes = builder.levels.nodes.map(FlatTable.init)
+        levelPositions = builder.levels.positions.map(FlatTable.init)
         levelGrids = builder.levels.grids
+    }
+
+    /// An index over tables read back from an archive; ``ClusterArchive`` checks them first.
+    init(
+        options: ClusterOptions, points: FlatTable<Coordinate>, nodeX: FlatTable<Double>, nodeY: FlatTable<Double>,
+        nodeCount: FlatTable<UInt32>, nodeSeed: FlatTable<UInt32>, clusterZoom: FlatTable<UInt8>,
+        clusterLatitude: FlatTable<Double>, childStart: FlatTable<UInt32>, childNodes: FlatTable<UInt32>,
+        levelNodes: [FlatTable<UInt32>], levelPositions: [FlatTable<Double>], levelGrids: [CellGrid]
+    ) {
+        self.options = options
+        self.points = points
+        self.nodeX = nodeX
+        self.nodeY = nodeY
+        self.nodeCount = nodeCount
+        self.nodeSeed = nodeSeed
+        self.clusterZoom = clusterZoom
+        self.clusterLatitude = clusterLatitude
+        self.childStart = childStart
+        self.childNodes = childNodes
+        self.levelNodes = levelNodes
+        self.levelPositions = levelPositions
+        self.levelGrids = levelGrids
     }
 
     /// Number of clusters made over all zooms.

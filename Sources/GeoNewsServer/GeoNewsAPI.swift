@@ -93,10 +93,13 @@ public enum GeoNewsAPI {
         }
         let datasets: DatasetRegistry
         do {
-            datasets = try DatasetRegistry(markers: markers, store: store, stateDirectory: configuration.stateDirectory)
+            datasets = try DatasetRegistry(
+                markers: markers, store: store, stateDirectory: configuration.stateDirectory,
+                mappedBudget: configuration.mappedDatasetBudget, maximumPoints: configuration.maximumUploadPoints)
         } catch {
             throw .state("the uploaded datasets cannot be loaded: \(error)")
         }
+        datasets.startVerifyingStoredArchives()
         let headlines = Result { () throws(HeadlineSetupError) -> HeadlineService in
             do {
                 let setup = try HeadlineConfiguration.fromEnvironment(

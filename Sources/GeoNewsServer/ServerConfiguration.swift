@@ -40,6 +40,14 @@ public struct ServerConfiguration: Sendable {
     public var quotaPoints = 2_000_000
     /// The most bytes of upload one user's datasets may hold together; past it, 413.
     public var quotaBytes = 256 << 20
+    /// The most points one upload may have; past it, 413 (`--max-upload-points`).
+    public var maximumUploadPoints = 2_000_000
+    /// The most bytes all stored datasets (points files and cluster archives) may take
+    /// together; an upload past it gets 413 (`--max-dataset-bytes`).
+    public var maximumDatasetBytes = 8 << 30
+    /// The most bytes of cluster archives mapped at once; past it the least recently used
+    /// datasets are unmapped, never deleted (`--mapped-dataset-budget`).
+    public var mappedDatasetBudget = 1 << 30
     /// Writes (POST, PUT, DELETE on users, favourites, settings and datasets) one client
     /// address may make per second, on average; past the burst the answer is 429.
     public var writesPerSecond = 5.0

@@ -3,7 +3,7 @@ import GeoNewsCommandLine
 import GeoNewsServer
 
 /// The options that bound what one user or one client address may hold or do: token lifetime,
-/// dataset quota, write rate.
+/// dataset quota and storage, write rate.
 struct OwnershipOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -17,6 +17,21 @@ struct OwnershipOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp("Most bytes of upload one user's datasets may hold together; past it an upload gets 413.", valueName: "bytes"))
     var quotaBytes = 256 << 20
+
+    @Option(help: ArgumentHelp("Most points one upload may have; past it the upload gets 413.", valueName: "points"))
+    var maxUploadPoints = 2_000_000
+
+    @Option(
+        help: ArgumentHelp(
+            "Most bytes the server's stored datasets (points and cluster archives) may take together; past it an upload gets 413.",
+            valueName: "bytes"))
+    var maxDatasetBytes = 8 << 30
+
+    @Option(
+        help: ArgumentHelp(
+            "Most bytes of dataset archives mapped at once; past it the least recently used are unmapped (never deleted).",
+            valueName: "bytes"))
+    var mappedDatasetBudget = 1 << 30
 
     @Option(
         help: ArgumentHelp(
@@ -36,6 +51,11 @@ struct OwnershipOptions: ParsableArguments {
     func apply(to configuration: inout ServerConfiguration) throws {
         guard quotaPoints > 0 else { throw fail("quota points \(quotaPoints) must be above 0", .usage) }
         guard quotaBytes > 0 else { throw fail("quota bytes \(quotaBytes) must be above 0", .usage) }
+        guard (1...Int(Int32.max)).contains(maxUploadPoints) else {
+            throw fail("max upload points \(maxUploadPoints) is outside 1…\(Int32.max)", .usage)
+        }
+        guard maxDatasetBytes > 0 else { throw fail("max dataset bytes \(maxDatasetBytes) must be above 0", .usage) }
+        guard mappedDatasetBudget > 0 else { throw fail("mapped dataset budget \(mappedDatasetBudget) must be above 0", .usage) }
         guard writeRate > 0, writeRate <= 1_000_000 else {
             throw fail("write rate \(writeRate) must be above 0 and at most 1000000 per second", .usage)
         }
@@ -46,6 +66,9 @@ struct OwnershipOptions: ParsableArguments {
         configuration.tokenLifetimeSeconds = tokenLifetime
         configuration.quotaPoints = quotaPoints
         configuration.quotaBytes = quotaBytes
+        configuration.maximumUploadPoints = maxUploadPoints
+        configuration.maximumDatasetBytes = maxDatasetBytes
+        configuration.mappedDatasetBudget = mappedDatasetBudget
         configuration.writesPerSecond = writeRate
         configuration.writeBurst = writeBurst
         configuration.trackedAddresses = trackedAddresses

@@ -62,7 +62,9 @@ final class DatasetOwnershipTests: XCTestCase {
         let listed = try await server.get("/v1/datasets", token: alice).array()
         XCTAssertEqual(listed.count, 2, "the refused upload is not kept")
         let files = try FileManager.default.contentsOfDirectory(atPath: server.stateDirectory.appendingPathComponent("datasets").path)
-        XCTAssertEqual(files.count, 2, "\(files)")
+        // Each kept upload: its points and its cluster archive.
+        XCTAssertEqual(files.count, 4, "\(files)")
+        XCTAssertEqual(files.filter { $0.hasSuffix(".cluster") }.count, 2, "\(files)")
     }
 
     func testUnusableUploadsAre400NamingWhatIsWrongWithoutTheStatePath() async throws {

@@ -42,7 +42,9 @@ final class DatasetTests: XCTestCase {
         XCTAssertEqual(deleted.status, 204, deleted.text)
         try assertProblem(try await server.get("/v1/clusters?dataset=\(id)&altitude=15000km"), 404, mentions: [id])
         try assertProblem(try await server.send("DELETE", "/v1/datasets/\(id)", token: token), 404, mentions: [id])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("datasets/\(id).csv").path))
+        for file in ["\(id).csv", "\(id).cluster"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("datasets/\(file)").path))
+        }
         let remaining = try await server.get("/v1/datasets", token: token).array()
         XCTAssertEqual(remaining.count, 1)
     }
@@ -81,7 +83,9 @@ final class DatasetTests: XCTestCase {
             ids.append(try XCTUnwrap(try created.object()["id"] as? String))
         }
         server.stop()
-        try FileManager.default.removeItem(at: directory.appendingPathComponent("datasets/\(ids[1]).csv"))
+        for file in ["\(ids[1]).csv", "\(ids[1]).cluster"] {
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("datasets/\(file)"))
+        }
 
         server = try ServerProcess(stateDirectory: directory)
         let listed = try await server.get("/v1/datasets", token: token).array()

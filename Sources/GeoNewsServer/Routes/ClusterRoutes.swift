@@ -17,14 +17,14 @@ struct ClusterRoutes {
 
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/clusters/{id}/children") { request, context in
-            let (dataset, id) = try cluster(request, context)
+            let (dataset, id) = try await cluster(request, context)
             let tag = EntityTag.of(["children", dataset.name, dataset.version, "\(id.rawValue)"])
             return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
                 try dataset.featureCollection(try known(id) { () throws(ClusterIndexError) in try dataset.index.children(of: id) })
             }
         }
         routes.get("/v1/clusters/{id}/leaves") { request, context in
-            let (dataset, id) = try cluster(request, context)
+            let (dataset, id) = try await cluster(request, context)
             let limit = try request.integerQuery("limit", in: 1...Self.maximumLeavesPage, default: 10)
             let offset = try request.integerQuery("offset", in: 0...Int(Int32.max), default: 0)
             let tag = EntityTag.of(["leaves", dataset.name, dataset.version, "\(id.rawValue)", "\(limit)", "\(offset)"])
@@ -33,12 +33,12 @@ struct ClusterRoutes {
                 }
                 return try dataset.featureCollection(
                     leaves.map {
-                        ClusterFeature(kind: .point(index: $0), coordinate: dataset.points.coordinates[$0], pointCount: 1)
+                        ClusterFeature(kind: .point(index: $0), coordinate: dataset.index.points[$0], pointCount: 1)
                     })
             }
         }
         routes.get("/v1/clusters/{id}/expansion-zoom") { request, context in
-            let (dataset, id) = try cluster(request, context)
+            let (dataset, id) = try await cluster(request, context)
             let zoom = try known(id) { () throws(ClusterIndexError) in try dataset.index.expansionZoom(of: id) }
             return JSONResponse.make(
                 #"{"cluster_id":\#(id.rawValue),"expansion_zoom":\#(zoom)}"#,
@@ -48,8 +48,9 @@ struct ClusterRoutes {
 
     /// The ETag of the clusters a query asks for, and how to encode them (kept by the tag in
     /// ``ServerState/answers``). Throws the problem a bad parameter earns.
-    static func collection(_ query: QueryParameters, state: ServerState) throws -> (tag: String, body: () throws -> ByteBuffer) {
-        let dataset = try ClusterRoutes(state: state).dataset(query)
+    static func collection(
+        _ query: QueryParameters, dataset: ClusterDataset, state: ServerState
+    ) throws -> (tag: String, body: () throws -> ByteBuffer) {
         let tileSize = try query.integer("tileSize", in: 0...4096, default: 512)
         let clusterQuery: ClusterQuery
         let (zoom, altitude, bbox, center) = (query.value("zoom"), query.value("altitude"), query.value("bbox"), query.value("center"))
@@ -67,29 +68,35 @@ struct ClusterRoutes {
     }
 
     /// The answer to a `GET /v1/clusters` with these header fields: 304 to a matching
-    /// `If-None-Match`, gzip when accepted.
-    static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer {
-        let (tag, body) = try collection(query, state: state)
+    /// `If-None-Match`, gzip when accepted; `nil` when the dataset must be loaded first
+    /// (``slowAnswer(_:_:)`` does that off the event loop).
+    static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer? {
+        let name = query.value("dataset") ?? "markers"
+        switch state.datasets.quickDataset(name) {
+        case .ready(let dataset): return try answer(query, dataset: dataset, state: state, fields: fields)
+        case .needsLoad: return nil
+        case .unknown: throw Problem.notFound("dataset", name)
+        }
+    }
+
+    /// The answer to a `GET /v1/clusters` whose dataset is not mapped yet: loaded, then answered.
+    @Sendable func slowAnswer(_ request: Request, _ context: RouteBuilder.Context) async throws -> Response {
+        let dataset = try await state.dataset(request.parameters.value("dataset") ?? "markers")
+        return try Self.answer(request.parameters, dataset: dataset, state: state, fields: request.headers).response
+    }
+
+    private static func answer(_ query: QueryParameters, dataset: ClusterDataset, state: ServerState, fields: HTTPFields) throws -> PlainAnswer {
+        let (tag, body) = try collection(query, dataset: dataset, state: state)
         return try EntityTag.answer(to: fields, tag: tag, contentType: "application/geo+json", cache: state.answers, body: body)
     }
 
-    private func dataset(_ request: Request) throws -> ClusterDataset {
-        try dataset(request.parameters)
-    }
-
-    private func dataset(_ query: QueryParameters) throws -> ClusterDataset {
-        let name = query.value("dataset") ?? "markers"
-        guard let dataset = state.datasets.dataset(name) else { throw Problem.notFound("dataset", name) }
-        return dataset
-    }
-
     /// The dataset and a cluster id below 2^53 (JavaScript reads ids as doubles).
-    private func cluster(_ request: Request, _ context: RouteBuilder.Context) throws -> (ClusterDataset, ClusterID) {
+    private func cluster(_ request: Request, _ context: RouteBuilder.Context) async throws -> (ClusterDataset, ClusterID) {
         let text = context.parameters.get("id") ?? ""
         guard let raw = UInt64(text), raw < 1 << 53 else {
             throw Problem.badValue("id", "'\(text)' is not a cluster id (a whole number below 2^53)")
         }
-        return (try dataset(request), ClusterID(rawValue: raw))
+        return (try await state.dataset(request.parameters.value("dataset") ?? "markers"), ClusterID(rawValue: raw))
     }
 
     /// The level a zoom queries, or 400 when the index has no such zoom.

@@ -7,8 +7,10 @@ import Hummingbird
 /// `POST /v1/datasets[?name=]` (a CSV or GeoJSON body of points), `GET /v1/datasets` and
 /// `DELETE /v1/datasets/{id}`: cluster datasets beyond the markers, for `/v1/clusters?dataset=`.
 /// The body is streamed to a file in the state directory, which the library's point-file reader
-/// then reads, and the index is built, off the request threads (see ``OffThread``); the file and
-/// the store's record let the dataset survive a restart.
+/// then reads, and the index is built and written as a cluster archive (``DatasetArchive``),
+/// off the request threads (see ``OffThread``); the files and the store's record let the
+/// dataset survive a restart. Past `--max-upload-points` points, or past `--max-dataset-bytes`
+/// stored on the server, an upload answers 413, as past the user's quota.
 ///
 /// Uploading, listing and deleting take a bearer token: a dataset belongs to the user who
 /// uploaded it, counts against that user's quota of points and bytes, and is listed and
@@ -40,40 +42,67 @@ struct DatasetRoutes {
             let usage = try await state.store.datasetUsage(owner: user)
             let room = quota.bytes - usage.bytes
             let overQuota = Self.overQuota(usage, quota)
-            if room <= 0 || (request.headers[.contentLength].flatMap(Int.init).map { $0 > room } ?? false) { throw overQuota }
+            let declared = request.headers[.contentLength].flatMap(Int.init)
+            if room <= 0 || (declared.map { $0 > room } ?? false) { throw overQuota }
+            let storage = state.configuration.maximumDatasetBytes
+            let stored = state.datasets.storedBytes()
+            let storageRoom = storage - stored
+            if storageRoom <= 0 || (declared.map { $0 > storageRoom } ?? false) { throw Self.overStorage(stored, storage) }
             let file = "\(id).\(format == .csv ? "csv" : "geojson")"
             let url = state.datasets.folder.appendingPathComponent(file)
             let maximum = state.configuration.maximumBodyBytes
+            let limit = min(maximum, room, storageRoom)
             let (version, bytes) = try await Self.save(
-                request.body, to: url, limit: min(maximum, room),
-                refusal: room < maximum
+                request.body, to: url, limit: limit,
+                refusal: limit == room
                     ? overQuota
-                    : Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(maximum) bytes (--max-body-bytes)"))
-            let record = DatasetRecord(id: id, name: name, points: 0, version: version, file: file, owner: user, bytes: bytes)
-            let dataset: ClusterDataset
-            do {
-                dataset = try await OffThread.run { try ClusterDataset.uploaded(record, file: url) }
-            } catch {
+                    : limit == storageRoom
+                        ? Self.overStorage(stored, storage)
+                        : Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(maximum) bytes (--max-body-bytes)"))
+            var record = DatasetRecord(id: id, name: name, points: 0, version: version, file: file, owner: user, bytes: bytes)
+            let archive = state.datasets.folder.appendingPathComponent(DatasetArchive.fileName(of: record))
+            func removeFiles() {
                 try? FileManager.default.removeItem(at: url)
-                // The reader names its input by its path; the client knows it as the upload.
-                let reason = "\(error)".replacingOccurrences(of: url.path, with: "upload")
-                    .replacingOccurrences(of: state.configuration.stateDirectory.path, with: "the state directory")
-                throw Problem(.badRequest, title: "Unusable points", detail: "the uploaded points cannot be clustered: \(reason)")
+                try? FileManager.default.removeItem(at: archive)
             }
-            var stored = record
-            stored.points = dataset.points.coordinates.count
-            guard stored.points > 0 else {
-                try? FileManager.default.removeItem(at: url)
+            let built: (points: Int, bytes: Int)
+            do {
+                let maximumPoints = state.datasets.maximumPoints
+                built = try await OffThread.run {
+                    try DatasetArchive.build(points: url, archive: archive, maximumPoints: maximumPoints, name: "upload")
+                }
+            } catch DatasetLoadError.tooManyPoints(let count, let limit) {
+                removeFiles()
+                throw Problem(
+                    .contentTooLarge, title: "Too many points",
+                    detail: "the upload has \(count) points; at most \(limit) per upload (--max-upload-points)",
+                    type: "https://geonews.invalid/problems/too-many-points")
+            } catch DatasetLoadError.unusablePoints(let reason) {
+                removeFiles()
+                let reason = reason.replacingOccurrences(of: state.configuration.stateDirectory.path, with: "the state directory")
+                throw Problem(.badRequest, title: "Unusable points", detail: "the uploaded points cannot be clustered: \(reason)")
+            } catch {
+                removeFiles()
+                // Not the error itself: a file error names the archive in the state directory.
+                throw Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
+            }
+            record.points = built.points
+            guard record.points > 0 else {
+                removeFiles()
                 throw Problem(.badRequest, title: "Unusable points", detail: "the upload has no points: a dataset needs at least one")
             }
-            let admission = try await state.store.addDataset(stored, quota: quota)
-            guard admission.added else {
-                try? FileManager.default.removeItem(at: url)
-                throw Self.overQuota(admission.usage, quota, adding: stored)
+            guard stored + bytes + built.bytes <= storage else {
+                removeFiles()
+                throw Self.overStorage(stored, storage, adding: bytes + built.bytes)
             }
-            state.datasets.add(dataset, name: name)
+            let admission = try await state.store.addDataset(record, quota: quota)
+            guard admission.added else {
+                removeFiles()
+                throw Self.overQuota(admission.usage, quota, adding: record)
+            }
+            state.datasets.add(record)
             return try JSONResponse.encode(
-                DatasetSummary(id: id, name: name, points: stored.points, version: version),
+                DatasetSummary(id: id, name: name, points: record.points, version: version),
                 status: .created, headers: [.location: "/v1/datasets/\(id)", .cacheControl: "no-store"])
         }
         routes.delete("/v1/datasets/{id}") { request, context in
@@ -113,6 +142,15 @@ struct DatasetRoutes {
             detail:
                 "your datasets hold \(usage.points) of \(quota.points) points and \(usage.bytes) of \(quota.bytes) bytes\(adding); delete a dataset (DELETE /v1/datasets/{id}) to make room",
             type: "https://geonews.invalid/problems/quota-exceeded")
+    }
+
+    /// 413 for an upload that would take the server's stored datasets past `--max-dataset-bytes`.
+    static func overStorage(_ stored: Int, _ limit: Int, adding: Int? = nil) -> Problem {
+        let added = adding.map { " and this upload would add \($0)" } ?? ""
+        return Problem(
+            .contentTooLarge, title: "Dataset storage full",
+            detail: "the server's datasets take \(stored) of \(limit) bytes (--max-dataset-bytes)\(added); delete a dataset (DELETE /v1/datasets/{id}) to make room",
+            type: "https://geonews.invalid/problems/dataset-storage-full")
     }
 
     /// Writes `body` to `url` chunk by chunk (`refusal` past `limit` bytes, the file then

@@ -29,12 +29,12 @@ struct TileRoutes {
                 throw Problem(.notFound, detail: "no tile \(z)/\(x)/\(y): x and y are 0…\(side - 1) at zoom \(z)")
             }
             let name = request.query("dataset") ?? "markers"
-            guard let dataset = state.datasets.dataset(name) else { throw Problem.notFound("dataset", name) }
+            let dataset = try await state.dataset(name)
             let vector = file[dot...] == ".mvt"
             let tag = EntityTag.of(["tile", dataset.name, dataset.version, "\(z)/\(x)/\(y)", vector ? "mvt" : "geojson"])
             if vector {
                 var answer = try EntityTag.answer(to: request.headers, tag: tag, contentType: Self.vectorTileType, cache: state.answers) {
-                    ByteBuffer(bytes: try dataset.index.vectorTile(z: z, x: x, y: y, ids: dataset.points.ids, names: dataset.points.names))
+                    ByteBuffer(bytes: try dataset.index.vectorTile(z: z, x: x, y: y, labels: dataset.labels))
                 }
                 if answer.status == .ok, answer.body.readableBytes == 0 {
                     answer.status = .noContent
