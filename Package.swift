@@ -105,7 +105,10 @@ let package = Package(
                 "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsCommandLine",
                 "GeoNewsVersion", "GeoNewsBenchmarking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // A position-dependent release executable: a PIE's 40,000 relative relocations are
+            // applied at every start, touching about 90 pages before main (docs/first-run.md).
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The headline commands (headlines, search, sources) of geonews.
         .executableTarget(

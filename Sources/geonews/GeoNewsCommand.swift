@@ -34,11 +34,15 @@ struct GeoNewsCommand: AsyncParsableCommand {
         // A reader that goes away (`geonews resolve big.csv | head -1`) ends us as it ends any
         // Unix filter, quietly by SIGPIPE, even when the parent left SIGPIPE ignored.
         signal(SIGPIPE, SIG_DFL)
+        let arguments = Array(CommandLine.arguments.dropFirst())
         let preload = ResolverPreload.start(
-            arguments: Array(CommandLine.arguments.dropFirst()),
-            subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
+            arguments: arguments, subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
         await ResolverPreload.$started.withValue(preload) {
-            await runReportingOneLine()
+            if LocateShortcut.applies(to: arguments) {
+                await LocateCommand.runReportingOneLine(arguments)
+            } else {
+                await runReportingOneLine()
+            }
         }
     }
 }

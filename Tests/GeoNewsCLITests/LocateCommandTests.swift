@@ -30,6 +30,23 @@ final class LocateCommandTests: XCTestCase {
         }
     }
 
+    /// A line of the locate command's own options is parsed by it alone, anything else from the
+    /// root: both give the same answer, and an unknown option still the root's message.
+    func testTheLocateShortcutAnswersAsTheRootDoes() throws {
+        let shortcut = try CommandRunner.geonews(["--lat=-33.9249", "--lon", "18.4241", "--no-headlines", "--json", "--lang", "de"])
+        let root = try CommandRunner.geonews(["locate", "--lat", "-33.9249", "--lon=18.4241", "--no-headlines", "--json", "--lang", "de"])
+        XCTAssertEqual(shortcut.status, 0, shortcut.stderr)
+        XCTAssertEqual(root.status, 0, root.stderr)
+        var a = try CommandRunner.json(shortcut.stdout), b = try CommandRunner.json(root.stdout)
+        XCTAssertEqual((a["country"] as? [String: Any])?["name"] as? String, "Südafrika")
+        for key in ["localTime"] { a[key] = nil; b[key] = nil }
+        XCTAssertEqual(NSDictionary(dictionary: a), NSDictionary(dictionary: b))
+
+        let unknown = try CommandRunner.geonews(["--lat", "1", "--lon", "2", "--bogus"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertEqual(unknown.stderr, "geonews: Unknown option '--bogus'\n")
+    }
+
     func testNegativeCoordinatesAreValuesNotFlags() throws {
         let r = try CommandRunner.geonews(["--lat", "-33.9249", "--lon", "18.4241", "--no-headlines", "--json"])
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -1,4 +1,6 @@
-import Foundation
+// The canonical decomposition the folding needs; the standard library's own (what Foundation
+// uses for the same purpose), so that this module need not link ICU through Foundation.
+@_spi(_Unicode) import Swift
 
 extension Catalogue {
     /// The map's country search box: countries whose name in any language, or whose ISO code,
@@ -31,8 +33,39 @@ extension Catalogue {
     }
 
     /// Lower case, accents removed, compatibility forms unified ("Côte" → "cote").
+    ///
+    /// What Foundation's `folding(options: [.caseInsensitive, .diacriticInsensitive,
+    /// .widthInsensitive], locale: nil)` and whitespace trimming gave for every name of
+    /// `countries.json` (checked name by name), on the standard library alone, so that this
+    /// module does not link Foundation's ICU: the canonical decomposition without the combining
+    /// diacritical marks (U+0300–U+036F, the ones Foundation drops), full-width ASCII as ASCII,
+    /// lower case, and the case folds lower case lacks (final sigma, ß, the Latin ligatures).
     static func folded(_ s: String) -> String {
-        s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .trimmingCharacters(in: .whitespaces)
+        var scalars = String.UnicodeScalarView()
+        for scalar in s._nfd where !(0x0300...0x036F).contains(scalar.value) {
+            switch scalar.value {
+            case 0xFF01...0xFF5E: scalars.append(Unicode.Scalar(scalar.value - 0xFEE0)!)
+            case 0x3000: scalars.append(" ")
+            default: scalars.append(scalar)
+            }
+        }
+        var folded = String.UnicodeScalarView()
+        for scalar in String(scalars).lowercased().unicodeScalars {
+            switch scalar.value {
+            case 0x03C2: folded.append("\u{03C3}")
+            case 0x00DF: folded.append(contentsOf: "ss".unicodeScalars)
+            case 0xFB00...0xFB06: folded.append(contentsOf: Self.ligatures[Int(scalar.value - 0xFB00)].unicodeScalars)
+            default: folded.append(scalar)
+            }
+        }
+        let text = String(folded)
+        let isSpace: (Character) -> Bool = { $0.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(text[first...last])
     }
+
+    /// U+FB00…U+FB06 (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ) case-folded.
+    private static let ligatures = ["ff", "fi", "fl", "ffi", "ffl", "st", "st"]
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One catalogue entry as JSON: an element of `geonews countries --json` and of a country
 /// search answer.

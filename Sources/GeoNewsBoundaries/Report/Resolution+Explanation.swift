@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsGeodesy
 
 extension Resolution {
@@ -31,7 +35,7 @@ public enum DistanceText {
     /// Kilometres: one decimal under 10 km (`"3.4 km"`), whole kilometres with thousands
     /// separators above (`"1,234 km"`).
     public static func kilometres(_ d: Double) -> String {
-        if d < 10 { return String(format: "%.1f km", d) }
+        if d < 10 { return String(cFormat: "%.1f km", d) }
         let n = Int(d.rounded())
         var digits = String(n)
         var groups: [String] = []
@@ -46,6 +50,6 @@ public enum DistanceText {
     /// `48.8566° N, 2.3522° E`: four decimals (about 10 m) and a hemisphere letter each.
     public static func position(_ c: Coordinate) -> String {
         let ns = c.latitude >= 0 ? "N" : "S", ew = c.longitude >= 0 ? "E" : "W"
-        return String(format: "%.4f° %@, %.4f° %@", abs(c.latitude), ns, abs(c.longitude), ew)
+        return String(cFormat: "%.4f° ", abs(c.latitude)) + ns + String(cFormat: ", %.4f° ", abs(c.longitude)) + ew
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsJSON
 
 /// The JSON form of a ``Resolution``: what `geonews --json` prints and what an HTTP resolve

@@ -145,7 +145,7 @@ public final class CountryResolver: CountryResolving, Sendable {
         let index = try CountryIndex(
             path: directory.file("country-index.bin"), catalogueIDs: ids,
             boundaries: BoundaryFile(directory: directory))
-        let zones = try TimeZoneCatalogue.load(from: directory).zones.map(\.id)
+        let zones = try TimeZoneRules.zoneIDs(in: directory)
         let build = directory.areaIndexFolder
         let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
         let areas = try AreaIndex(path: build + "/" + AreaIndexFormat.fileName, catalogueIDs: ids, zoneIDs: zones, areas: areaFile)

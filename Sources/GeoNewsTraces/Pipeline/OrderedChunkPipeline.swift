@@ -1,5 +1,3 @@
-import Foundation
-
 /// Runs a reader, several workers and a writer at once, keeping the writer's order equal to the
 /// reader's and the number of chunks alive bounded.
 ///
@@ -11,7 +9,7 @@ import Foundation
 /// however large the input. The first failure on either side stops both.
 final class OrderedChunkPipeline<Input, Output>: @unchecked Sendable {
     // Every field below is guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = PipelineCondition()
     private var pending: [(sequence: Int, input: Input)] = []
     private var finished: [Int: Output] = [:]
     private var inFlight = 0
@@ -43,11 +41,9 @@ final class OrderedChunkPipeline<Input, Output>: @unchecked Sendable {
     ) throws(BatchResolveError) {
         workersRunning = workerCount
         for _ in 0..<workerCount {
-            let thread = Thread { [self] in workLoop(process) }
-            thread.stackSize = 1 << 20
-            thread.start()
+            startPipelineThread(stackSize: 1 << 20) { [self] in workLoop(process) }
         }
-        let reader = Thread { [self] in
+        startPipelineThread { [self] in
             do throws(BatchResolveError) {
                 try read { input in emit(input) }
                 finishReading(nil)
@@ -55,7 +51,6 @@ final class OrderedChunkPipeline<Input, Output>: @unchecked Sendable {
                 finishReading(error)
             }
         }
-        reader.start()
 
         var next = 0
         var writeFailure: BatchResolveError?

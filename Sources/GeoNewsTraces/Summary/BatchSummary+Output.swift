@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import GeoNewsBoundaries
 
 extension BatchSummary {
     /// Traces listed in ``text()``; the JSON form always has all of them.
@@ -8,7 +13,7 @@ extension BatchSummary {
     public func text() -> String {
         var lines: [String] = []
         lines.append("records: \(recordsRead) read, \(recordsResolved) resolved, \(recordsInError) in error")
-        lines.append("speed: \(Int(pointsPerSecond.rounded())) points/s over \(String(format: "%.2f", seconds)) s")
+        lines.append("speed: \(Int(pointsPerSecond.rounded())) points/s over \(String(cFormat: "%.2f", seconds)) s")
         let ranked = countries.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         let top = ranked.prefix(30).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         lines.append("countries: \(top.isEmpty ? "none" : top)\(ranked.count > 30 ? ", … \(ranked.count - 30) more" : ""); at sea \(atSea)")
@@ -23,13 +28,13 @@ extension BatchSummary {
                     }
                     span += ", "
                 }
-                lines.append("  \(s.country ?? "sea"): \(span)\(s.fixes) fixes, \(String(format: "%.1f", s.distanceKm)) km")
+                lines.append("  \(s.country ?? "sea"): \(span)\(s.fixes) fixes, \(String(cFormat: "%.1f", s.distanceKm)) km")
             }
             for c in trace.crossings {
                 var at = c.time.map { " at \(Self.utc($0))" } ?? ""
                 if let local = c.localTime, let zone = c.timeZone { at += " (local \(local) \(zone))" }
                 lines.append(
-                    "  crossing \(c.from ?? "sea") → \(c.to ?? "sea")\(at) near \(String(format: "%.5f", c.latitude)), \(String(format: "%.5f", c.longitude))"
+                    "  crossing \(c.from ?? "sea") → \(c.to ?? "sea")\(at) near \(String(cFormat: "%.5f", c.latitude)), \(String(cFormat: "%.5f", c.longitude))"
                 )
             }
         }

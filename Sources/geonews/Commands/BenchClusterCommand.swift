@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsBenchmarking
 import GeoNewsBoundaries
 import GeoNewsClustering
@@ -82,7 +86,7 @@ struct BenchClusterCommand: AsyncParsableCommand {
         let buildPeak = ProcessStatus.peakResidentMB() ?? -1
         print(
             String(
-                format: "build %.3f s wall, %.3f s CPU (one thread), %d clusters made, peak RSS %d MB", build, buildCPU, index.clusterCount,
+                cFormat: "build %.3f s wall, %.3f s CPU (one thread), %d clusters made, peak RSS %d MB", build, buildCPU, index.clusterCount,
                 buildPeak))
 
         print("altitude   zoom  level     items  world ms  viewport items  viewport ms")
@@ -97,9 +101,9 @@ struct BenchClusterCommand: AsyncParsableCommand {
                 view = []; view = try index.clusters(in: bounds, zoom: zoom)
             }
             print(
-                camera.description.padding(toLength: 9, withPad: " ", startingAt: 0)
+                camera.description.padded(to: 9)
                     + String(
-                        format: " %5.2f  %5d %9d  %8.3f  %14d  %11.3f",
+                        cFormat: " %5.2f  %5d %9d  %8.3f  %14d  %11.3f",
                         zoom, try index.level(forZoom: zoom), world.count,
                         worldTime * 1000, view.count, viewTime * 1000))
         }
@@ -107,10 +111,10 @@ struct BenchClusterCommand: AsyncParsableCommand {
         let zoom5Time = try Measure.median(runs: repeats) {
             zoom5 = []; zoom5 = try index.clusters(in: .world, zoom: 5)
         }
-        print(String(format: "whole world at zoom 5: %d items in %.3f ms", zoom5.count, zoom5Time * 1000))
+        print(String(cFormat: "whole world at zoom 5: %d items in %.3f ms", zoom5.count, zoom5Time * 1000))
         print(
             String(
-                format:
+                cFormat:
                     "json {\"points\":%d,\"build_seconds\":%.6f,\"build_cpu_seconds\":%.6f,\"peak_rss_mb\":%d,\"clusters\":%d,\"world_zoom5_ms\":%.3f}",
                 coordinates.count, build, buildCPU, buildPeak, index.clusterCount, zoom5Time * 1000))
         if let dump { try write(index, to: dump) }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsBoundaries
 import GeoNewsClustering
 import GeoNewsCommandLine
@@ -113,7 +117,7 @@ struct ClusterCommand: AsyncParsableCommand {
         print("\(zoom.origin); level \(level); bbox \(bounds.west),\(bounds.south),\(bounds.east),\(bounds.north)")
         print("\(features.count) items: \(clusters) clusters, \(features.count - clusters) points (of \(points.coordinates.count))")
         for f in features.sorted(by: { $0.pointCount > $1.pointCount }) {
-            let at = String(format: "%8.3f %9.3f", f.coordinate.latitude, f.coordinate.longitude)
+            let at = String(cFormat: "%8.3f %9.3f", f.coordinate.latitude, f.coordinate.longitude)
             switch f.kind {
             case .cluster(let id):
                 let members = (try? index.leaves(of: id, limit: 12)) ?? []

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsBoundaries
 import GeoNewsCommandLine
 import GeoNewsGeodesy
@@ -41,7 +45,7 @@ struct CountriesCommand: AsyncParsableCommand {
         }
         for c in found {
             let codes =
-                "\((c.iso2 ?? "--").padding(toLength: 3, withPad: " ", startingAt: 0))\((c.iso3 ?? "---").padding(toLength: 4, withPad: " ", startingAt: 0))"
+                "\((c.iso2 ?? "--").padded(to: 3))\((c.iso3 ?? "---").padded(to: 4))"
             let sovereign = c.sovereign == c.name ? "" : "  (\(c.sovereign))"
             print("\(codes)\(c.hasNews ? "★" : " ") \(c.name(in: lang))\(sovereign)")
         }

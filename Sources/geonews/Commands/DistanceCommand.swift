@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsBoundaries
 import GeoNewsCommandLine
 import GeoNewsGeodesy
@@ -94,13 +98,13 @@ struct DistanceSummary {
             "From       \(DistanceText.position(start))",
             "To         \(DistanceText.position(end))",
             String(
-                format: "Distance   %.1f km on the great circle (sphere of radius %.4f km)", r.greatCircle.distanceKm,
+                cFormat: "Distance   %.1f km on the great circle (sphere of radius %.4f km)", r.greatCircle.distanceKm,
                 GreatCircle.meanEarthRadiusKm),
-            String(format: "Bearing    %.1f° initial", r.greatCircle.initialBearing),
+            String(cFormat: "Bearing    %.1f° initial", r.greatCircle.initialBearing),
         ]
         if let g = r.geodesic {
-            lines.append(String(format: "Geodesic   %.6f km on the WGS 84 ellipsoid", g.distanceKm))
-            lines.append(String(format: "Azimuths   %.6f° initial, %.6f° final", g.initialAzimuth, g.finalAzimuth))
+            lines.append(String(cFormat: "Geodesic   %.6f km on the WGS 84 ellipsoid", g.distanceKm))
+            lines.append(String(cFormat: "Azimuths   %.6f° initial, %.6f° final", g.initialAzimuth, g.finalAzimuth))
         }
         text = lines.joined(separator: "\n")
     }

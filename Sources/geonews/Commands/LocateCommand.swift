@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsBoundaries
 import GeoNewsCommandLine
 import GeoNewsGeodesy
@@ -92,7 +96,7 @@ struct LocateCommand: AsyncParsableCommand {
                 print(listing, terminator: "")
             }
         }
-        for warning in headlines?.warnings ?? [] { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+        for warning in headlines?.warnings ?? [] { StandardError.write(warning + "\n") }
         if let error = headlines?.error {
             throw fail("resolved, but no headlines: \(error)", .headlinesUnavailable)
         }
@@ -110,7 +114,7 @@ struct LocateCommand: AsyncParsableCommand {
     /// `--provider` with each name trimmed and lowercased, or a usage failure naming the value.
     private func validatedProviders() throws -> String? {
         guard let provider else { return nil }
-        let names = provider.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let names = provider.split(separator: ",").map { $0.trimmedOfSpaces.lowercased() }
         if let unknown = names.first(where: { !Self.providers.contains($0) }) {
             throw fail("provider '\(unknown)' is not one of \(Self.providers.joined(separator: ", "))", .usage)
         }

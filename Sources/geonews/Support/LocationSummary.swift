@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsBoundaries
 
 /// The human summary of a `Resolution` that `geonews --lat … --lon …` prints without `--json`

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsCommandLine
 
 #if canImport(Glibc)
@@ -25,7 +29,8 @@ enum NewsExecutable {
         var description: String {
             switch self {
             case .missing(let path):
-                return "\(path) is missing; build it with `swift build --product \(URL(fileURLWithPath: path).lastPathComponent)`"
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                return "\(path) is missing; build it with `swift build --product \(name)`"
             case .notStarted(let path, let detail): return "\(path) could not be started: \(detail)"
             }
         }
@@ -37,10 +42,19 @@ enum NewsExecutable {
 
     /// The executable `name` beside the running one (`geonews-news`, `geonews-serve`).
     static func path(of name: String) -> String {
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
+        let executable = runningExecutable() ?? CommandLine.arguments[0]
+        guard let slash = executable.lastIndex(of: "/") else { return name }
+        return executable[...slash] + name
+    }
+
+    /// The target of `/proc/self/exe`, the running executable's real path.
+    private static func runningExecutable() -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { b in
+            b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { readlink("/proc/self/exe", $0, b.count - 1) }
+        }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
     /// Replaces this process with `<executable> <arguments>` (by default `geonews-news`), so
@@ -60,25 +74,13 @@ enum NewsExecutable {
     static func run(arguments: [String]) async throws(LaunchError) -> Run {
         let path = path
         guard access(path, X_OK) == 0 else { throw .missing(path: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let child: ChildProcess
         do {
-            try process.run()
+            child = try ChildProcess.spawn(path: path, arguments: arguments)
         } catch {
-            throw .notStarted(path: path, detail: "\(error)")
+            throw .notStarted(path: path, detail: error.detail)
         }
-        // Both pipes are drained at once so that neither can fill and stall the child.
-        let outputReader = output.fileHandleForReading
-        let standardOutput = Task.detached { outputReader.readDataToEndOfFile() }
-        let standardError = errors.fileHandleForReading.readDataToEndOfFile()
-        let data = await standardOutput.value
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, standardOutput: data,
-            standardError: String(decoding: standardError, as: UTF8.self))
+        let (output, errors) = child.drain()
+        return Run(status: child.wait(), standardOutput: Data(output), standardError: String(decoding: errors, as: UTF8.self))
     }
 }

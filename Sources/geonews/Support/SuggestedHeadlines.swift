@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GeoNewsJSON
 
 /// The headlines `geonews --lat … --lon …` shows for the suggested country, fetched by running
