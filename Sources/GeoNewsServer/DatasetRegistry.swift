@@ -16,17 +16,17 @@ final class DatasetRegistry: @unchecked Sendable {  // `table` is guarded by `lo
     /// brings them back at the next start and `DELETE` still removes them.
     let unavailable: [(id: String, reason: String)]
 
-    /// The markers and every stored upload, with their indexes rebuilt; an upload that cannot
-    /// be read is left out (see ``unavailable``) rather than stopping the server.
-    init(markers: ClusterDataset, store: Store, stateDirectory: URL) throws {
+    /// The markers and the uploads of `records`, with their indexes rebuilt; an upload that
+    /// cannot be read is left out (see ``unavailable``) rather than stopping the server.
+    init(markers: ClusterDataset, records: [DatasetRecord], stateDirectory: URL) throws {
         folder = stateDirectory.appendingPathComponent("datasets")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         table = [markers.name: (markers, markers.name)]
         var unavailable: [(id: String, reason: String)] = []
-        for record in try store.datasets() {
+        for record in records {
             let file = folder.appendingPathComponent(record.file)
             do {
-                table[record.id] = (try ClusterDataset.uploaded(record, file: file), record.name)
+                table[record.id] = (try Self.load(record, in: folder), record.name)
             } catch {
                 let reason = FileManager.default.fileExists(atPath: file.path) ? "\(error)" : "its file \(file.path) is missing"
                 unavailable.append((record.id, reason))
@@ -35,19 +35,32 @@ final class DatasetRegistry: @unchecked Sendable {  // `table` is guarded by `lo
         self.unavailable = unavailable
     }
 
+    /// The dataset of `record`, from its file in ``folder``: the one way a stored upload
+    /// becomes a loaded dataset (at start, and when another instance's upload is fetched).
+    func load(_ record: DatasetRecord) throws -> ClusterDataset {
+        try Self.load(record, in: folder)
+    }
+
+    private static func load(_ record: DatasetRecord, in folder: URL) throws -> ClusterDataset {
+        try ClusterDataset.uploaded(record, file: folder.appendingPathComponent(record.file))
+    }
+
     func dataset(_ id: String) -> ClusterDataset? {
         lock.withLock { table[id]?.dataset }
     }
 
-    /// The summary of the markers, then of each of `records` that is loaded, in their order.
-    func summaries(of records: [DatasetRecord]) -> [DatasetSummary] {
+    /// The summary of the markers, then of each of `records` that is loaded, or that
+    /// `fetchable` says can be loaded on first use, in their order.
+    func summaries(of records: [DatasetRecord], fetchable: Bool = false) -> [DatasetSummary] {
         lock.withLock {
-            (["markers"] + records.map(\.id)).compactMap { id in
-                table[id].map {
-                    DatasetSummary(
-                        id: id, name: $0.name, points: $0.dataset.points.coordinates.count,
-                        version: $0.dataset.version)
+            let stored = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return (["markers"] + records.map(\.id)).compactMap { id in
+                if let loaded = table[id] {
+                    return DatasetSummary(
+                        id: id, name: loaded.name, points: loaded.dataset.points.coordinates.count,
+                        version: loaded.dataset.version)
                 }
+                return fetchable ? stored[id].map { DatasetSummary(id: $0.id, name: $0.name, points: $0.points, version: $0.version) } : nil
             }
         }
     }

@@ -17,14 +17,14 @@ struct ClusterRoutes {
 
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/clusters/{id}/children") { request, context in
-            let (dataset, id) = try cluster(request, context)
+            let (dataset, id) = try await cluster(request, context)
             let tag = EntityTag.of(["children", dataset.name, dataset.version, "\(id.rawValue)"])
             return try EntityTag.respond(to: request, tag: tag, cache: state.answers) {
                 try dataset.featureCollection(try known(id) { () throws(ClusterIndexError) in try dataset.index.children(of: id) })
             }
         }
         routes.get("/v1/clusters/{id}/leaves") { request, context in
-            let (dataset, id) = try cluster(request, context)
+            let (dataset, id) = try await cluster(request, context)
             let limit = try request.integerQuery("limit", in: 1...Self.maximumLeavesPage, default: 10)
             let offset = try request.integerQuery("offset", in: 0...Int(Int32.max), default: 0)
             let tag = EntityTag.of(["leaves", dataset.name, dataset.version, "\(id.rawValue)", "\(limit)", "\(offset)"])
@@ -38,7 +38,7 @@ struct ClusterRoutes {
             }
         }
         routes.get("/v1/clusters/{id}/expansion-zoom") { request, context in
-            let (dataset, id) = try cluster(request, context)
+            let (dataset, id) = try await cluster(request, context)
             let zoom = try known(id) { () throws(ClusterIndexError) in try dataset.index.expansionZoom(of: id) }
             return JSONResponse.make(
                 #"{"cluster_id":\#(id.rawValue),"expansion_zoom":\#(zoom)}"#,
@@ -68,28 +68,48 @@ struct ClusterRoutes {
 
     /// The answer to a `GET /v1/clusters` with these header fields: 304 to a matching
     /// `If-None-Match`, gzip when accepted.
-    static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer {
+    /// `nil` for a dataset this instance has not loaded but the store may hold: then
+    /// ``fetchingAnswer(state:)`` answers, once it is fetched.
+    static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer? {
+        let name = query.value("dataset") ?? "markers"
+        if state.datasets.dataset(name) == nil, state.sharedDatasets.mayFetch(name) { return nil }
         let (tag, body) = try collection(query, state: state)
         return try EntityTag.answer(to: fields, tag: tag, contentType: "application/geo+json", cache: state.answers, body: body)
     }
 
-    private func dataset(_ request: Request) throws -> ClusterDataset {
-        try dataset(request.parameters)
+    /// The `GET /v1/clusters` answer for a dataset another instance uploaded: fetched from the
+    /// store (503 when it is out of reach), then answered as any other.
+    static func fetchingAnswer(state: ServerState) -> RouteBuilder.Handler {
+        { request, _ in
+            let name = request.parameters.value("dataset") ?? "markers"
+            guard try await state.sharedDatasets.dataset(name) != nil,
+                let plain = try plainAnswer(request.parameters, state: state, fields: request.headers)
+            else { throw Problem.notFound("dataset", name) }
+            return plain.response
+        }
+    }
+
+    /// The dataset of the request, fetched from the store on first use when it is shared.
+    private func dataset(_ request: Request) async throws -> ClusterDataset {
+        let name = request.parameters.value("dataset") ?? "markers"
+        guard let dataset = try await state.sharedDatasets.dataset(name) else { throw Problem.notFound("dataset", name) }
+        return dataset
     }
 
     private func dataset(_ query: QueryParameters) throws -> ClusterDataset {
         let name = query.value("dataset") ?? "markers"
         guard let dataset = state.datasets.dataset(name) else { throw Problem.notFound("dataset", name) }
+        state.sharedDatasets.served(name)
         return dataset
     }
 
     /// The dataset and a cluster id below 2^53 (JavaScript reads ids as doubles).
-    private func cluster(_ request: Request, _ context: RouteBuilder.Context) throws -> (ClusterDataset, ClusterID) {
+    private func cluster(_ request: Request, _ context: RouteBuilder.Context) async throws -> (ClusterDataset, ClusterID) {
         let text = context.parameters.get("id") ?? ""
         guard let raw = UInt64(text), raw < 1 << 53 else {
             throw Problem.badValue("id", "'\(text)' is not a cluster id (a whole number below 2^53)")
         }
-        return (try dataset(request), ClusterID(rawValue: raw))
+        return (try await dataset(request), ClusterID(rawValue: raw))
     }
 
     /// The level a zoom queries, or 400 when the index has no such zoom.

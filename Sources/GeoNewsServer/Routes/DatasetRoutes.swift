@@ -29,7 +29,8 @@ struct DatasetRoutes {
         routes.get("/v1/datasets") { request, _ in
             let user = try await state.authenticatedUser(request)
             let records = try await state.store.datasets(owner: user)
-            return try JSONResponse.encode(state.datasets.summaries(of: records), headers: [.cacheControl: "private, no-store"])
+            return try JSONResponse.encode(
+                state.datasets.summaries(of: records, fetchable: state.store.sharesDatasetPoints), headers: [.cacheControl: "private, no-store"])
         }
         routes.post("/v1/datasets") { request, _ in
             let user = try await state.authenticatedUser(request)
@@ -66,7 +67,7 @@ struct DatasetRoutes {
                 try? FileManager.default.removeItem(at: url)
                 throw Problem(.badRequest, title: "Unusable points", detail: "the upload has no points: a dataset needs at least one")
             }
-            let admission = try await state.store.addDataset(stored, quota: quota)
+            let admission = try await state.store.addDataset(stored, file: url, quota: quota)
             guard admission.added else {
                 try? FileManager.default.removeItem(at: url)
                 throw Self.overQuota(admission.usage, quota, adding: stored)

@@ -34,7 +34,7 @@ struct PlainRoutes: Sendable {
                 slowAnswer: ResolveRoutes(state: state).headlineAnswer, metrics: RouteMetrics(route: "/v1/resolve")),
             Route(
                 path: "/v1/clusters", answer: { try ClusterRoutes.plainAnswer($0, state: state, fields: $1) },
-                slowAnswer: nil, metrics: RouteMetrics(route: "/v1/clusters")),
+                slowAnswer: ClusterRoutes.fetchingAnswer(state: state), metrics: RouteMetrics(route: "/v1/clusters")),
         ]
         if state.configuration.benchmarkConstantRoute {
             let constant = try Self.constantAnswer(state: state)

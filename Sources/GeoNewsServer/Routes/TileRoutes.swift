@@ -29,7 +29,7 @@ struct TileRoutes {
                 throw Problem(.notFound, detail: "no tile \(z)/\(x)/\(y): x and y are 0…\(side - 1) at zoom \(z)")
             }
             let name = request.query("dataset") ?? "markers"
-            guard let dataset = state.datasets.dataset(name) else { throw Problem.notFound("dataset", name) }
+            guard let dataset = try await state.sharedDatasets.dataset(name) else { throw Problem.notFound("dataset", name) }
             let vector = file[dot...] == ".mvt"
             let tag = EntityTag.of(["tile", dataset.name, dataset.version, "\(z)/\(x)/\(y)", vector ? "mvt" : "geojson"])
             if vector {
