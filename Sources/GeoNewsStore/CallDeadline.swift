@@ -1,3 +1,4 @@
+import PostgresNIO
 import Synchronization
 
 /// The answer of a call that did not come within its deadline.
@@ -8,7 +9,7 @@ struct DeadlinePassed: Error {
 /// Runs store calls that must not hold a request forever.
 enum CallDeadline {
     /// `body`'s answer, or ``DeadlinePassed`` once `seconds` have passed, whichever comes
-    /// first. Past the deadline `body` is cancelled but not waited for: a query stuck on a
+    /// first. Past the deadline `body` is left to finish on its own, not waited for: a query stuck on a
     /// connection that no longer answers (the server gone without a reset) returns the caller
     /// at once, and the connection is closed by its own timeouts.
     static func run<T: Sendable>(seconds: Int64, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
@@ -22,10 +23,13 @@ enum CallDeadline {
                     outcome.settle(.failure(error))
                 }
             }
-            let timer = Task {
-                try? await Task.sleep(for: .seconds(seconds))
-                guard !Task.isCancelled else { return }
-                if outcome.settle(.failure(DeadlinePassed(seconds: seconds))) { work.cancel() }
+            // On an event loop of NIO's, not Swift's executor: the deadline must fire even
+            // while the cooperative threads are all busy.
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .seconds(seconds)) {
+                // Not cancelled: a connection pool's lease may not come back from a cancellation
+                // while its server is unreachable; the work ends by itself once it is back.
+                outcome.settle(.failure(DeadlinePassed(seconds: seconds)))
+                _ = work
             }
             outcome.onSettled { timer.cancel() }
         }

@@ -1,4 +1,4 @@
-import GeoNewsStore
+@testable import GeoNewsStore
 import Logging
 import XCTest
 
@@ -75,5 +75,38 @@ final class PostgresLocationTests: XCTestCase {
         } catch {
             XCTFail("\(error)")
         }
+    }
+}
+
+final class CallDeadlineTests: XCTestCase {
+    /// A call that does not answer returns at its deadline, not when it ends.
+    func testACallPastItsDeadlineReturnsAtTheDeadline() async {
+        let started = ContinuousClock.now
+        do {
+            try await CallDeadline.run(seconds: 1) { try await Task.sleep(for: .seconds(30)) }
+            XCTFail("the call returned")
+        } catch {
+            XCTAssertTrue(error is DeadlinePassed, "\(error)")
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
+    }
+
+    /// Nor when the work ignores cancellation.
+    func testAWorkThatIgnoresCancellationIsAbandoned() async {
+        let started = ContinuousClock.now
+        do {
+            try await CallDeadline.run(seconds: 1) {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    Thread.detachNewThread {
+                        Thread.sleep(forTimeInterval: 20)
+                        continuation.resume()
+                    }
+                }
+            }
+            XCTFail("the call returned")
+        } catch {
+            XCTAssertTrue(error is DeadlinePassed, "\(error)")
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
     }
 }

@@ -162,43 +162,4 @@ final class PostgresStoreTests: XCTestCase {
             XCTFail("\(error)")
         }
     }
-
-    /// A store whose server stops answers ``StoreError/unavailable(_:)`` within its deadline,
-    /// and works again once the server is back, without being reopened.
-    func testAServerThatGoesAwayIsUnavailableThenBack() async throws {
-        guard let control = ProcessInfo.processInfo.environment["GEONEWS_TEST_POSTGRES_CTL"] else {
-            throw XCTSkip("GEONEWS_TEST_POSTGRES_CTL is not set (Tests/Postgres/start.sh sets it)")
-        }
-        let store = try await open(try await freshDatabase())
-        let user = try await store.createUser(tokenHash: Data(repeating: 1, count: 32), tokenPrefix: "gn_01010101")
-        try Self.run(control, "stop")
-        do {
-            let started = ContinuousClock.now
-            do {
-                _ = try await store.tokenHolder(tokenHash: Data(repeating: 1, count: 32))
-                XCTFail("the store answered with its server stopped")
-            } catch .unavailable {
-            } catch {
-                XCTFail("\(error)")
-            }
-            XCTAssertLessThan(ContinuousClock.now - started, .seconds(PostgresStore.callSeconds + 3), "past the call's deadline")
-        }
-        try Self.run(control, "start")
-        var holder: TokenHolder?
-        for _ in 0..<20 where holder == nil {
-            holder = try? await store.tokenHolder(tokenHash: Data(repeating: 1, count: 32))
-            if holder == nil { try await Task.sleep(for: .milliseconds(500)) }
-        }
-        XCTAssertEqual(holder?.user, user)
-    }
-
-    static func run(_ control: String, _ argument: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: control)
-        process.arguments = [argument]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(control) \(argument)")
-    }
 }

@@ -62,9 +62,12 @@ public final class PostgresStore: ServerStore {
         _ = try await call { try await self.client.query("SELECT 1", logger: self.logger).collect() }
     }
 
+    /// Cancels the pool's task and waits for it at most ``callSeconds``: a pool still trying
+    /// to reach a server that went away must not hold the server's shutdown.
     public func close() async {
         runner.cancel()
-        await runner.value
+        let runner = self.runner
+        _ = try? await CallDeadline.run(seconds: Self.callSeconds) { await runner.value }
     }
 
     /// Whether the datasets' points are in the database: yes, so that every instance can load them.
