@@ -29,7 +29,8 @@ public enum GeoNewsAPI {
         MetricsSystem.bootstrap(PrometheusNaming(registry: registry))
         let store = try await openStore(configuration, logger: logger)
         do {
-            try await serve(configuration: configuration, data: data, store: store, registry: registry, logger: logger, onListening: onListening)
+            try await serve(
+                configuration: configuration, data: data, store: store, registry: registry, logger: logger, onListening: onListening)
         } catch {
             await store.close()
             throw error

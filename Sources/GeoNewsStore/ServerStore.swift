@@ -61,7 +61,9 @@ public protocol ServerStore: Sendable {
     /// atomically with the insert (across instances too). `file` holds the upload; a store
     /// that ``sharesDatasetPoints`` keeps a copy of its bytes. Answers the owner's usage
     /// before the upload and whether it was recorded.
-    func addDataset(_ dataset: DatasetRecord, file: URL, quota: DatasetUsage) async throws(StoreError) -> (
+    func addDataset(
+        _ dataset: DatasetRecord, file: URL, quota: DatasetUsage
+    ) async throws(StoreError) -> (
         usage: DatasetUsage, added: Bool
     )
 

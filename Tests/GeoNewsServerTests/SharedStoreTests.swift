@@ -23,7 +23,9 @@ final class SharedStoreTests: XCTestCase {
 
     /// Runs `executable` to its end; its exit status and what it wrote on both outputs.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+    ) throws -> (
         status: Int32, output: String
     ) {
         let process = Process()
@@ -39,11 +41,24 @@ final class SharedStoreTests: XCTestCase {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
-    /// ``run(_:_:environment:)`` on a thread of its own, so that no thread of Swift's executor
-    /// waits for the process.
-    static func detached(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    /// Runs `control argument` (Tests/Postgres/start.sh's stop | start) on a thread of its own,
+    /// so that no thread of Swift's executor waits for it; its output is dropped, as the server
+    /// it starts keeps the descriptors it inherits open.
+    static func control(_ control: String, _ argument: String) async throws -> Int32 {
         try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try run(executable, arguments) }) }
+            Thread.detachNewThread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: control)
+                process.arguments = [argument]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                continuation.resume(
+                    with: Result {
+                        try process.run()
+                        process.waitUntilExit()
+                        return process.terminationStatus
+                    })
+            }
         }
     }
 
@@ -65,7 +80,8 @@ final class SharedStoreTests: XCTestCase {
         let settings = try await a.get("/v1/settings", token: token).object()
         XCTAssertEqual(settings["newsCountry"] as? String, "fr")
 
-        let created = try await a.send("POST", "/v1/datasets?name=grid", token: token, body: Data(DatasetTests.csv.utf8), contentType: "text/csv")
+        let created = try await a.send(
+            "POST", "/v1/datasets?name=grid", token: token, body: Data(DatasetTests.csv.utf8), contentType: "text/csv")
         XCTAssertEqual(created.status, 201, created.text)
         let id = try XCTUnwrap(try created.object()["id"] as? String)
         let onA = try await a.get("/v1/clusters?dataset=\(id)&altitude=15000km")
@@ -101,13 +117,14 @@ final class SharedStoreTests: XCTestCase {
         }
         let server = try ServerProcess(arguments: ["--store", store])
         let token = try await server.newUser()
-        let created = try await server.send("POST", "/v1/datasets", token: token, body: Data(DatasetTests.csv.utf8), contentType: "text/csv")
+        let created = try await server.send(
+            "POST", "/v1/datasets", token: token, body: Data(DatasetTests.csv.utf8), contentType: "text/csv")
         let id = try XCTUnwrap(try created.object()["id"] as? String)
         let ready = try await server.get("/readyz")
         XCTAssertEqual(ready.status, 200)
         XCTAssertEqual(try ready.object()["store"] as? String, "ok")
 
-        let stopStatus = try await Self.detached(control, ["stop"]).status
+        let stopStatus = try await Self.control(control, "stop")
         XCTAssertEqual(stopStatus, 0)
         do {
             let started = ContinuousClock.now
@@ -129,7 +146,7 @@ final class SharedStoreTests: XCTestCase {
             let tile = try await server.get("/v1/tiles/0/0/0.geojson?dataset=\(id)")
             XCTAssertEqual(tile.status, 200, tile.text)
         }
-        let startStatus = try await Self.detached(control, ["start"]).status
+        let startStatus = try await Self.control(control, "start")
         XCTAssertEqual(startStatus, 0)
         var back = 0
         for _ in 0..<40 where back != 200 {
@@ -150,13 +167,16 @@ final class SharedStoreTests: XCTestCase {
         let state = ServerProcess.newStateDirectory().path
         var environment = ProcessInfo.processInfo.environment
         environment["GEONEWS_DATA"] = ServerProcess.packageRoot.appendingPathComponent("Data").path
-        let malformed = try Self.run(serve, ["--port", "0", "--state-dir", state, "--store", "postgres://u:hunter2@host/db?sslmode=sometimes"], environment: environment)
+        let malformed = try Self.run(
+            serve, ["--port", "0", "--state-dir", state, "--store", "postgres://u:hunter2@host/db?sslmode=sometimes"],
+            environment: environment)
         XCTAssertEqual(malformed.status, 64, malformed.output)
         XCTAssertEqual(malformed.output.split(separator: "\n").count, 1, malformed.output)
         XCTAssertTrue(malformed.output.contains("sslmode 'sometimes'"), malformed.output)
         XCTAssertFalse(malformed.output.contains("hunter2"), malformed.output)
 
-        let unreachable = try Self.run(serve, ["--port", "0", "--state-dir", state, "--store", "postgres://u:hunter2@127.0.0.1:1/db"], environment: environment)
+        let unreachable = try Self.run(
+            serve, ["--port", "0", "--state-dir", state, "--store", "postgres://u:hunter2@127.0.0.1:1/db"], environment: environment)
         XCTAssertEqual(unreachable.status, 74, unreachable.output)
         XCTAssertEqual(unreachable.output.split(separator: "\n").count, 1, unreachable.output)
         XCTAssertTrue(unreachable.output.contains("cannot connect to PostgreSQL at 127.0.0.1:1"), unreachable.output)
@@ -165,7 +185,8 @@ final class SharedStoreTests: XCTestCase {
         let store = try Self.freshDatabase()
         var parts = try XCTUnwrap(URLComponents(string: store))
         parts.password = "wrong-\(UUID().uuidString.prefix(8))"
-        let refused = try Self.run(serve, ["--port", "0", "--state-dir", state, "--store", try XCTUnwrap(parts.string)], environment: environment)
+        let refused = try Self.run(
+            serve, ["--port", "0", "--state-dir", state, "--store", try XCTUnwrap(parts.string)], environment: environment)
         XCTAssertEqual(refused.status, 74, refused.output)
         XCTAssertEqual(refused.output.split(separator: "\n").count, 1, refused.output)
         XCTAssertTrue(refused.output.contains("refused the password of user"), refused.output)

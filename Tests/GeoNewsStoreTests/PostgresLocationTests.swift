@@ -1,6 +1,7 @@
-@testable import GeoNewsStore
 import Logging
 import XCTest
+
+@testable import GeoNewsStore
 
 /// `--store` addresses: what is read from them, and one line naming what is wrong with a bad
 /// one, never with its password.
@@ -53,7 +54,8 @@ final class PostgresLocationTests: XCTestCase {
 
     func testAnUnreadableRootCertificateIsRefusedAtOpen() async {
         do {
-            let location = try PostgresLocation(parsing: "postgres://u:hunter2@127.0.0.1:1/db?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem")
+            let location = try PostgresLocation(
+                parsing: "postgres://u:hunter2@127.0.0.1:1/db?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem")
             _ = try await PostgresStore.open(location, logger: .init(label: "test"))
             XCTFail("opened")
         } catch .badLocation(let reason) {

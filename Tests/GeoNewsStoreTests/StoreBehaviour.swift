@@ -63,10 +63,12 @@ struct StoreBehaviour {
         let (store, other) = try await stores()
         let user = try await store.createUser(tokenHash: hash(1), tokenPrefix: "gn_01010101")
         for n in 1...5 {
-            let saved = try await store.save(url: "https://x.org/\(n)", title: "\(n)", source: "s", publishedAt: nil, imageURL: nil, user: user)
+            let saved = try await store.save(
+                url: "https://x.org/\(n)", title: "\(n)", source: "s", publishedAt: nil, imageURL: nil, user: user)
             XCTAssertTrue(saved.created)
         }
-        let duplicate = try await other.save(url: "https://x.org/3", title: "new title", source: nil, publishedAt: nil, imageURL: nil, user: user)
+        let duplicate = try await other.save(
+            url: "https://x.org/3", title: "new title", source: nil, publishedAt: nil, imageURL: nil, user: user)
         XCTAssertFalse(duplicate.created)
         XCTAssertEqual(duplicate.favourite.title, "3", "a duplicate save changes nothing")
         let first = try await other.favourites(user: user, before: nil, limit: 2)

@@ -25,7 +25,8 @@ public enum TokenRevocation {
     }
 
     /// As ``revoke(_:stateDirectory:)``, in the PostgreSQL database the instances share.
-    public static func revoke(_ selector: String, postgres: PostgresLocation, logger: Logger) async throws(TokenRevocationError) -> [Int64] {
+    public static func revoke(_ selector: String, postgres: PostgresLocation, logger: Logger) async throws(TokenRevocationError) -> [Int64]
+    {
         let chosen = try parse(selector)
         let revoked: [Int64]
         do throws(StoreError) {

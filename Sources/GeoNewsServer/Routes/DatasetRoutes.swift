@@ -30,7 +30,8 @@ struct DatasetRoutes {
             let user = try await state.authenticatedUser(request)
             let records = try await state.store.datasets(owner: user)
             return try JSONResponse.encode(
-                state.datasets.summaries(of: records, fetchable: state.store.sharesDatasetPoints), headers: [.cacheControl: "private, no-store"])
+                state.datasets.summaries(of: records, fetchable: state.store.sharesDatasetPoints),
+                headers: [.cacheControl: "private, no-store"])
         }
         routes.post("/v1/datasets") { request, _ in
             let user = try await state.authenticatedUser(request)

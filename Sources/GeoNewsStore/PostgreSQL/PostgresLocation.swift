@@ -94,7 +94,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// The pool's configuration: at most `connections`, each connecting within
     /// `connectSeconds`, with statements the server itself cancels past `statementSeconds`.
-    func clientConfiguration(connections: Int, connectSeconds: Int64, statementSeconds: Int64) throws(StoreError)
+    func clientConfiguration(
+        connections: Int, connectSeconds: Int64, statementSeconds: Int64
+    ) throws(StoreError)
         -> PostgresClient.Configuration
     {
         let tls: PostgresClient.Configuration.TLS =

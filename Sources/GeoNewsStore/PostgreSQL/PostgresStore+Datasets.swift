@@ -44,7 +44,9 @@ extension PostgresStore {
 
     /// The owner's row is locked (`FOR UPDATE`) before the usage is summed, so that two
     /// uploads by one user on two instances are checked one after the other.
-    public func addDataset(_ dataset: DatasetRecord, file: URL, quota: DatasetUsage) async throws(StoreError) -> (
+    public func addDataset(
+        _ dataset: DatasetRecord, file: URL, quota: DatasetUsage
+    ) async throws(StoreError) -> (
         usage: DatasetUsage, added: Bool
     ) {
         let content: Data
@@ -57,7 +59,9 @@ extension PostgresStore {
             var usage = DatasetUsage(points: 0, bytes: 0)
             if let owner = dataset.owner {
                 try await connection.query("SELECT id FROM geonews_user WHERE id = \(owner) FOR UPDATE", logger: logger).collect()
-                for try await (points, bytes) in try await connection.query(Self.usageQuery(owner), logger: logger).decode((Int64, Int64).self) {
+                for try await (points, bytes) in try await connection.query(Self.usageQuery(owner), logger: logger).decode(
+                    (Int64, Int64).self)
+                {
                     usage = DatasetUsage(points: Int(points), bytes: Int(bytes))
                 }
             }

@@ -12,7 +12,8 @@ extension PostgresStore {
 
     public func tokenHolder(tokenHash: Data) async throws(StoreError) -> TokenHolder? {
         try await rows(
-            "SELECT id, created_at, revoked_at FROM geonews_user WHERE token_hash = \(ByteBuffer(bytes: tokenHash))", as: (Int64, Date, Date?).self
+            "SELECT id, created_at, revoked_at FROM geonews_user WHERE token_hash = \(ByteBuffer(bytes: tokenHash))",
+            as: (Int64, Date, Date?).self
         ).first.map { TokenHolder(user: $0.0, issuedAt: $0.1, revokedAt: $0.2) }
     }
 
@@ -30,7 +31,8 @@ extension PostgresStore {
             switch selector {
             case .user(let id): "SELECT id FROM geonews_user WHERE id = \(id) AND revoked_at IS NULL FOR UPDATE"
             case .prefix(let prefix): "SELECT id FROM geonews_user WHERE token_prefix = \(prefix) AND revoked_at IS NULL FOR UPDATE"
-            case .hash(let hash): "SELECT id FROM geonews_user WHERE token_hash = \(ByteBuffer(bytes: hash)) AND revoked_at IS NULL FOR UPDATE"
+            case .hash(let hash):
+                "SELECT id FROM geonews_user WHERE token_hash = \(ByteBuffer(bytes: hash)) AND revoked_at IS NULL FOR UPDATE"
             }
         let isPrefix = if case .prefix = selector { true } else { false }
         return try await transaction { [logger] connection in

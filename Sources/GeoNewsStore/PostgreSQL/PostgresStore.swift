@@ -55,7 +55,8 @@ public final class PostgresStore: ServerStore {
         }
         let configuration = try location.clientConfiguration(
             connections: maximumConnections, connectSeconds: connectSeconds, statementSeconds: callSeconds)
-        return PostgresStore(location: location, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        return PostgresStore(
+            location: location, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
     }
 
     public func ping() async throws(StoreError) {
@@ -89,7 +90,9 @@ public final class PostgresStore: ServerStore {
     }
 
     /// The rows of `query`, decoded, on one pooled connection within ``callSeconds``.
-    func rows<each Column: PostgresDecodable & Sendable>(_ query: PostgresQuery, as columns: (repeat each Column).Type) async throws(StoreError)
+    func rows<each Column: PostgresDecodable & Sendable>(
+        _ query: PostgresQuery, as columns: (repeat each Column).Type
+    ) async throws(StoreError)
         -> [(repeat each Column)]
     {
         try await call {
@@ -106,7 +109,9 @@ public final class PostgresStore: ServerStore {
         case let error as StoreError:
             return error
         case let error as PostgresTransactionError:
-            return storeError(error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError ?? StoreError.failed("a transaction failed"))
+            return storeError(
+                error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError
+                    ?? StoreError.failed("a transaction failed"))
         case let error as DeadlinePassed:
             return .unavailable("PostgreSQL did not answer within \(error.seconds) seconds")
         case let error as PSQLError:

@@ -64,7 +64,9 @@ extension SQLiteStore {
     /// in the same transaction so that concurrent uploads cannot pass it together. Answers the
     /// owner's usage before the upload and whether it was recorded; committed before it returns.
     /// The points stay in `file`, in this machine's state directory; the store keeps no copy.
-    public func addDataset(_ dataset: DatasetRecord, file: URL, quota: DatasetUsage) async throws(StoreError) -> (
+    public func addDataset(
+        _ dataset: DatasetRecord, file: URL, quota: DatasetUsage
+    ) async throws(StoreError) -> (
         usage: DatasetUsage, added: Bool
     ) {
         try await write { db in
