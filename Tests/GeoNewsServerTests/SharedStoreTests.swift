@@ -41,27 +41,6 @@ final class SharedStoreTests: XCTestCase {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
-    /// Runs `control argument` (Tests/Postgres/start.sh's stop | start) on a thread of its own,
-    /// so that no thread of Swift's executor waits for it; its output is dropped, as the server
-    /// it starts keeps the descriptors it inherits open.
-    static func control(_ control: String, _ argument: String) async throws -> Int32 {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: control)
-                process.arguments = [argument]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                continuation.resume(
-                    with: Result {
-                        try process.run()
-                        process.waitUntilExit()
-                        return process.terminationStatus
-                    })
-            }
-        }
-    }
-
     func testTwoInstancesOnOneDatabaseActAsOne() async throws {
         let store = try Self.freshDatabase()
         let a = try ServerProcess(arguments: ["--store", store])
@@ -106,59 +85,6 @@ final class SharedStoreTests: XCTestCase {
             status = try await b.get("/v1/clusters?dataset=\(id)&altitude=15000km").status
         }
         XCTAssertEqual(status, 404, "the other instance still serves a deleted dataset")
-    }
-
-    /// With PostgreSQL stopped: routes that need the store answer 503 with Retry-After within
-    /// the deadline, /readyz says so, and resolve, clusters of a loaded dataset and tiles answer.
-    func testWhenPostgreSQLGoesAwayOnlyTheStoreRoutesAnswer503() async throws {
-        let store = try Self.freshDatabase()
-        guard let control = ProcessInfo.processInfo.environment["GEONEWS_TEST_POSTGRES_CTL"] else {
-            throw XCTSkip("GEONEWS_TEST_POSTGRES_CTL is not set (Tests/Postgres/start.sh sets it)")
-        }
-        let server = try ServerProcess(arguments: ["--store", store])
-        let token = try await server.newUser()
-        let created = try await server.send(
-            "POST", "/v1/datasets", token: token, body: Data(DatasetTests.csv.utf8), contentType: "text/csv")
-        let id = try XCTUnwrap(try created.object()["id"] as? String)
-        let ready = try await server.get("/readyz")
-        XCTAssertEqual(ready.status, 200)
-        XCTAssertEqual(try ready.object()["store"] as? String, "ok")
-
-        let stopStatus = try await Self.control(control, "stop")
-        XCTAssertEqual(stopStatus, 0)
-        do {
-            let started = ContinuousClock.now
-            let settings = try await server.get("/v1/settings", token: token)
-            try assertProblem(settings, 503, mentions: ["retry"])
-            XCTAssertEqual(settings.header("Retry-After"), "5")
-            let user = try await server.send("POST", "/v1/users")
-            try assertProblem(user, 503)
-            XCTAssertLessThan(ContinuousClock.now - started, .seconds(15), "the store calls were not held to their deadline")
-            let notReady = try await server.get("/readyz")
-            XCTAssertEqual(notReady.status, 503)
-            XCTAssertEqual(try notReady.object()["store"] as? String, "unavailable")
-            let health = try await server.get("/healthz")
-            XCTAssertEqual(health.status, 200)
-            let resolve = try await server.get("/v1/resolve?lat=48.8566&lon=2.3522")
-            XCTAssertEqual(resolve.status, 200, resolve.text)
-            let clusters = try await server.get("/v1/clusters?dataset=\(id)&altitude=15000km")
-            XCTAssertEqual(clusters.status, 200, clusters.text)
-            let tile = try await server.get("/v1/tiles/0/0/0.geojson?dataset=\(id)")
-            XCTAssertEqual(tile.status, 200, tile.text)
-        }
-        let startStatus = try await Self.control(control, "start")
-        XCTAssertEqual(startStatus, 0)
-        var back = 0
-        for _ in 0..<40 where back != 200 {
-            back = try await server.get("/v1/settings", token: token).status
-            if back != 200 { try await Task.sleep(for: .milliseconds(500)) }
-        }
-        XCTAssertEqual(back, 200, "the server did not reconnect once PostgreSQL was back")
-        let metrics = try await server.get("/metrics")
-        let password = URLComponents(string: store)?.password ?? "\u{0}"
-        XCTAssertFalse(metrics.text.contains(password), "the password is in /metrics")
-        server.stop()
-        XCTAssertFalse(server.standardError.contains(password), "the password is in the log")
     }
 
     func testABadStoreIsOneLineWithoutThePassword() throws {
