@@ -29,6 +29,8 @@ let package = Package(
         // request-head timeout's handler), which the server imports itself.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The PostgreSQL store: PostgresClient's connection pool, TLS through NIOSSL.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Property-based tests (Swift Testing) of the batch readers.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `swift package generate-documentation --target GeoNews` (the DocC catalogue).
@@ -118,9 +120,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Users, favourites and settings of the HTTP API in SQLite (GRDB): schema, migrations,
-        // queries, nothing else.
-        .target(name: "GeoNewsStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // Users, favourites, settings and datasets of the HTTP API behind one protocol, in SQLite
+        // (GRDB) or PostgreSQL (postgres-nio): schema, migrations, queries, nothing else.
+        .target(
+            name: "GeoNewsStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The HTTP API: routes grouped by capability, problem JSON, middleware.
         .target(
             name: "GeoNewsServer",
@@ -148,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "geonews-serve",
             dependencies: [
-                "GeoNewsServer", "GeoNewsCommandLine", "GeoNewsVersion", "GeoNewsBoundaries",
+                "GeoNewsServer", "GeoNewsCommandLine", "GeoNewsVersion", "GeoNewsBoundaries", "GeoNewsStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -189,6 +198,11 @@ let package = Package(
         // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews"]),
         .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsServer", "GeoNewsLoopback"]),
-        .testTarget(name: "GeoNewsStoreTests", dependencies: ["GeoNewsStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "GeoNewsStoreTests",
+            dependencies: [
+                "GeoNewsStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
     ]
 )

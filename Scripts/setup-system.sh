@@ -5,7 +5,8 @@
 # statically for a fast cold start), SQLite's headers (libsqlite3-dev, for the state database of
 # `geonews serve`) and python3 for the data scripts; for the web map, Leaflet (libjs-leaflet,
 # served under /vendor/) and zlib's headers (zlib1g-dev, the base layer is served gzipped), and for its browser tests headless Chromium with its WebDriver, a
-# colour emoji font (the markers' flags) and python3-venv (selenium from PyPI).
+# colour emoji font (the markers' flags) and python3-venv (selenium from PyPI); PostgreSQL 15's
+# server binaries (postgresql-15) for the tests of the PostgreSQL store (Tests/Postgres/start.sh).
 # Safe to run again: it installs only what is missing. Needs root (or sudo) the first time.
 set -euo pipefail
 
@@ -21,6 +22,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 python3 -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql-15)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""
@@ -30,4 +32,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "setup: installing ${missing[*]}" >&2
 $sudo apt-get update -qq
+if [[ " ${missing[*]} " == *" postgresql-15 "* ]]; then
+  # The tests start their own server in a temporary directory; no system-wide cluster (which
+  # the package would otherwise create and try to start, without systemd too).
+  $sudo mkdir -p /etc/postgresql-common/createcluster.d
+  echo "create_main_cluster = false" | $sudo tee /etc/postgresql-common/createcluster.d/geonews.conf >/dev/null
+fi
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -27,7 +27,50 @@ public enum GeoNewsAPI {
     ) async throws {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusNaming(registry: registry))
-        let state = try load(configuration: configuration, data: data)
+        let store = try await openStore(configuration, logger: logger)
+        do {
+            try await serve(
+                configuration: configuration, data: data, store: store, registry: registry, logger: logger, onListening: onListening)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    /// The store `configuration` names: PostgreSQL for ``ServerConfiguration/postgres``, else
+    /// SQLite in the state directory.
+    static func openStore(_ configuration: ServerConfiguration, logger: Logger) async throws(ServerStartError) -> any ServerStore {
+        if let location = configuration.postgres {
+            do {
+                return try await PostgresStore.open(location, logger: logger)
+            } catch {
+                throw .state(error.description)
+            }
+        }
+        do {
+            return try SQLiteStore(directory: configuration.stateDirectory)
+        } catch {
+            throw .state(error.description)
+        }
+    }
+
+    private static func serve(
+        configuration: ServerConfiguration, data: DataDirectory, store: any ServerStore, registry: PrometheusCollectorRegistry,
+        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    ) async throws {
+        let records: [DatasetRecord]
+        do {
+            records = try await store.allDatasets().filter {
+                // Another instance's upload with no file here yet is fetched on first use.
+                !store.sharesDatasetPoints
+                    || FileManager.default.fileExists(
+                        atPath: configuration.stateDirectory.appendingPathComponent("datasets").appendingPathComponent($0.file).path)
+            }
+        } catch {
+            throw ServerStartError.state("the uploaded datasets cannot be listed: \(error)")
+        }
+        let state = try load(configuration: configuration, data: data, store: store, records: records)
         for (id, reason) in state.datasets.unavailable {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
         }
@@ -65,7 +108,9 @@ public enum GeoNewsAPI {
         try await group.run()
     }
 
-    static func load(configuration: ServerConfiguration, data: DataDirectory) throws(ServerStartError) -> ServerState {
+    static func load(
+        configuration: ServerConfiguration, data: DataDirectory, store: any ServerStore, records: [DatasetRecord]
+    ) throws(ServerStartError) -> ServerState {
         let resolver: CountryResolver
         do {
             // One resolver for single positions and batches alike: the measures go with each call.
@@ -79,12 +124,6 @@ public enum GeoNewsAPI {
         } catch {
             throw .data("\(error)")
         }
-        let store: Store
-        do {
-            store = try Store(directory: configuration.stateDirectory)
-        } catch {
-            throw .state(error.description)
-        }
         let markers: ClusterDataset
         do {
             markers = try ClusterDataset.markers(resolver.catalogue)
@@ -94,7 +133,7 @@ public enum GeoNewsAPI {
         let datasets: DatasetRegistry
         do {
             datasets = try DatasetRegistry(
-                markers: markers, store: store, stateDirectory: configuration.stateDirectory,
+                markers: markers, records: records, stateDirectory: configuration.stateDirectory,
                 mappedBudget: configuration.mappedDatasetBudget, maximumPoints: configuration.maximumUploadPoints)
         } catch {
             throw .state("the uploaded datasets cannot be loaded: \(error)")
@@ -113,7 +152,7 @@ public enum GeoNewsAPI {
             resolver: resolver,
             zoneRules: zoneRules,
             store: store, configuration: configuration,
-            datasets: datasets, headlines: headlines,
+            datasets: datasets, sharedDatasets: SharedDatasets(store: store, registry: datasets), headlines: headlines,
             basemap: BasemapRoutes(data: data))
     }
 
@@ -166,7 +205,8 @@ public enum GeoNewsAPI {
 public enum ServerStartError: Error, CustomStringConvertible {
     /// The Data/ folder is missing or damaged.
     case data(String)
-    /// The state directory or its database is unusable.
+    /// The state directory or its database is unusable, or the PostgreSQL store cannot be
+    /// reached or refuses the server.
     case state(String)
 
     public var description: String {

@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsStore
 
 /// How `geonews-serve` listens and where it keeps its state.
 public struct ServerConfiguration: Sendable {
@@ -8,6 +9,9 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// The folder holding the SQLite database of users, favourites and settings.
     public var stateDirectory: URL
+    /// The PostgreSQL database several instances share (`--store`), or `nil` for SQLite in
+    /// ``stateDirectory``. Uploaded datasets are then also cached in ``stateDirectory``.
+    public var postgres: PostgresLocation?
     /// The one origin allowed to call the API from a browser on another origin; `nil` sends
     /// no CORS headers at all.
     public var corsOrigin: String?

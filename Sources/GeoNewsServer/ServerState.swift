@@ -11,10 +11,13 @@ struct ServerState: Sendable {
     /// The UTC-offset rules of the same data directory as the resolver (`--data`), loaded at
     /// start, so that answers never fall back to the rules of the default data folder.
     let zoneRules: TimeZoneRules
-    let store: Store
+    /// SQLite in the state directory, or PostgreSQL shared with other instances.
+    let store: any ServerStore
     let configuration: ServerConfiguration
     /// The cluster datasets by id: `markers` always, and the uploads.
     let datasets: DatasetRegistry
+    /// Uploads of other instances, fetched from the store on first use.
+    let sharedDatasets: SharedDatasets
     /// The provider chain, or why it could not be configured (then headline routes answer 503).
     let headlines: Result<HeadlineService, HeadlineSetupError>
     /// The web map's base layer, compressed once.

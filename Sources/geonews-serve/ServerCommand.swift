@@ -3,6 +3,7 @@ import Foundation
 import GeoNewsBoundaries
 import GeoNewsCommandLine
 import GeoNewsServer
+import GeoNewsStore
 import GeoNewsVersion
 import Logging
 
@@ -19,7 +20,8 @@ struct ServerCommand: AsyncParsableCommand {
             Prints "geonews-serve: listening on http://HOST:PORT" on standard output once it \
             accepts connections, and runs until SIGTERM or SIGINT, letting requests in flight \
             finish for up to --shutdown-timeout seconds. Exit codes: 0 stopped, 64 bad option, 65 data missing or damaged, \
-            69 the address cannot be bound, 74 the state directory is unusable.
+            69 the address cannot be bound, 74 the state directory or the --store database is unusable \
+            (unreachable, the password refused, no such database).
             """,
         version: GeoNewsRelease.version,
         // Operators' commands on the state directory; without one, the server runs.
@@ -35,6 +37,12 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp("Folder of the users' database (default: $XDG_STATE_HOME/geonews or ~/.local/state/geonews).", valueName: "dir"))
     var stateDir: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL shared by several instances, postgres://user:password@host:port/database[?sslmode=require] (default: $GEONEWS_STORE, else SQLite in --state-dir).",
+            valueName: "url"))
+    var store: String?
 
     @Option(
         help: ArgumentHelp(
@@ -115,6 +123,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.shutdownTimeoutSeconds = shutdownTimeout
         configuration.benchmarkConstantRoute = benchmarkConstantRoute
         try ownership.apply(to: &configuration)
+        configuration.postgres = try Self.postgres(store ?? ProcessInfo.processInfo.environment["GEONEWS_STORE"])
         configuration.pageDirectory = try folder(
             pageDir, option: "--page-dir",
             fallback: URL(fileURLWithPath: data.path).deletingLastPathComponent().appendingPathComponent("WebMap").path)
@@ -135,6 +144,17 @@ struct ServerCommand: AsyncParsableCommand {
             }
         } catch {
             throw fail("cannot serve on \(host):\(port): \(error)", .unavailable)
+        }
+    }
+
+    /// The PostgreSQL address of `--store` or `GEONEWS_STORE`; `nil` (SQLite) when neither is
+    /// set. A malformed one is one line, with its password as `***`, and exit code 64.
+    static func postgres(_ text: String?) throws -> PostgresLocation? {
+        guard let text, !text.isEmpty else { return nil }
+        do {
+            return try PostgresLocation(parsing: text)
+        } catch {
+            throw fail(error.description, .usage)
         }
     }
 

@@ -82,7 +82,9 @@ final class ClusterArchiveDamageTests: XCTestCase {
             assertRefused(saying: "lies outside the file", verify: verify) { Self.put(UInt64.max / 3, at: entry(14) + 8, in: &$0) }
             assertRefused(saying: "lies outside the file", verify: verify) { Self.put(UInt64(3), at: entry(1), in: &$0) }
             assertRefused(saying: "-byte elements", verify: verify) { Self.put(UInt32(4), at: entry(7) + 16, in: &$0) }
-            assertRefused(saying: "elements, not", verify: verify) { [c = section(7).count] in Self.put(UInt64(c - 1), at: entry(7) + 8, in: &$0) }
+            assertRefused(saying: "elements, not", verify: verify) { [c = section(7).count] in
+                Self.put(UInt64(c - 1), at: entry(7) + 8, in: &$0)
+            }
         }
     }
 
@@ -104,8 +106,12 @@ final class ClusterArchiveDamageTests: XCTestCase {
         assertRefused(saying: "not made before it") { [s = section(14)] in Self.put(UInt32(n + c - 1), at: s.offset, in: &$0) }
         assertRefused(saying: "past the \(n) points") { [s = section(10)] in Self.put(UInt32(n), at: s.offset + 4 * 5, in: &$0) }
         assertRefused(saying: "child starts run") { [s = section(13)] in Self.put(UInt32(1), at: s.offset, in: &$0) }
-        assertRefused(saying: "outside the unit square") { [s = section(7)] in Self.put(Double.nan.bitPattern, at: s.offset + 8 * 2, in: &$0) }
-        assertRefused(saying: "the id of point 4 ends at byte") { [s = section(2)] in Self.put(UInt64(1) << 50, at: s.offset + 8 * 4, in: &$0) }
+        assertRefused(saying: "outside the unit square") { [s = section(7)] in
+            Self.put(Double.nan.bitPattern, at: s.offset + 8 * 2, in: &$0)
+        }
+        assertRefused(saying: "the id of point 4 ends at byte") { [s = section(2)] in
+            Self.put(UInt64(1) << 50, at: s.offset + 8 * 4, in: &$0)
+        }
         assertRefused(saying: "formed at zoom 200") { [s = section(11)] in $0[s.offset] = 200 }
     }
 

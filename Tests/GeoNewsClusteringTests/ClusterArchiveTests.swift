@@ -76,8 +76,12 @@ final class ClusterArchiveTests: XCTestCase {
                     what, file: file, line: line)
             }
             let side = 1 << min(zoom, 20)
-            for (x, y) in [(0, 0), (side - 1, side / 2), (Int.random(in: 0..<side, using: &random), Int.random(in: 0..<side, using: &random))] {
-                XCTAssertEqual(try mapped.tile(z: min(zoom, 20), x: x, y: y), try heap.tile(z: min(zoom, 20), x: x, y: y), what, file: file, line: line)
+            for (x, y) in [
+                (0, 0), (side - 1, side / 2), (Int.random(in: 0..<side, using: &random), Int.random(in: 0..<side, using: &random)),
+            ] {
+                XCTAssertEqual(
+                    try mapped.tile(z: min(zoom, 20), x: x, y: y), try heap.tile(z: min(zoom, 20), x: x, y: y), what, file: file, line: line
+                )
                 XCTAssertEqual(
                     try mapped.vectorTile(z: min(zoom, 20), x: x, y: y, labels: table),
                     try heap.vectorTile(z: min(zoom, 20), x: x, y: y, ids: labels.ids, names: labels.names), what, file: file, line: line)
@@ -87,7 +91,8 @@ final class ClusterArchiveTests: XCTestCase {
             let id = ClusterID(ordinal: c, zoom: Int(heap.clusterZoom[c]))
             XCTAssertEqual(try mapped.children(of: id), try heap.children(of: id), what, file: file, line: line)
             XCTAssertEqual(try mapped.leaves(of: id, limit: .max), try heap.leaves(of: id, limit: .max), what, file: file, line: line)
-            XCTAssertEqual(try mapped.leaves(of: id, limit: 3, offset: 2), try heap.leaves(of: id, limit: 3, offset: 2), what, file: file, line: line)
+            XCTAssertEqual(
+                try mapped.leaves(of: id, limit: 3, offset: 2), try heap.leaves(of: id, limit: 3, offset: 2), what, file: file, line: line)
             XCTAssertEqual(try mapped.expansionZoom(of: id), try heap.expansionZoom(of: id), what, file: file, line: line)
         }
     }

@@ -81,7 +81,8 @@ final class DatasetArchiveTests: XCTestCase {
         XCTAssertEqual(again.text, answers[ids[0]])
         XCTAssertEqual(try mappedArchives(server), [ids[0]])
         for id in ids {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: server.stateDirectory.appendingPathComponent("datasets/\(id).cluster").path))
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: server.stateDirectory.appendingPathComponent("datasets/\(id).cluster").path))
         }
     }
 

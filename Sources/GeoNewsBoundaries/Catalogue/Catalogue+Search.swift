@@ -59,7 +59,9 @@ extension Catalogue {
             }
         }
         let text = String(folded)
-        let isSpace: (Character) -> Bool = { $0.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } }
+        let isSpace: (Character) -> Bool = {
+            $0.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        }
         guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
             return ""
         }

@@ -1,9 +1,10 @@
+import GeoNewsGeodesy
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsGeodesy
 
 extension Resolution {
     /// Why this news country, in one sentence without a final stop, with country names in

@@ -1,9 +1,10 @@
+import GeoNewsJSON
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsJSON
 
 /// The JSON form of a ``Resolution``: what `geonews --json` prints and what an HTTP resolve
 /// answer carries. The keys are the documented interface and stay.

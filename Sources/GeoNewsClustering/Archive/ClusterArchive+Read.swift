@@ -101,7 +101,9 @@ extension ClusterArchive {
             guard exponents[l] <= 30 else { throw damaged("level \(l + options.minZoom) has grid exponent \(exponents[l]), above 30") }
             grids.append(CellGrid(exponent: Int(exponents[l])))
             let order = try table(fixedSections + 2 * l, UInt32.self)
-            guard order.count <= n else { throw damaged("level \(l + options.minZoom) has \(order.count) items, more than the \(n) points") }
+            guard order.count <= n else {
+                throw damaged("level \(l + options.minZoom) has \(order.count) items, more than the \(n) points")
+            }
             let positions = try table(fixedSections + 2 * l + 1, Double.self)
             guard positions.isEmpty || positions.count == 2 * order.count else {
                 throw damaged("level \(l + options.minZoom) has \(positions.count) coordinates for \(order.count) items")

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsStore
+import Logging
 
 /// Revokes tokens in a state directory, for the operator's `geonews-serve tokens revoke`.
 public enum TokenRevocation {
@@ -8,6 +9,44 @@ public enum TokenRevocation {
     ///
     /// - Throws: ``TokenRevocationError``; never with the token's text in the message.
     public static func revoke(_ selector: String, stateDirectory: URL) throws(TokenRevocationError) -> [Int64] {
+        let chosen = try parse(selector)
+        guard FileManager.default.fileExists(atPath: stateDirectory.appendingPathComponent(SQLiteStore.fileName).path) else {
+            throw .noDatabase(stateDirectory.path)
+        }
+        let revoked: [Int64]
+        do {
+            revoked = try SQLiteStore(directory: stateDirectory).revokeTokens(chosen)
+        } catch {
+            if case .ambiguous(let reason) = error { throw .ambiguous(reason) }
+            throw .store(error.description)
+        }
+        guard !revoked.isEmpty else { throw .noSuchToken }
+        return revoked
+    }
+
+    /// As ``revoke(_:stateDirectory:)``, in the PostgreSQL database the instances share.
+    public static func revoke(_ selector: String, postgres: PostgresLocation, logger: Logger) async throws(TokenRevocationError) -> [Int64]
+    {
+        let chosen = try parse(selector)
+        let revoked: [Int64]
+        do throws(StoreError) {
+            let store = try await PostgresStore.open(postgres, logger: logger)
+            do throws(StoreError) {
+                revoked = try await store.revokeTokens(chosen)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        } catch {
+            if case .ambiguous(let reason) = error { throw .ambiguous(reason) }
+            throw .store(error.description)
+        }
+        guard !revoked.isEmpty else { throw .noSuchToken }
+        return revoked
+    }
+
+    private static func parse(_ selector: String) throws(TokenRevocationError) -> TokenSelector {
         let chosen: TokenSelector
         if !selector.isEmpty, selector.utf8.count <= 19, selector.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
             guard let id = Int64(selector), id >= 1 else { throw .badSelector }
@@ -19,18 +58,7 @@ public enum TokenRevocation {
         } else {
             throw .badSelector
         }
-        guard FileManager.default.fileExists(atPath: stateDirectory.appendingPathComponent(Store.fileName).path) else {
-            throw .noDatabase(stateDirectory.path)
-        }
-        let revoked: [Int64]
-        do {
-            revoked = try Store(directory: stateDirectory).revokeTokens(chosen)
-        } catch {
-            if case .ambiguous(let reason) = error { throw .ambiguous(reason) }
-            throw .store(error.description)
-        }
-        guard !revoked.isEmpty else { throw .noSuchToken }
-        return revoked
+        return chosen
     }
 }
 

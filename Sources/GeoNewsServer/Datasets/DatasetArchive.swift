@@ -144,7 +144,8 @@ enum DatasetLoadError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .tooManyPoints(let count, let limit): return "the upload has \(count) points; at most \(limit) per upload (--max-upload-points)"
+        case .tooManyPoints(let count, let limit):
+            return "the upload has \(count) points; at most \(limit) per upload (--max-upload-points)"
         case .unusablePoints(let reason): return "the points cannot be clustered: \(reason)"
         case .missing(let file): return "its points file \(file) is missing"
         case .damaged(let file, let reason): return "\(file): \(reason)"

@@ -41,8 +41,8 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     /// them back at the next start and `DELETE` still removes them.
     let unavailable: [(id: String, reason: String)]
 
-    /// The markers and every stored upload, none of them mapped yet.
-    init(markers: ClusterDataset, store: Store, stateDirectory: URL, mappedBudget: Int, maximumPoints: Int) throws {
+    /// The markers and the stored uploads of `records`, none of them mapped yet.
+    init(markers: ClusterDataset, records: [DatasetRecord], stateDirectory: URL, mappedBudget: Int, maximumPoints: Int) throws {
         let folder = stateDirectory.appendingPathComponent("datasets")
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -51,7 +51,7 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
         self.maximumPoints = maximumPoints
         var unavailable: [(id: String, reason: String)] = []
         var entries: [String: Entry] = [:]
-        for record in try store.datasets() {
+        for record in records {
             let present = [record.file, DatasetArchive.fileName(of: record)].contains {
                 FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
             }
@@ -79,13 +79,14 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     /// archive this process trusts (mapping it takes a system call and a header check).
     func quickDataset(_ id: String) -> Lookup {
         if id == markers.name { return .ready(markers) }
-        guard let entry = lock.withLock({ () -> Entry? in
-            guard var entry = entries[id] else { return nil }
-            clock += 1
-            entry.lastUse = clock
-            entries[id] = entry
-            return entry
-        })
+        guard
+            let entry = lock.withLock({ () -> Entry? in
+                guard var entry = entries[id] else { return nil }
+                clock += 1
+                entry.lastUse = clock
+                entries[id] = entry
+                return entry
+            })
         else { return .unknown }
         if let dataset = entry.dataset { return .ready(dataset) }
         let url = folder.appendingPathComponent(DatasetArchive.fileName(of: entry.record))
@@ -149,7 +150,9 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
             entries[record.id] = entry
             var mapped = entries.values.reduce(0) { $0 + ($1.dataset?.mappedBytes ?? 0) }
             while mapped > mappedBudget,
-                let (id, oldest) = entries.filter({ $0.value.dataset != nil && $0.key != record.id }).min(by: { $0.value.lastUse < $1.value.lastUse })
+                let (id, oldest) = entries.filter({ $0.value.dataset != nil && $0.key != record.id }).min(by: {
+                    $0.value.lastUse < $1.value.lastUse
+                })
             {
                 mapped -= oldest.dataset?.mappedBytes ?? 0
                 entries[id]?.dataset = nil
@@ -189,11 +192,12 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
         lock.withLock { Set(entries.filter { $0.value.dataset != nil }.keys) }
     }
 
-    /// The summary of the markers, then of each of `records` that is known, in their order.
-    func summaries(of records: [DatasetRecord]) -> [DatasetSummary] {
+    /// The summary of the markers, then of each of `records` that is known, or that
+    /// `fetchable` says can be loaded on first use (another instance's upload), in their order.
+    func summaries(of records: [DatasetRecord], fetchable: Bool = false) -> [DatasetSummary] {
         let known = lock.withLock { Set(entries.keys) }
         return [DatasetSummary(id: markers.name, name: markers.name, points: markers.pointCount, version: markers.version)]
-            + records.filter { known.contains($0.id) }.map {
+            + records.filter { fetchable || known.contains($0.id) }.map {
                 DatasetSummary(id: $0.id, name: $0.name, points: $0.points, version: $0.version)
             }
     }

@@ -6,7 +6,7 @@ extension ServerState {
     /// unusable.
     func dataset(_ name: String) async throws -> ClusterDataset {
         do {
-            guard let dataset = try await datasets.dataset(name) else { throw Problem.notFound("dataset", name) }
+            guard let dataset = try await sharedDatasets.dataset(name) else { throw Problem.notFound("dataset", name) }
             return dataset
         } catch let error as DatasetLoadError {
             throw Problem(.internalServerError, title: "Dataset unavailable", detail: "the stored dataset \(name) cannot be read: \(error)")

@@ -1,3 +1,4 @@
+import GeoNewsStore
 import Hummingbird
 import Logging
 
@@ -16,6 +17,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                     metadata: ["path": .string(request.uri.path)])
             }
             return try problem.response(from: request, context: context)
+        } catch let error as StoreError {
+            // The reason goes to the log only: it may name a table or a host, never a password.
+            context.logger.error("store failed", metadata: ["path": .string(request.uri.path), "error": .string(error.description)])
+            return try Problem.store(error).response(from: request, context: context)
         } catch let error as HTTPError {
             let detail: String
             switch error.status {

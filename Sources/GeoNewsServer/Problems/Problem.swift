@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsStore
 import Hummingbird
 
 /// An RFC 9457 problem: the body of every error the API answers, as
@@ -63,6 +64,22 @@ extension Problem {
             .badRequest, title: "Missing parameter",
             detail: "the query parameter '\(parameter)' is required\(hint.isEmpty ? "" : "; \(hint)")",
             type: "https://geonews.invalid/problems/missing-parameter")
+    }
+
+    /// Seconds a client is asked to wait (`Retry-After`) when the store is out of reach.
+    static let storeRetrySeconds = 5
+
+    /// 503 with `Retry-After` when the store is out of reach (PostgreSQL down, or past a
+    /// call's deadline), else 500; the store's own message is not shown.
+    static func store(_ error: StoreError) -> Problem {
+        if case .unavailable = error {
+            return Problem(
+                .serviceUnavailable, title: "Store unavailable",
+                detail: "the store that keeps users, favourites, settings and datasets does not answer; retry in a few seconds",
+                type: "https://geonews.invalid/problems/store-unavailable",
+                headers: [.retryAfter: "\(storeRetrySeconds)"])
+        }
+        return Problem(.internalServerError, detail: "the store failed to answer this request")
     }
 
     /// 404 for an id that names nothing.

@@ -68,14 +68,19 @@ struct ClusterRoutes {
     }
 
     /// The answer to a `GET /v1/clusters` with these header fields: 304 to a matching
-    /// `If-None-Match`, gzip when accepted; `nil` when the dataset must be loaded first
-    /// (``slowAnswer(_:_:)`` does that off the event loop).
+    /// `If-None-Match`, gzip when accepted; `nil` when the dataset must be loaded first, or
+    /// fetched from the store when another instance uploaded it (``slowAnswer(_:_:)`` does
+    /// either off the event loop).
     static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer? {
         let name = query.value("dataset") ?? "markers"
         switch state.datasets.quickDataset(name) {
-        case .ready(let dataset): return try answer(query, dataset: dataset, state: state, fields: fields)
+        case .ready(let dataset):
+            state.sharedDatasets.served(name)
+            return try answer(query, dataset: dataset, state: state, fields: fields)
         case .needsLoad: return nil
-        case .unknown: throw Problem.notFound("dataset", name)
+        case .unknown:
+            if state.sharedDatasets.mayFetch(name) { return nil }
+            throw Problem.notFound("dataset", name)
         }
     }
 
@@ -85,7 +90,9 @@ struct ClusterRoutes {
         return try Self.answer(request.parameters, dataset: dataset, state: state, fields: request.headers).response
     }
 
-    private static func answer(_ query: QueryParameters, dataset: ClusterDataset, state: ServerState, fields: HTTPFields) throws -> PlainAnswer {
+    private static func answer(
+        _ query: QueryParameters, dataset: ClusterDataset, state: ServerState, fields: HTTPFields
+    ) throws -> PlainAnswer {
         let (tag, body) = try collection(query, dataset: dataset, state: state)
         return try EntityTag.answer(to: fields, tag: tag, contentType: "application/geo+json", cache: state.answers, body: body)
     }

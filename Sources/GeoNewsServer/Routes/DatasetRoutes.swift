@@ -31,7 +31,9 @@ struct DatasetRoutes {
         routes.get("/v1/datasets") { request, _ in
             let user = try await state.authenticatedUser(request)
             let records = try await state.store.datasets(owner: user)
-            return try JSONResponse.encode(state.datasets.summaries(of: records), headers: [.cacheControl: "private, no-store"])
+            return try JSONResponse.encode(
+                state.datasets.summaries(of: records, fetchable: state.store.sharesDatasetPoints),
+                headers: [.cacheControl: "private, no-store"])
         }
         routes.post("/v1/datasets") { request, _ in
             let user = try await state.authenticatedUser(request)
@@ -58,7 +60,8 @@ struct DatasetRoutes {
                     ? overQuota
                     : limit == storageRoom
                         ? Self.overStorage(stored, storage)
-                        : Problem(.contentTooLarge, detail: "the request body is larger than the limit of \(maximum) bytes (--max-body-bytes)"))
+                        : Problem(
+                            .contentTooLarge, detail: "the request body is larger than the limit of \(maximum) bytes (--max-body-bytes)"))
             var record = DatasetRecord(id: id, name: name, points: 0, version: version, file: file, owner: user, bytes: bytes)
             let archive = state.datasets.folder.appendingPathComponent(DatasetArchive.fileName(of: record))
             func removeFiles() {
@@ -95,7 +98,7 @@ struct DatasetRoutes {
                 removeFiles()
                 throw Self.overStorage(stored, storage, adding: bytes + built.bytes)
             }
-            let admission = try await state.store.addDataset(record, quota: quota)
+            let admission = try await state.store.addDataset(record, file: url, quota: quota)
             guard admission.added else {
                 removeFiles()
                 throw Self.overQuota(admission.usage, quota, adding: record)
@@ -149,7 +152,8 @@ struct DatasetRoutes {
         let added = adding.map { " and this upload would add \($0)" } ?? ""
         return Problem(
             .contentTooLarge, title: "Dataset storage full",
-            detail: "the server's datasets take \(stored) of \(limit) bytes (--max-dataset-bytes)\(added); delete a dataset (DELETE /v1/datasets/{id}) to make room",
+            detail:
+                "the server's datasets take \(stored) of \(limit) bytes (--max-dataset-bytes)\(added); delete a dataset (DELETE /v1/datasets/{id}) to make room",
             type: "https://geonews.invalid/problems/dataset-storage-full")
     }
 

@@ -1,8 +1,9 @@
+import GeoNewsStore
 import GeoNewsVersion
 import Hummingbird
 import Prometheus
 
-/// `/healthz` (the process answers), `/readyz` (data and state are loaded and the database
+/// `/healthz` (the process answers), `/readyz` (data and state are loaded and the store
 /// answers) and `/metrics` (Prometheus text format: the request families of
 /// ``PrometheusNaming``, then ``ProcessMetrics``).
 struct HealthRoutes {
@@ -12,12 +13,16 @@ struct HealthRoutes {
     func add(to routes: inout RouteBuilder) {
         routes.get("/healthz") { _, _ in JSONResponse.make(#"{"status":"ok","version":"\#(GeoNewsRelease.version)"}"#) }
         routes.get("/readyz") { _, _ in
+            let countries = state.catalogue.countries.count
             do {
-                _ = try await state.store.tokenHolder(tokenHash: .init())
+                try await state.store.ping()
             } catch {
-                throw Problem(.serviceUnavailable, detail: "the state database does not answer")
+                // Not problem JSON: a load balancer reads the same object either way.
+                return JSONResponse.make(
+                    #"{"status":"unavailable","countries":\#(countries),"store":"unavailable"}"#, status: .serviceUnavailable,
+                    headers: [.retryAfter: "\(Problem.storeRetrySeconds)", .cacheControl: "no-store"])
             }
-            return JSONResponse.make(#"{"status":"ready","countries":\#(state.catalogue.countries.count)}"#)
+            return JSONResponse.make(#"{"status":"ready","countries":\#(countries),"store":"ok"}"#, headers: [.cacheControl: "no-store"])
         }
         routes.get("/metrics") { _, _ in
             var text: [UInt8] = []

@@ -1,9 +1,10 @@
+import GeoNewsBoundaries
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsBoundaries
 
 extension BatchSummary {
     /// Traces listed in ``text()``; the JSON form always has all of them.

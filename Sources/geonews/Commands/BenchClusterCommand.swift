@@ -1,14 +1,15 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import GeoNewsBenchmarking
 import GeoNewsBoundaries
 import GeoNewsClustering
 import GeoNewsCommandLine
 import GeoNewsGeodesy
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -86,7 +87,8 @@ struct BenchClusterCommand: AsyncParsableCommand {
         let buildPeak = ProcessStatus.peakResidentMB() ?? -1
         print(
             String(
-                cFormat: "build %.3f s wall, %.3f s CPU (one thread), %d clusters made, peak RSS %d MB", build, buildCPU, index.clusterCount,
+                cFormat: "build %.3f s wall, %.3f s CPU (one thread), %d clusters made, peak RSS %d MB", build, buildCPU,
+                index.clusterCount,
                 buildPeak))
 
         print("altitude   zoom  level     items  world ms  viewport items  viewport ms")

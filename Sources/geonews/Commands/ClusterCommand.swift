@@ -1,14 +1,15 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import GeoNewsBoundaries
 import GeoNewsClustering
 import GeoNewsCommandLine
 import GeoNewsGeodesy
 import GeoNewsTraces
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

@@ -1,12 +1,13 @@
 import ArgumentParser
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsBoundaries
-import GeoNewsCommandLine
-import GeoNewsGeodesy
 
 /// `geonews countries`: the catalogue, or the map's country search box.
 struct CountriesCommand: AsyncParsableCommand {

@@ -1,12 +1,13 @@
 import ArgumentParser
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsBoundaries
-import GeoNewsCommandLine
-import GeoNewsGeodesy
 
 /// `geonews distance LAT,LON LAT,LON`: how far, and in which direction.
 struct DistanceCommand: ParsableCommand {

@@ -1,12 +1,13 @@
 import ArgumentParser
+import GeoNewsBoundaries
+import GeoNewsCommandLine
+import GeoNewsGeodesy
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsBoundaries
-import GeoNewsCommandLine
-import GeoNewsGeodesy
 
 /// `geonews --lat … --lon …`: the containing country, the suggested news country, and its
 /// headlines.

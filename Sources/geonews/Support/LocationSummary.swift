@@ -1,9 +1,10 @@
+import GeoNewsBoundaries
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsBoundaries
 
 /// The human summary of a `Resolution` that `geonews --lat … --lon …` prints without `--json`
 /// (the command line's alone; the JSON report is the library's `ResolutionReport`):

@@ -1,9 +1,10 @@
+import GeoNewsCommandLine
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsCommandLine
 
 #if canImport(Glibc)
 import Glibc

@@ -9,7 +9,9 @@ extension String {
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (Foundation's `.whitespaces`).
     var trimmedOfSpaces: String {
-        let isSpace: (Character) -> Bool = { $0.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } }
+        let isSpace: (Character) -> Bool = {
+            $0.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])
     }

@@ -1,9 +1,10 @@
+import GeoNewsJSON
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoNewsJSON
 
 /// The headlines `geonews --lat … --lon …` shows for the suggested country, fetched by running
 /// `geonews-news headlines` (which links the networking stack this executable leaves out).

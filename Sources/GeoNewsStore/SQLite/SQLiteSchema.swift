@@ -1,7 +1,7 @@
 import GRDB
 
 /// The schema, as an ordered list of migrations. Add a migration; never edit a shipped one.
-enum StoreSchema {
+enum SQLiteSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: users, favourites, settings") { db in

@@ -1,48 +1,7 @@
 import Foundation
 import GRDB
 
-/// An uploaded point set as the store keeps it: its points live in a file beside the database.
-public struct DatasetRecord: Sendable, Hashable {
-    /// The id clients pass as `dataset=`.
-    public var id: String
-    /// The name given at upload (the id when none was given).
-    public var name: String
-    /// The number of points.
-    public var points: Int
-    /// Changes whenever the points change (a hash of the file).
-    public var version: String
-    /// The file's name inside the state directory's `datasets` folder.
-    public var file: String
-    /// The user who uploaded it; `nil` for a dataset from before datasets had owners.
-    public var owner: Int64?
-    /// The upload's size in bytes.
-    public var bytes: Int
-
-    public init(id: String, name: String, points: Int, version: String, file: String, owner: Int64? = nil, bytes: Int = 0) {
-        self.id = id
-        self.name = name
-        self.points = points
-        self.version = version
-        self.file = file
-        self.owner = owner
-        self.bytes = bytes
-    }
-}
-
-/// How much of their dataset quota a user holds.
-public struct DatasetUsage: Sendable, Equatable {
-    /// Points over all the user's datasets.
-    public var points: Int
-    /// Bytes of upload over all the user's datasets.
-    public var bytes: Int
-
-    public init(points: Int, bytes: Int) {
-        self.points = points
-        self.bytes = bytes
-    }
-}
-
-extension Store {
+extension SQLiteStore {
     static let datasetColumns = "id, name, points, version, file, ownerId, bytes"
 
     static func datasetRecord(_ row: Row) -> DatasetRecord {
@@ -61,6 +20,23 @@ extension Store {
             throw .failed("\(error)")
         }
     }
+
+    public func allDatasets() async throws(StoreError) -> [DatasetRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.datasetColumns) FROM dataset ORDER BY createdAt, id").map(Self.datasetRecord)
+        }
+    }
+
+    public func dataset(id: String) async throws(StoreError) -> DatasetRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.datasetColumns) FROM dataset WHERE id = ?", arguments: [id]).map(Self.datasetRecord)
+        }
+    }
+
+    /// Uploads live as files on the one machine that serves them.
+    public var sharesDatasetPoints: Bool { false }
+
+    public func datasetPoints(id: String) async throws(StoreError) -> Data? { nil }
 
     /// The datasets `owner` uploaded, oldest first.
     public func datasets(owner: Int64) async throws(StoreError) -> [DatasetRecord] {
@@ -87,7 +63,12 @@ extension Store {
     /// Records `dataset` for its owner unless that would take the owner past `quota`, checked
     /// in the same transaction so that concurrent uploads cannot pass it together. Answers the
     /// owner's usage before the upload and whether it was recorded; committed before it returns.
-    public func addDataset(_ dataset: DatasetRecord, quota: DatasetUsage) async throws(StoreError) -> (usage: DatasetUsage, added: Bool) {
+    /// The points stay in `file`, in this machine's state directory; the store keeps no copy.
+    public func addDataset(
+        _ dataset: DatasetRecord, file: URL, quota: DatasetUsage
+    ) async throws(StoreError) -> (
+        usage: DatasetUsage, added: Bool
+    ) {
         try await write { db in
             let usage = try dataset.owner.map { try Self.usage(db, owner: $0) } ?? DatasetUsage(points: 0, bytes: 0)
             guard usage.points + dataset.points <= quota.points, usage.bytes + dataset.bytes <= quota.bytes else {

@@ -1,6 +1,6 @@
 import GRDB
 
-extension Store {
+extension SQLiteStore {
     /// The user's settings; all empty until they are first set.
     public func settings(user: Int64) async throws(StoreError) -> UserSettings {
         try await read { db in

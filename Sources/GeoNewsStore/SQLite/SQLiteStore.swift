@@ -7,7 +7,7 @@ import GRDB
 /// Every write is one transaction committed with `synchronous = FULL` before the method
 /// returns, so a write the server has acknowledged survives a `kill -9` (and a power cut).
 /// Readers never wait for a writer. Safe to share between tasks.
-public final class Store: Sendable {
+public final class SQLiteStore: ServerStore {
     let pool: DatabasePool
 
     /// The file name of the database inside the state directory.
@@ -37,7 +37,7 @@ public final class Store: Sendable {
             // commits without an fsync. The writer is never reopened, so setting it once more
             // here holds for the pool's life.
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-            try StoreSchema.migrator.migrate(pool)
+            try SQLiteSchema.migrator.migrate(pool)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
@@ -54,6 +54,13 @@ public final class Store: Sendable {
             throw .failed("\(error)")
         }
     }
+
+    public func ping() async throws(StoreError) {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    /// The pool closes its connections when the store is released.
+    public func close() async {}
 
     /// Runs `body` in one write transaction, mapping database failures to ``StoreError``.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension Store {
+extension SQLiteStore {
     /// Up to `limit` of the user's favourites, newest first (the most recently saved, by id),
     /// starting after the favourite `before` when given: the next page of a listing.
     public func favourites(user: Int64, before: Int64? = nil, limit: Int) async throws(StoreError) -> [Favourite] {
