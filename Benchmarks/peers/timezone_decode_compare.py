@@ -18,6 +18,8 @@ import struct
 import subprocess
 import sys
 import time
+
+import peer_venv
 from array import array
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,16 +29,9 @@ REQUIREMENTS = os.path.join(HERE, "requirements-timezones.txt")
 
 
 def in_venv() -> None:
-    python = os.path.join(VENV, "bin", "python")
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    if not os.path.exists(python):
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        # timezonefinder-data 4 asks for Python 3.12; its data and
-                        # timezonefinder's reader run on Debian bookworm's 3.11.
-                        "--ignore-requires-python", "-r", REQUIREMENTS], check=True)
-    os.execv(python, [python] + sys.argv)
+    # timezonefinder-data 4 asks for Python 3.12; its data and timezonefinder's reader run
+    # on Debian bookworm's 3.11.
+    peer_venv.enter(VENV, REQUIREMENTS, ("--ignore-requires-python",))
 
 
 def read_geometry(path: str):

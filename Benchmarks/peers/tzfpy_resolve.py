@@ -23,20 +23,15 @@ import subprocess
 import sys
 import time
 
+import peer_venv
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 VENV = os.path.join(HERE, ".venv-tzfpy")
 REQUIREMENTS = os.path.join(HERE, "requirements-tzfpy.txt")
 
 
 def in_venv() -> None:
-    python = os.path.join(VENV, "bin", "python")
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    if not os.path.exists(python):
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        "-r", REQUIREMENTS], check=True)
-    os.execv(python, [python] + sys.argv)
+    peer_venv.enter(VENV, REQUIREMENTS)
 
 
 def read_positions(path):
