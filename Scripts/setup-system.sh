@@ -6,7 +6,8 @@
 # `geonews serve`) and python3 for the data scripts; for the web map, Leaflet (libjs-leaflet,
 # served under /vendor/) and zlib's headers (zlib1g-dev, the base layer is served gzipped), and for its browser tests headless Chromium with its WebDriver, a
 # colour emoji font (the markers' flags) and python3-venv (selenium from PyPI); PostgreSQL 15's
-# server binaries (postgresql-15) for the tests of the PostgreSQL store (Tests/Postgres/start.sh).
+# server binaries (postgresql-15) for the tests of the PostgreSQL store (Tests/Postgres/start.sh)
+# and nginx (nginx-light) in front of two instances for the kill test (Tests/Postgres/failover.sh).
 # Safe to run again: it installs only what is missing. Needs root (or sudo) the first time.
 set -euo pipefail
 
@@ -23,6 +24,7 @@ command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 python3 -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql-15)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""
