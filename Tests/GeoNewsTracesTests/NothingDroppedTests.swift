@@ -63,6 +63,23 @@ final class NothingDroppedTests: XCTestCase {
         }
     }
 
+    /// Properties whose JSON holds line breaks between its tokens are copied on one line
+    /// (found by the geojson fuzz target: 3 NDJSON rows out for 2 records read).
+    func testPropertiesWithLineBreaksStayOnTheirRowsLine() throws {
+        let input = """
+            {"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]},
+             "properties":{"a":[1,\r\n 2],\n "b":"x"}}]}
+            """
+        let (text, summary) = try resolveBatch(input, name: "f.geojson") { $0.outputFormat = .ndjson }
+        let rows = lines(text).filter { !$0.isEmpty }
+        XCTAssertEqual(summary.recordsRead, 1, text)
+        XCTAssertEqual(rows.count, 1, text)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rows[0].utf8)) as? [String: Any], rows[0])
+        let properties = try XCTUnwrap(object["properties"] as? [String: Any], rows[0])
+        XCTAssertEqual(properties["a"] as? [Int], [1, 2])
+        XCTAssertEqual(properties["b"] as? String, "x")
+    }
+
     func testANonObjectFeatureStaysAFeatureInGeoJSONOutput() throws {
         let (text, summary) = try resolveBatch(
             #"{"type":"FeatureCollection","features":[7,{"type":"Feature","geometry":{"type":"Point","coordinates":[5,5]}}]}"#,

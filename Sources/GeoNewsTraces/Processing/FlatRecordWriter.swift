@@ -63,7 +63,14 @@ struct FlatRecordWriter: Sendable {
             out.append(UInt8(ascii: ":"))
             switch value {
             case .text(let t): JSONText.appendQuoted(t, to: out)
-            case .json(let raw): out.append(raw)
+            case .json(let raw):
+                // A line break in copied JSON can only be white space between its tokens, and
+                // would split an NDJSON row in two: it goes out as a space.
+                if raw.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+                    out.append(String(decoding: raw.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self))
+                } else {
+                    out.append(raw)
+                }
             case .absent: out.append("null")
             }
             out.append(UInt8(ascii: ","))
