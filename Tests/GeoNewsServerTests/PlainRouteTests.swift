@@ -80,5 +80,18 @@ final class PlainRouteTests: XCTestCase {
             metrics.contains(
                 #"http_server_requests_total{http_route="/v1/benchmark/constant",http_request_method="GET",http_response_status_code="200"} 3"#
             ), metrics)
+        // The clusters' constant: the 15,000 km answer, bytes and header fields (raw requests,
+        // so that neither is compressed).
+        let pair = try exchange(
+            server, ["GET /v1/clusters?altitude=15000km HTTP/1.1", "GET /v1/benchmark/constant-clusters HTTP/1.1"])
+        XCTAssertEqual(pair.count, 2)
+        guard pair.count == 2 else { return }
+        XCTAssertEqual(pair[1].status, "HTTP/1.1 200 OK")
+        XCTAssertEqual(pair[1].body, pair[0].body)
+        XCTAssertGreaterThan(pair[1].body.utf8.count, 5000, "as large as the 54 markers' collection")
+        XCTAssertEqual(pair[1].headers["content-type"], "application/geo+json")
+        XCTAssertEqual(pair[1].headers["etag"], pair[0].headers["etag"])
+        let refusedClusters = try await plain.get("/v1/benchmark/constant-clusters")
+        XCTAssertEqual(refusedClusters.status, 404)
     }
 }

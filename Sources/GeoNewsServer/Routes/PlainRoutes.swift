@@ -24,8 +24,10 @@ struct PlainRoutes: Sendable {
         let metrics: RouteMetrics
     }
 
-    /// The path of the constant route of ``ServerConfiguration/benchmarkConstantRoute``.
+    /// The paths of the constant routes of ``ServerConfiguration/benchmarkConstantRoute``: one
+    /// as large as a resolution, one as large as the clusters at 15,000 km.
     static let constantPath = "/v1/benchmark/constant"
+    static let constantClustersPath = "/v1/benchmark/constant-clusters"
 
     init(state: ServerState) throws {
         var table: [Route] = [
@@ -37,11 +39,14 @@ struct PlainRoutes: Sendable {
                 slowAnswer: ClusterRoutes(state: state).slowAnswer, metrics: RouteMetrics(route: "/v1/clusters")),
         ]
         if state.configuration.benchmarkConstantRoute {
-            let constant = try Self.constantAnswer(state: state)
-            table.append(
-                Route(
-                    path: Self.constantPath, answer: { _, _ in constant }, slowAnswer: nil,
-                    metrics: RouteMetrics(route: Self.constantPath)))
+            let constants = [
+                (Self.constantPath, try Self.constantAnswer(ResolveRoutes.plainAnswer, "/v1/resolve?lat=48.8566&lon=2.3522", state)),
+                (Self.constantClustersPath, try Self.constantAnswer(ClusterRoutes.plainAnswer, "/v1/clusters?altitude=15000km", state)),
+            ]
+            for (path, constant) in constants {
+                table.append(
+                    Route(path: path, answer: { _, _ in constant }, slowAnswer: nil, metrics: RouteMetrics(route: path)))
+            }
         }
         routes = Dictionary(uniqueKeysWithValues: table.map { ($0.path, $0) })
     }
@@ -60,14 +65,15 @@ struct PlainRoutes: Sendable {
         }
     }
 
-    /// The floor of the stack under load (`--benchmark-constant-route`): the `/v1/resolve`
-    /// answer for Paris, worked out once, with its headers (`Content-Type`, `ETag`,
-    /// `Cache-Control`), so that the constant route writes as many bytes and the same header
-    /// fields, and does nothing else.
-    private static func constantAnswer(state: ServerState) throws -> PlainAnswer {
-        let paris = QueryParameters(URI("/v1/resolve?lat=48.8566&lon=2.3522"))
-        guard let answer = try ResolveRoutes.plainAnswer(paris, state: state, fields: [:]) else {
-            throw Problem(.internalServerError, detail: "the constant answer could not be built")
+    /// The floor of the stack under load (`--benchmark-constant-route`): the answer to `target`
+    /// worked out once, with its headers (`Content-Type`, `ETag`, `Cache-Control`, `Vary`), so
+    /// that a constant route writes as many bytes and the same header fields as the route it
+    /// stands beside, and does nothing else.
+    private static func constantAnswer(
+        _ route: (QueryParameters, ServerState, HTTPFields) throws -> PlainAnswer?, _ target: String, _ state: ServerState
+    ) throws -> PlainAnswer {
+        guard let answer = try route(QueryParameters(URI(target)), state, [:]) else {
+            throw Problem(.internalServerError, detail: "the constant answer for \(target) could not be built")
         }
         return answer
     }
