@@ -34,21 +34,26 @@ final class AnswerCache: Sendable {
     var count: Int { entries.withLockedValue { $0.bodies.count } }
 }
 
-/// The `GET /v1/resolve` answers of the current half hour by the query's values, so that a
-/// position asked again (a map's centre, a city) is not resolved and written out again.
+/// The `GET /v1/resolve` answers of the current half hour by query string, so that a position
+/// asked again (a map's centre, a city) is not resolved and written out again.
 ///
 /// A resolution's bytes depend on the position, the name language and the hour (through the
 /// UTC offset, which changes only on a whole or half hour: see
 /// `ResolutionReport.secondsValid(after:)`), so an entry holds for the half hour it was made
 /// in, and the whole cache is emptied when the next one begins, or when it is full.
 final class ResolveAnswerCache: Sendable {
-    /// An answer's body and its strong ETag.
+    /// What an answer is kept by: the query string as sent, and whether gzip is accepted.
+    typealias Key = QueryAnswerMemo<Int64>.Key
+
+    /// An answer's body, its strong ETag, and the 200 made of them for a request without
+    /// `If-None-Match` (its `Cache-Control` is set per request).
     struct Entry: Sendable {
         let body: ByteBuffer
         let tag: String
+        let answer: PlainAnswer
     }
 
-    private let entries = NIOLockedValueBox<(halfHour: Int64, answers: [String: Entry])>((-1, [:]))
+    private let entries = NIOLockedValueBox<(halfHour: Int64, answers: [Key: Entry])>((-1, [:]))
     /// At most this many answers (of about 400 bytes each).
     let maximumCount: Int
 
@@ -61,13 +66,21 @@ final class ResolveAnswerCache: Sendable {
         Int64(date.timeIntervalSince1970.rounded(.down)).quotientAndRemainder(dividingBy: 1800).quotient
     }
 
+    /// `Cache-Control` for an answer valid `secondsValid` more seconds (1…1800), written once
+    /// at first use rather than per request.
+    static func cacheControl(secondsValid: Int) -> String {
+        cacheControls[min(max(secondsValid, 0), cacheControls.count - 1)]
+    }
+
+    private static let cacheControls = (0...1800).map { "public, max-age=\($0)" }
+
     /// The answer kept for `key` in `halfHour`, if any.
-    func entry(_ key: String, halfHour: Int64) -> Entry? {
+    func entry(_ key: Key, halfHour: Int64) -> Entry? {
         entries.withLockedValue { $0.halfHour == halfHour ? $0.answers[key] : nil }
     }
 
     /// Keeps `entry` for `key` in `halfHour`.
-    func store(_ entry: Entry, for key: String, halfHour: Int64) {
+    func store(_ entry: Entry, for key: Key, halfHour: Int64) {
         entries.withLockedValue { cache in
             if cache.halfHour != halfHour || cache.answers.count >= maximumCount { cache = (halfHour, [:]) }
             cache.answers[key] = entry

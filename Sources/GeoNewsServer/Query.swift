@@ -6,10 +6,18 @@ import HummingbirdCore
 /// a route that reads several parameters takes one of these.
 struct QueryParameters {
     private let values: FlatDictionary<Substring, Substring>
+    private let uri: URI
 
-    init(_ request: Request) { values = request.uri.queryParameters }
+    init(_ request: Request) { self.init(request.uri) }
 
-    init(_ uri: URI) { values = uri.queryParameters }
+    init(_ uri: URI) {
+        self.uri = uri
+        values = uri.queryParameters
+    }
+
+    /// The query string as sent, percent-encoding and all: two requests with the same one ask
+    /// the same thing (``QueryAnswerMemo``'s key).
+    var raw: String { uri.query ?? "" }
 
     /// The parameter's value, `nil` when absent; an empty value counts as absent.
     func value(_ name: String) -> String? {

@@ -24,6 +24,8 @@ struct ServerState: Sendable {
     let basemap: BasemapRoutes
     /// Encoded cluster and tile answers by ETag.
     let answers = AnswerCache()
+    /// `GET /v1/clusters` answers by query string, for the dataset version they were made from.
+    let clusterAnswers = QueryAnswerMemo<String>()
     /// `GET /v1/resolve` answers of this half hour by query.
     let resolveAnswers = ResolveAnswerCache()
 

@@ -76,7 +76,12 @@ struct ClusterRoutes {
         switch state.datasets.quickDataset(name) {
         case .ready(let dataset):
             state.sharedDatasets.served(name)
-            return try answer(query, dataset: dataset, state: state, fields: fields)
+            guard fields[.ifNoneMatch] == nil else { return try answer(query, dataset: dataset, state: state, fields: fields) }
+            let key = QueryAnswerMemo<String>.Key(query: query.raw, gzip: AnswerEncoding.acceptsGzip(fields))
+            if let kept = state.clusterAnswers.answer(key, source: dataset.version) { return kept }
+            let made = try answer(query, dataset: dataset, state: state, fields: fields)
+            state.clusterAnswers.store(made, for: key, source: dataset.version)
+            return made
         case .needsLoad: return nil
         case .unknown:
             if state.sharedDatasets.mayFetch(name) { return nil }

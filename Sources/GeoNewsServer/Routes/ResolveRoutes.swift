@@ -25,29 +25,38 @@ struct ResolveRoutes {
 
     /// The answer without headlines to a request with these header fields (304 to a
     /// matching `If-None-Match`), or `nil` when the query asks for headlines (those wait on
-    /// the providers). Throws the 400 problem a bad parameter earns. A query asked before in
-    /// this half hour is answered from ``ServerState/resolveAnswers``.
+    /// the providers). Throws the 400 problem a bad parameter earns. A query string asked
+    /// before in this half hour is answered from ``ServerState/resolveAnswers``, headers and
+    /// all but the `Cache-Control`, whose `max-age` counts down to the next half hour.
     static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer? {
         guard query.value("headlines") == nil else { return nil }
         let now = Date()
         let halfHour = ResolveAnswerCache.halfHour(now)
-        let key = [query.value("lat"), query.value("lon"), query.value("lang"), query.value("category")]
-            .map { $0 ?? "" }.joined(separator: "\u{1F}")
+        let key = ResolveAnswerCache.Key(query: query.raw, gzip: AnswerEncoding.acceptsGzip(fields))
         let entry: ResolveAnswerCache.Entry
         if let kept = state.resolveAnswers.entry(key, halfHour: halfHour) {
             entry = kept
         } else {
             let (resolution, language) = try ResolveRoutes(state: state).resolve(query)
             if let category = query.value("category") { _ = try HeadlineRoutes.category(category) }
-            let body = try ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now).jsonBytes()
-            entry = ResolveAnswerCache.Entry(body: ByteBuffer(bytes: body), tag: EntityTag.of(bytes: body))
+            let body = ByteBuffer(
+                bytes: try ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now).jsonBytes())
+            let tag = EntityTag.of(bytes: body.readableBytesView)
+            let encodings: HTTPFields = key.gzip ? [.acceptEncoding: "gzip"] : [:]
+            let answer = try EntityTag.answer(to: encodings, tag: tag, contentType: "application/json", cache: nil) { body }
+            entry = ResolveAnswerCache.Entry(body: body, tag: tag, answer: answer)
             state.resolveAnswers.store(entry, for: key, halfHour: halfHour)
         }
         // Valid until the next whole or half hour: UTC offsets change then.
-        return try EntityTag.answer(
-            to: fields, tag: entry.tag, contentType: "application/json", cache: nil,
-            extraHeaders: [.cacheControl: "public, max-age=\(ResolutionReport.secondsValid(after: now))"]
-        ) { entry.body }
+        let cacheControl = ResolveAnswerCache.cacheControl(secondsValid: ResolutionReport.secondsValid(after: now))
+        guard fields[.ifNoneMatch] == nil else {
+            return try EntityTag.answer(
+                to: fields, tag: entry.tag, contentType: "application/json", cache: nil, extraHeaders: [.cacheControl: cacheControl]
+            ) { entry.body }
+        }
+        var answer = entry.answer
+        answer.headers[.cacheControl] = cacheControl
+        return answer
     }
 
     /// A resolution's JSON as the answer to a request with these fields: its ETag is the hash

@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import XCTest
+
+@testable import GeoNewsServer
+
+/// Whole answers kept by query string: used only for the source they were made from, apart per
+/// encoding, bounded, and on the server the same bytes and headers as an answer made afresh.
+final class QueryAnswerMemoTests: XCTestCase {
+    private func answer(_ text: String, status: HTTPResponse.Status = .ok) -> PlainAnswer {
+        PlainAnswer(status: status, headers: [.contentType: "application/geo+json"], body: ByteBuffer(string: text))
+    }
+
+    func testAnAnswerIsUsedOnlyForTheSourceAndEncodingItWasMadeFor() {
+        let memo = QueryAnswerMemo<String>()
+        let plain = QueryAnswerMemo<String>.Key(query: "altitude=15000km", gzip: false)
+        let gzip = QueryAnswerMemo<String>.Key(query: "altitude=15000km", gzip: true)
+        memo.store(answer("v1"), for: plain, source: "version-1")
+        XCTAssertEqual(memo.answer(plain, source: "version-1").map { String(buffer: $0.body) }, "v1")
+        XCTAssertNil(memo.answer(plain, source: "version-2"), "an answer from an older dataset version")
+        XCTAssertNil(memo.answer(gzip, source: "version-1"), "the gzip form is kept apart")
+        XCTAssertNil(memo.answer(.init(query: "altitude=15000km&x=1", gzip: false), source: "version-1"))
+        memo.store(answer("v2"), for: plain, source: "version-2")
+        XCTAssertEqual(memo.answer(plain, source: "version-2").map { String(buffer: $0.body) }, "v2")
+        XCTAssertNil(memo.answer(plain, source: "version-1"))
+    }
+
+    func testOnlyOKAnswersSmallEnoughAreKeptAndAFullMemoEmpties() {
+        let memo = QueryAnswerMemo<Int>(maximumCount: 3, maximumBytes: 1600)
+        memo.store(answer("{}", status: .notModified), for: .init(query: "a", gzip: false), source: 1)
+        XCTAssertEqual(memo.count, 0, "only 200s")
+        memo.store(answer(String(repeating: "x", count: 101)), for: .init(query: "b", gzip: false), source: 1)
+        XCTAssertEqual(memo.count, 0, "larger than a sixteenth of the bytes")
+        for query in ["c", "d", "e"] { memo.store(answer(query), for: .init(query: query, gzip: false), source: 1) }
+        XCTAssertEqual(memo.count, 3)
+        memo.store(answer("f"), for: .init(query: "f", gzip: false), source: 1)
+        XCTAssertEqual(memo.count, 1, "full: emptied, then the new answer kept")
+        XCTAssertNotNil(memo.answer(.init(query: "f", gzip: false), source: 1))
+        XCTAssertNil(memo.answer(.init(query: "c", gzip: false), source: 1))
+    }
+
+    func testCacheControlCountsDownToTheHalfHourAndIsClamped() {
+        XCTAssertEqual(ResolveAnswerCache.cacheControl(secondsValid: 1800), "public, max-age=1800")
+        XCTAssertEqual(ResolveAnswerCache.cacheControl(secondsValid: 17), "public, max-age=17")
+        XCTAssertEqual(ResolveAnswerCache.cacheControl(secondsValid: 5000), "public, max-age=1800")
+        XCTAssertEqual(ResolveAnswerCache.cacheControl(secondsValid: -3), "public, max-age=0")
+    }
+
+    /// The answer to `request`, read on the event loop: a second request on the connection asks
+    /// to close it (a request with `Connection` goes to the router).
+    private func exchangeOne(_ server: ServerProcess, _ request: String) throws -> EventLoopAnswerTests.RawResponse {
+        let connection = try LoopbackConnection(port: server.port)
+        try connection.send(
+            Data((request + "\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").utf8))
+        return try XCTUnwrap(EventLoopAnswerTests.responses(connection.receiveAllBytes()).first)
+    }
+
+    /// A repeated query is answered from the memo with the bytes and header fields of the first
+    /// answer, and `Cache-Control` still counts down; the gzip form differs from the plain one.
+    func testARepeatedQueryGetsTheSameAnswerAsTheFirst() throws {
+        let server = try ServerProcess()
+        for path in ["/v1/resolve?lat=-33.9&lon=18.4", "/v1/clusters?altitude=15000km"] {
+            let first = try exchangeOne(server, "GET \(path) HTTP/1.1")
+            Thread.sleep(forTimeInterval: 1.1)
+            let second = try exchangeOne(server, "GET \(path) HTTP/1.1")
+            XCTAssertEqual(first.status, "HTTP/1.1 200 OK", path)
+            XCTAssertEqual(second.body, first.body, path)
+            XCTAssertEqual(second.headers["etag"], first.headers["etag"], path)
+            XCTAssertEqual(second.headers.keys.sorted(), first.headers.keys.sorted(), path)
+            if path.hasPrefix("/v1/resolve") {
+                let age = { (r: EventLoopAnswerTests.RawResponse) in Int(r.headers["cache-control"]?.split(separator: "=").last ?? "") }
+                let (a, b) = (try XCTUnwrap(age(first)), try XCTUnwrap(age(second)))
+                XCTAssertTrue(b < a || b > 1700, "max-age counts down (or a new half hour began): \(a) then \(b)")
+            }
+        }
+        let plain = try exchangeOne(server, "GET /v1/clusters?altitude=15000km HTTP/1.1")
+        let gzip = try exchangeOne(server, "GET /v1/clusters?altitude=15000km HTTP/1.1\r\nAccept-Encoding: gzip")
+        XCTAssertEqual(gzip.headers["content-encoding"], "gzip")
+        XCTAssertNil(plain.headers["content-encoding"])
+        XCTAssertNotEqual(gzip.headers["etag"], plain.headers["etag"])
+    }
+}
