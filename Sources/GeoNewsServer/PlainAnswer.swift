@@ -7,11 +7,17 @@ struct PlainAnswer: Sendable {
     var status: HTTPResponse.Status = .ok
     var headers: HTTPFields
     var body: ByteBuffer
+    /// A `Cache-Control` that differs from one request to the next (a resolution's `max-age`
+    /// counts down to the half hour), put in place of the headers' one where the answer is
+    /// written: setting it on a kept answer's headers would copy them once more per request.
+    var cacheControl: String? = nil
 
     /// Whether the status forbids a body, and so a `Content-Length` (RFC 9110 §8.6): 204 and 304.
     var hasNoBody: Bool { status == .noContent || status == .notModified }
 
     var response: Response {
-        Response(status: status, headers: headers, body: hasNoBody ? ResponseBody() : .init(byteBuffer: body))
+        var fields = headers
+        if let cacheControl { fields[.cacheControl] = cacheControl }
+        return Response(status: status, headers: fields, body: hasNoBody ? ResponseBody() : .init(byteBuffer: body))
     }
 }

@@ -119,6 +119,7 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func write(_ answer: PlainAnswer, context: ChannelHandlerContext) {
         var fields = answer.headers
+        if let cacheControl = answer.cacheControl { fields[.cacheControl] = cacheControl }
         if !answer.hasNoBody { fields[.contentLength] = String(answer.body.readableBytes) }
         fields[.date] = date.now()
         fields[.server] = routes.serverName

@@ -55,7 +55,7 @@ struct ResolveRoutes {
             ) { entry.body }
         }
         var answer = entry.answer
-        answer.headers[.cacheControl] = cacheControl
+        answer.cacheControl = cacheControl
         return answer
     }
 
