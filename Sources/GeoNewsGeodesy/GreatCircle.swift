@@ -23,11 +23,18 @@ public enum GreatCircle {
     /// Accepts the poles and both sides of the antimeridian; the result is in 0…πR.
     @inlinable
     public static func distance(from a: Coordinate, to b: Coordinate) -> Double {
+        distance(from: a, to: b, cosineOfLatitude: cos(b.latitude * .pi / 180))
+    }
+
+    /// ``distance(from:to:)`` given the cosine of `b`'s latitude (in radians), for many
+    /// distances to one point: the same result, bit for bit, with one call of `cos` fewer.
+    @inlinable
+    public static func distance(from a: Coordinate, to b: Coordinate, cosineOfLatitude cosφ2: Double) -> Double {
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let dφ = φ2 - φ1
         let dλ = (b.longitude - a.longitude) * .pi / 180
         let s1 = sin(dφ / 2), s2 = sin(dλ / 2)
-        let h = s1 * s1 + cos(φ1) * cos(φ2) * s2 * s2
+        let h = s1 * s1 + cos(φ1) * cosφ2 * s2 * s2
         // min() guards against h creeping past 1 through rounding near the antipode.
         return 2 * meanEarthRadiusKm * asin(min(1, h.squareRoot()))
     }

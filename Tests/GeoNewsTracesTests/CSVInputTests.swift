@@ -117,6 +117,44 @@ final class CSVInputTests: XCTestCase {
         XCTAssertEqual(rows[13], "13,5,15,BB,BB,inside,0.000,,", "the line after an unclosed quote is read again")
     }
 
+    /// A chunk without quotes is read line by line without the cursor; its rows must be the
+    /// ones the cursor writes, which the same records followed by a quoted one still go through.
+    func testRecordsWithoutQuotesGiveTheRowsOfTheGeneralReader() throws {
+        let records = [
+            "id,lat,lon,note",
+            "1,5,5,a",
+            "",
+            "2,abc,5,b",  // not a number
+            "3,5",  // no longitude
+            "4,5,15,c,extra",  // wider than the header
+            "5,5,15",  // narrower: padded
+            "6, 5 ,\t15\t,d",  // spaces and tabs around the numbers
+            "7,91,5,e",  // out of range
+            "8,-5,5,f\r",  // CRLF
+            "\r",  // a blank CRLF line
+            "9,5,5,",  // empty last field
+        ]
+        let plain = records.joined(separator: "\n") + "\n10,-5,25"  // the last line unterminated
+        let (text, summary) = try resolveBatch(plain)
+        let rows = lines(text)
+        XCTAssertEqual(rows.count, 11)
+        XCTAssertEqual(summary.recordsRead, 10)
+        XCTAssertEqual(summary.recordsInError, 4)
+        XCTAssertEqual(rows[1], "1,5,5,a,AA,AA,inside,0.000,,")
+        XCTAssertEqual(rows[2], "2,abc,5,b,,,,,,\"line 4: latitude \"\"abc\"\" is not a number\"")
+        XCTAssertEqual(rows[3], "3,5,,,,,,,,line 5: no longitude: it is column 3 and the record has 2 fields")
+        XCTAssertEqual(rows[4], ",,,,,,,,,\"line 6: the record has 5 fields, the header has 4\"")
+        XCTAssertEqual(rows[5], "5,5,15,,BB,BB,inside,0.000,,")
+        XCTAssertEqual(rows[6], "6, 5 ,\t15\t,d,BB,BB,inside,0.000,,")
+        XCTAssertEqual(rows[8], "8,-5,5,f,CC,CC,inside,0.000,,")
+        XCTAssertEqual(rows[9], "9,5,5,,AA,AA,inside,0.000,,")
+        XCTAssertEqual(rows[7], "7,91,5,e,,,,,,line 9: latitude 91.0 is outside -90…90")
+        XCTAssertEqual(rows[10], "10,-5,25,,,XX,nearest-marker,1000.000,,")
+
+        let general = try resolveBatch(plain + "\n\"11\",5,5,g\n").text
+        XCTAssertEqual(lines(general).dropLast(), rows[...])
+    }
+
     func testOrderIsKeptAcrossManySmallChunksAndWorkers() throws {
         var input = "seq,lat,lon\n"
         for i in 0..<20_000 { input += "\(i),\(Double(i % 20) - 5 + 0.5),\(Double(i % 7) * 3)\n" }

@@ -202,10 +202,29 @@ extension CountryIndex {
             if p.latitude > north { return (p.latitude - north) * .pi / 180 * earthRadiusKm }
             return 0
         }
+        // Away from the poles, and within 90° of longitude, every point of the nearer meridian's
+        // arc is nearer than the point of the other's at its latitude (the haversine grows with
+        // the longitude difference while both cosines are positive), so only that arc is
+        // measured. The limits keep the gap between the two far above rounding, so the answer
+        // is the minimum of both, bit for bit.
+        let de = dw - (east - west)
+        let toWest = min(dw, 360 - dw), toEast = min(de, 360 - de)
+        if max(abs(p.latitude), abs(south), abs(north)) <= nearerMeridianLatitudeLimit, max(toWest, toEast) <= 90,
+            abs(toWest - toEast) >= nearerMeridianMinimumGap
+        {
+            return distanceToMeridianArc(p, longitude: toWest < toEast ? west : east, south: south, north: north)
+        }
         return min(
             distanceToMeridianArc(p, longitude: west, south: south, north: north),
             distanceToMeridianArc(p, longitude: east, south: south, north: north))
     }
+
+    /// Degrees of latitude within which ``distanceToRectangle(_:west:south:east:north:)``
+    /// measures only the nearer meridian: both cosines at least 0.087.
+    private static let nearerMeridianLatitudeLimit = 85.0
+    /// The least difference, in degrees, between the longitude gaps to the two meridians for
+    /// measuring only the nearer one (1/64°: the rectangles of the index's upper levels).
+    private static let nearerMeridianMinimumGap = 1.0 / 64
 
     private static func distanceToMeridianArc(_ p: Coordinate, longitude: Double, south: Double, north: Double) -> Double {
         let dλ = (p.longitude - longitude) * .pi / 180

@@ -32,6 +32,12 @@ struct CSVRecordCursor {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+    /// A cursor whose next record starts at byte `position`, the start of a record.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) {
+        self.bytes = bytes
+        self.position = position
+    }
+
     struct Record {
         /// The record's bytes without its line terminator.
         var start: Int

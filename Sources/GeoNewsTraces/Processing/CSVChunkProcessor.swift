@@ -34,37 +34,83 @@ struct CSVChunkProcessor: Sendable {
                 writeFailure(RecordFailure(line: chunk.firstLine, reason), verbatim: nil, fields: [], CSVRecordCursor(b), flat, out)
                 return
             }
-            var cursor = CSVRecordCursor(b)
             var fields: [CSVField] = []
             fields.reserveCapacity(16)
+            if !chunk.hasQuotes, flat == nil, !layout.isTrace {
+                processPlain(b, firstLine: chunk.firstLine, &fields, &tally, out)
+                return
+            }
+            var cursor = CSVRecordCursor(b)
             var line = chunk.firstLine
             while let record = cursor.next(fields: &fields) {
                 let recordLine = line
                 line += record.lines
-                if record.isBlank && fields.count == 1 && !fields[0].quoted { continue }
-                switch coordinate(record, fields, cursor) {
-                case .failure(let reason):
-                    tally.countError()
-                    let failure = RecordFailure(line: recordLine, reason.text)
-                    let verbatim = record.problem == nil ? record : nil
-                    writeFailure(failure, verbatim: verbatim, fields: fields, cursor, flat, out)
-                case .success(let position):
-                    let r = resolver.resolve(position)
-                    tally.countResolved(
-                        r, trace: field(layout.trace, fields, b), time: layout.time.map { field($0, fields, b) },
-                        inJourney: layout.isTrace)
-                    if let flat {
-                        flat.write(values(fields, cursor), outcome: .success(r), to: out)
-                    } else {
-                        copyRecord(record, fieldCount: fields.count, b, out)
-                        columns.appendCSV(r, to: out)
-                        out.append(UInt8(ascii: "\n"))
-                    }
-                }
+                process(record, fields, cursor, line: recordLine, flat, &tally, out)
             }
         }
         tally.finish()
         return ProcessedChunk(output: out, tally: tally, inputBytes: chunk.bytes.count)
+    }
+
+    /// A chunk without quotes, written as CSV: each line is scanned once for its two
+    /// coordinates and copied whole, without listing its fields. Any record that does not
+    /// resolve (blank, too wide or too short, not a number) goes through the cursor, so its
+    /// row is the one the general path writes.
+    private func processPlain(
+        _ b: UnsafeBufferPointer<UInt8>, firstLine: Int, _ fields: inout [CSVField], _ tally: inout ChunkTally, _ out: OutputChunk
+    ) {
+        let width = layout.names.isEmpty ? Int.max : layout.names.count
+        var line = firstLine
+        var i = 0
+        while i < b.count {
+            let record = PlainCSVRecord.scan(b, from: i, firstField: layout.latitude, secondField: layout.longitude)
+            if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount, layout.longitude < record.fieldCount,
+                case .success(let position) = CoordinateText.coordinate(
+                    latitude: UnsafeBufferPointer(rebasing: b[record.first]), longitude: UnsafeBufferPointer(rebasing: b[record.second]))
+            {
+                let r = resolver.resolve(position)
+                tally.countResolved(r, trace: UnsafeBufferPointer(start: nil, count: 0), time: nil, inJourney: false)
+                copyRecord(record.start..<record.end, fieldCount: record.fieldCount, b, out)
+                columns.appendCSV(r, to: out)
+                out.append(UInt8(ascii: "\n"))
+            } else {
+                var cursor = CSVRecordCursor(b, at: i)
+                if let general = cursor.next(fields: &fields) {
+                    process(general, fields, cursor, line: line, nil, &tally, out)
+                }
+            }
+            line += record.lines
+            i = record.next
+        }
+    }
+
+    /// One record from the cursor: resolved and written, or written as an error row.
+    @inline(__always)
+    private func process(
+        _ record: CSVRecordCursor.Record, _ fields: [CSVField], _ cursor: CSVRecordCursor, line: Int, _ flat: FlatRecordWriter?,
+        _ tally: inout ChunkTally, _ out: OutputChunk
+    ) {
+        if record.isBlank && fields.count == 1 && !fields[0].quoted { return }
+        let b = cursor.bytes
+        switch coordinate(record, fields, cursor) {
+        case .failure(let reason):
+            tally.countError()
+            let failure = RecordFailure(line: line, reason.text)
+            let verbatim = record.problem == nil ? record : nil
+            writeFailure(failure, verbatim: verbatim, fields: fields, cursor, flat, out)
+        case .success(let position):
+            let r = resolver.resolve(position)
+            tally.countResolved(
+                r, trace: field(layout.trace, fields, b), time: layout.time.map { field($0, fields, b) },
+                inJourney: layout.isTrace)
+            if let flat {
+                flat.write(values(fields, cursor), outcome: .success(r), to: out)
+            } else {
+                copyRecord(record.start..<record.end, fieldCount: fields.count, b, out)
+                columns.appendCSV(r, to: out)
+                out.append(UInt8(ascii: "\n"))
+            }
+        }
     }
 
     @inline(__always)
@@ -99,8 +145,8 @@ struct CSVChunkProcessor: Sendable {
     /// The record's bytes, padded with empty fields up to the header's width so that the
     /// resolved columns always land under their names.
     @inline(__always)
-    private func copyRecord(_ record: CSVRecordCursor.Record, fieldCount: Int, _ b: UnsafeBufferPointer<UInt8>, _ out: OutputChunk) {
-        out.append(b.baseAddress! + record.start, count: record.end - record.start)
+    private func copyRecord(_ record: Range<Int>, fieldCount: Int, _ b: UnsafeBufferPointer<UInt8>, _ out: OutputChunk) {
+        out.append(b.baseAddress! + record.lowerBound, count: record.count)
         var missing = layout.names.count - fieldCount
         while missing > 0 { out.append(UInt8(ascii: ",")); missing -= 1 }
     }
@@ -124,7 +170,7 @@ struct CSVChunkProcessor: Sendable {
             return
         }
         if let verbatim, layout.names.isEmpty || fields.count <= layout.names.count {
-            copyRecord(verbatim, fieldCount: fields.count, cursor.bytes, out)
+            copyRecord(verbatim.start..<verbatim.end, fieldCount: fields.count, cursor.bytes, out)
         } else {
             for _ in 1..<max(1, layout.names.count) { out.append(UInt8(ascii: ",")) }
         }
