@@ -4,16 +4,16 @@ import XCTest
 /// Past `--max-concurrent-dataset-builds`, an upload waits for its turn without holding up
 /// other requests, and past `--dataset-build-wait` it gets 503 with `Retry-After`.
 final class DatasetBuildWaitTests: XCTestCase {
-    /// `count` points spread over the world, as CSV: enough that a debug build clusters them
-    /// for seconds.
+    /// `count` points spread over the world, as CSV: 200,000 take a debug build about 3 s to
+    /// cluster, long enough for the requests the tests make meanwhile (milliseconds each).
     static func csv(points count: Int) -> Data {
         var generator = SplitMix(seed: 7)
         var text = "lat,lon\n"
         text.reserveCapacity(count * 24)
+        // Whole degrees and four decimals as integers: formatting doubles is slow in a debug build.
         for _ in 0..<count {
-            let lat = Double(generator.next() % 1_600_000) / 10_000 - 80
-            let lon = Double(generator.next() % 3_600_000) / 10_000 - 180
-            text += "\(lat),\(lon)\n"
+            let lat = Int(generator.next() % 1_600_000), lon = Int(generator.next() % 3_580_000)
+            text += "\(lat / 10_000 - 80).\(lat % 10_000),\(lon / 10_000 - 179).\(lon % 10_000)\n"
         }
         return Data(text.utf8)
     }
@@ -29,7 +29,7 @@ final class DatasetBuildWaitTests: XCTestCase {
         }
     }
 
-    static let large = csv(points: 400_000)
+    static let large = csv(points: 200_000)
 
     /// The builds running and the uploads waiting, from `/metrics`.
     func builds(_ server: ServerProcess) async throws -> (running: Int, waiting: Int) {
