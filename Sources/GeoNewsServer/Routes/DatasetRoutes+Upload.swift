@@ -54,10 +54,11 @@ extension DatasetRoutes {
     static func buildsBusy(_ turns: DatasetBuildTurns) -> Problem {
         let waited = turns.patience.components.seconds
         let retry = min(max(waited, shortestBuildRetrySeconds), longestBuildRetrySeconds)
+        let uploads = turns.capacity == 1 ? "one upload" : "\(turns.capacity) uploads"
         return Problem(
             .serviceUnavailable, title: "Dataset builds busy",
             detail:
-                "\(turns.capacity) uploads are being clustered (--max-concurrent-dataset-builds) and this one waited \(waited) s for its turn (--dataset-build-wait); send it again in \(retry) s",
+                "the server clusters \(uploads) at a time (--max-concurrent-dataset-builds) and this one waited \(waited) s without a turn (--dataset-build-wait); send it again in \(retry) s",
             type: "https://geonews.invalid/problems/dataset-builds-busy", headers: [.retryAfter: "\(retry)"])
     }
 
