@@ -75,7 +75,8 @@ struct OwnershipOptions: ParsableArguments {
         guard maxDatasetBytes > 0 else { throw fail("max dataset bytes \(maxDatasetBytes) must be above 0", .usage) }
         guard mappedDatasetBudget > 0 else { throw fail("mapped dataset budget \(mappedDatasetBudget) must be above 0", .usage) }
         guard (1...Self.mostConcurrentDatasetBuilds).contains(maxConcurrentDatasetBuilds) else {
-            throw fail("max concurrent dataset builds \(maxConcurrentDatasetBuilds) is outside 1…\(Self.mostConcurrentDatasetBuilds)", .usage)
+            throw fail(
+                "max concurrent dataset builds \(maxConcurrentDatasetBuilds) is outside 1…\(Self.mostConcurrentDatasetBuilds)", .usage)
         }
         guard (0...Self.longestDatasetBuildWait).contains(datasetBuildWait) else {
             throw fail("dataset build wait \(datasetBuildWait) is outside 0…\(Self.longestDatasetBuildWait) seconds", .usage)

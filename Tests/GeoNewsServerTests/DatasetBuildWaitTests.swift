@@ -61,7 +61,8 @@ final class DatasetBuildWaitTests: XCTestCase {
         let token = try await server.newUser()
         let large = try await startLargeUpload(server, token: token)
         let small = Task { [server, token] in
-            try await server.send("POST", "/v1/datasets?name=small", token: token, body: Data(DatasetTests.csv.utf8), contentType: "text/csv")
+            try await server.send(
+                "POST", "/v1/datasets?name=small", token: token, body: Data(DatasetTests.csv.utf8), contentType: "text/csv")
         }
         var now = try await builds(server)
         for _ in 0..<500 where now.waiting == 0 {

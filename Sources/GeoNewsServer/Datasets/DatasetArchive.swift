@@ -59,7 +59,8 @@ enum DatasetArchive {
                 if !admitted {
                     // The first chunk is the header, whose bytes 24..<32 hold the file's size
                     // (see docs/datasets.md): room is asked for before anything is written.
-                    guard chunk.count >= 32, let size = Int(exactly: UInt64(littleEndian: chunk.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
+                    guard chunk.count >= 32,
+                        let size = Int(exactly: UInt64(littleEndian: chunk.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
                     else { throw DatasetLoadError.unwritable(archive.lastPathComponent, "its header is incomplete") }
                     try admit(size)
                     admitted = true
