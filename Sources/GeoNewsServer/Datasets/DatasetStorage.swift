@@ -46,6 +46,7 @@ final class DatasetStorage: Sendable {
             let free = limit - stored - others
             let wanted = bytes ?? min(max(free, 0), atMost)
             guard free > 0, wanted >= 0, wanted <= free else {
+                // A body of unknown length needs a byte at least.
                 throw Full(stored: stored, reservedByOthers: others, requested: bytes ?? 1, limit: limit)
             }
             reserved[id] = wanted
