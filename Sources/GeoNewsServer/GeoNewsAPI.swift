@@ -134,7 +134,9 @@ public enum GeoNewsAPI {
         do {
             datasets = try DatasetRegistry(
                 markers: markers, records: records, stateDirectory: configuration.stateDirectory,
-                mappedBudget: configuration.mappedDatasetBudget, maximumPoints: configuration.maximumUploadPoints)
+                mappedBudget: configuration.mappedDatasetBudget, maximumPoints: configuration.maximumUploadPoints,
+                storageLimit: configuration.maximumDatasetBytes, concurrentBuilds: configuration.maximumConcurrentDatasetBuilds,
+                buildWait: .seconds(configuration.datasetBuildWaitSeconds))
         } catch {
             throw .state("the uploaded datasets cannot be loaded: \(error)")
         }

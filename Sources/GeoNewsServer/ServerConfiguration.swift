@@ -52,6 +52,13 @@ public struct ServerConfiguration: Sendable {
     /// The most bytes of cluster archives mapped at once; past it the least recently used
     /// datasets are unmapped, never deleted (`--mapped-dataset-budget`).
     public var mappedDatasetBudget = 1 << 30
+    /// The most uploads clustered at once: each holds its points and index on the heap while
+    /// it builds (about 300 MB for a million points); more wait their turn
+    /// (`--max-concurrent-dataset-builds`).
+    public var maximumConcurrentDatasetBuilds = 2
+    /// Seconds an upload may wait for its turn to be clustered; past them it gets 503 with
+    /// `Retry-After` (`--dataset-build-wait`). 0 waits not at all.
+    public var datasetBuildWaitSeconds: Int64 = 30
     /// Writes (POST, PUT, DELETE on users, favourites, settings and datasets) one client
     /// address may make per second, on average; past the burst the answer is 429.
     public var writesPerSecond = 5.0

@@ -35,6 +35,18 @@ struct OwnershipOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Uploads clustered at once (each holds its points on the heap while it builds, about 300 MB per million points); more wait their turn.",
+            valueName: "count"))
+    var maxConcurrentDatasetBuilds = 2
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds an upload may wait for its turn to be clustered; past them it gets 503 with Retry-After (0: no waiting).",
+            valueName: "seconds"))
+    var datasetBuildWait: Int64 = 30
+
+    @Option(
+        help: ArgumentHelp(
             "Writes (POST, PUT, DELETE on users, favourites, settings, datasets) one client address may make per second, after the burst; past it 429.",
             valueName: "per-second"),
         transform: { text in try FiniteNumber.parse(text) })
@@ -47,6 +59,12 @@ struct OwnershipOptions: ParsableArguments {
         help: ArgumentHelp("Client addresses whose write rate is tracked at once (bounds the memory the limit uses).", valueName: "count"))
     var trackedAddresses = 10_000
 
+    /// The most `--max-concurrent-dataset-builds`: past a few, builds only share the cores and
+    /// add to the heap.
+    static let mostConcurrentDatasetBuilds = 64
+    /// The longest `--dataset-build-wait`, in seconds: an hour.
+    static let longestDatasetBuildWait: Int64 = 3_600
+
     /// Checks the ranges and writes the values into `configuration`.
     func apply(to configuration: inout ServerConfiguration) throws {
         guard quotaPoints > 0 else { throw fail("quota points \(quotaPoints) must be above 0", .usage) }
@@ -56,6 +74,13 @@ struct OwnershipOptions: ParsableArguments {
         }
         guard maxDatasetBytes > 0 else { throw fail("max dataset bytes \(maxDatasetBytes) must be above 0", .usage) }
         guard mappedDatasetBudget > 0 else { throw fail("mapped dataset budget \(mappedDatasetBudget) must be above 0", .usage) }
+        guard (1...Self.mostConcurrentDatasetBuilds).contains(maxConcurrentDatasetBuilds) else {
+            throw fail(
+                "max concurrent dataset builds \(maxConcurrentDatasetBuilds) is outside 1…\(Self.mostConcurrentDatasetBuilds)", .usage)
+        }
+        guard (0...Self.longestDatasetBuildWait).contains(datasetBuildWait) else {
+            throw fail("dataset build wait \(datasetBuildWait) is outside 0…\(Self.longestDatasetBuildWait) seconds", .usage)
+        }
         guard writeRate > 0, writeRate <= 1_000_000 else {
             throw fail("write rate \(writeRate) must be above 0 and at most 1000000 per second", .usage)
         }
@@ -69,6 +94,8 @@ struct OwnershipOptions: ParsableArguments {
         configuration.maximumUploadPoints = maxUploadPoints
         configuration.maximumDatasetBytes = maxDatasetBytes
         configuration.mappedDatasetBudget = mappedDatasetBudget
+        configuration.maximumConcurrentDatasetBuilds = maxConcurrentDatasetBuilds
+        configuration.datasetBuildWaitSeconds = datasetBuildWait
         configuration.writesPerSecond = writeRate
         configuration.writeBurst = writeBurst
         configuration.trackedAddresses = trackedAddresses

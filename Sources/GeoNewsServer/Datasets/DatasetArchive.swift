@@ -21,17 +21,23 @@ enum DatasetArchive {
     ///
     /// - Throws: ``DatasetLoadError/tooManyPoints(_:limit:)`` past `maximumPoints`,
     ///   ``DatasetLoadError/unusablePoints(_:)`` for points that cannot be read or clustered.
-    /// Messages name the points file `name` (not its path).
-    static func build(points: URL, archive: URL, maximumPoints: Int, name: String) throws -> (points: Int, bytes: Int) {
+    /// Messages name the points file `name` (not its path). `admit` is told the archive's size
+    /// in bytes before its first byte is written; what it throws stops the build, and no file
+    /// is left.
+    static func build(
+        points: URL, archive: URL, maximumPoints: Int, name: String, admit: (Int) throws -> Void = { _ in }
+    ) throws -> (points: Int, bytes: Int) {
         defer {
             // The points and the index built from them (hundreds of MB for a million points)
             // are gone by now; without this, glibc keeps much of that heap in the process.
             returnFreeHeap?(0)
         }
-        return try buildArchive(points: points, archive: archive, maximumPoints: maximumPoints, name: name)
+        return try buildArchive(points: points, archive: archive, maximumPoints: maximumPoints, name: name, admit: admit)
     }
 
-    private static func buildArchive(points: URL, archive: URL, maximumPoints: Int, name: String) throws -> (points: Int, bytes: Int) {
+    private static func buildArchive(
+        points: URL, archive: URL, maximumPoints: Int, name: String, admit: (Int) throws -> Void
+    ) throws -> (points: Int, bytes: Int) {
         let file: PointFile
         let index: ClusterIndex
         do {
@@ -47,7 +53,21 @@ enum DatasetArchive {
             throw DatasetLoadError.unusablePoints("\(error)".replacingOccurrences(of: points.path, with: name))
         }
         let labels = PointLabelArrays(ids: file.ids, names: file.names)
-        let bytes = try write(archive) { write in try ClusterArchive.write(index, labels: labels, to: write) }
+        var admitted = false
+        let bytes = try write(archive) { write in
+            try ClusterArchive.write(index, labels: labels) { chunk in
+                if !admitted {
+                    // The first chunk is the header, whose bytes 24..<32 hold the file's size
+                    // (see docs/datasets.md): room is asked for before anything is written.
+                    guard chunk.count >= 32,
+                        let size = Int(exactly: UInt64(littleEndian: chunk.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
+                    else { throw DatasetLoadError.unwritable(archive.lastPathComponent, "its header is incomplete") }
+                    try admit(size)
+                    admitted = true
+                }
+                try write(chunk)
+            }
+        }
         return (file.coordinates.count, bytes)
     }
 

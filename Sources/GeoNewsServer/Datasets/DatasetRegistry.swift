@@ -35,6 +35,10 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     /// The most points an upload may have (`--max-upload-points`); also the limit when an
     /// archive is rebuilt from stored points.
     let maximumPoints: Int
+    /// The room the stored datasets and the uploads under way share (`--max-dataset-bytes`).
+    let storage: DatasetStorage
+    /// The turns of the uploads' builds (`--max-concurrent-dataset-builds`).
+    let builds: DatasetBuildTurns
 
     /// Stored uploads whose points file and archive were both missing at start, with the
     /// reason: left out of the table, their records kept so that restoring the file brings
@@ -42,9 +46,18 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     let unavailable: [(id: String, reason: String)]
 
     /// The markers and the stored uploads of `records`, none of them mapped yet.
-    init(markers: ClusterDataset, records: [DatasetRecord], stateDirectory: URL, mappedBudget: Int, maximumPoints: Int) throws {
+    ///
+    /// - Parameters:
+    ///   - storageLimit: bytes of points and archives all datasets may take together.
+    ///   - concurrentBuilds: uploads clustered at once; `buildWait` how long one more waits.
+    init(
+        markers: ClusterDataset, records: [DatasetRecord], stateDirectory: URL, mappedBudget: Int, maximumPoints: Int,
+        storageLimit: Int = .max, concurrentBuilds: Int = 2, buildWait: Duration = .seconds(30)
+    ) throws {
         let folder = stateDirectory.appendingPathComponent("datasets")
         self.folder = folder
+        self.storage = DatasetStorage(folder: folder, limit: storageLimit)
+        self.builds = DatasetBuildTurns(capacity: concurrentBuilds, patience: buildWait)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.markers = markers
         self.mappedBudget = mappedBudget
@@ -200,12 +213,6 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
             + records.filter { fetchable || known.contains($0.id) }.map {
                 DatasetSummary(id: $0.id, name: $0.name, points: $0.points, version: $0.version)
             }
-    }
-
-    /// Bytes of every file in the datasets folder: points and archives.
-    func storedBytes() -> Int {
-        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.fileSizeKey])) ?? []
-        return files.reduce(0) { $0 + ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
     }
 
     /// Forgets the dataset of `record`, the store having forgotten it, and removes its files.

@@ -33,6 +33,9 @@ struct PrometheusNaming: MetricsFactory {
         "http.server.active_requests": Family(
             name: "http_server_active_requests", unit: "",
             help: "HTTP requests being answered now, by method."),
+        DatasetBuildTurns.metric: Family(
+            name: "geonews_dataset_builds", unit: "",
+            help: "Uploads' cluster builds running now and uploads waiting for a turn (--max-concurrent-dataset-builds), by state."),
     ]
 
     /// Request-duration buckets, in seconds: from 0.5 ms, so that the p99 target of 5 ms

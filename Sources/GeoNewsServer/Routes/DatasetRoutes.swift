@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GeoNews
 import GeoNewsStore
@@ -10,7 +9,10 @@ import Hummingbird
 /// then reads, and the index is built and written as a cluster archive (``DatasetArchive``),
 /// off the request threads (see ``OffThread``); the files and the store's record let the
 /// dataset survive a restart. Past `--max-upload-points` points, or past `--max-dataset-bytes`
-/// stored on the server, an upload answers 413, as past the user's quota.
+/// stored on the server, an upload answers 413, as past the user's quota. Room under
+/// `--max-dataset-bytes` is reserved before the body is read (``DatasetStorage``), so uploads
+/// that arrive together cannot pass it together; builds take turns (``DatasetBuildTurns``), and
+/// one that waits past `--dataset-build-wait` answers 503.
 ///
 /// Uploading, listing and deleting take a bearer token: a dataset belongs to the user who
 /// uploaded it, counts against that user's quota of points and bytes, and is listed and
@@ -46,22 +48,29 @@ struct DatasetRoutes {
             let overQuota = Self.overQuota(usage, quota)
             let declared = request.headers[.contentLength].flatMap(Int.init)
             if room <= 0 || (declared.map { $0 > room } ?? false) { throw overQuota }
-            let storage = state.configuration.maximumDatasetBytes
-            let stored = state.datasets.storedBytes()
-            let storageRoom = storage - stored
-            if storageRoom <= 0 || (declared.map { $0 > storageRoom } ?? false) { throw Self.overStorage(stored, storage) }
+            let maximum = state.configuration.maximumBodyBytes
+            // Held from here to the answer, whichever way it goes: the room is given back on
+            // every path, and once the files are stored they count for themselves.
+            let reservation: DatasetStorage.Reservation
+            do throws(DatasetStorage.Full) {
+                reservation = try state.datasets.storage.reserve(id, bytes: declared, atMost: min(maximum, room))
+            } catch {
+                throw Self.overStorage(error)
+            }
+            defer { reservation.release() }
+            let reserved = reservation.bytes
             let file = "\(id).\(format == .csv ? "csv" : "geojson")"
             let url = state.datasets.folder.appendingPathComponent(file)
-            let maximum = state.configuration.maximumBodyBytes
-            let limit = min(maximum, room, storageRoom)
+            let limit = min(maximum, room, reserved)
             let (version, bytes) = try await Self.save(
                 request.body, to: url, limit: limit,
                 refusal: limit == room
                     ? overQuota
-                    : limit == storageRoom
-                        ? Self.overStorage(stored, storage)
+                    : limit == reserved
+                        ? Self.overStorage(state.datasets.storage.shortfall(id, wanting: reserved + 1))
                         : Problem(
                             .contentTooLarge, detail: "the request body is larger than the limit of \(maximum) bytes (--max-body-bytes)"))
+            try? reservation.resize(to: bytes)
             var record = DatasetRecord(id: id, name: name, points: 0, version: version, file: file, owner: user, bytes: bytes)
             let archive = state.datasets.folder.appendingPathComponent(DatasetArchive.fileName(of: record))
             func removeFiles() {
@@ -70,35 +79,23 @@ struct DatasetRoutes {
             }
             let built: (points: Int, bytes: Int)
             do {
-                let maximumPoints = state.datasets.maximumPoints
-                built = try await OffThread.run {
-                    try DatasetArchive.build(points: url, archive: archive, maximumPoints: maximumPoints, name: "upload")
-                }
-            } catch DatasetLoadError.tooManyPoints(let count, let limit) {
-                removeFiles()
-                throw Problem(
-                    .contentTooLarge, title: "Too many points",
-                    detail: "the upload has \(count) points; at most \(limit) per upload (--max-upload-points)",
-                    type: "https://geonews.invalid/problems/too-many-points")
-            } catch DatasetLoadError.unusablePoints(let reason) {
-                removeFiles()
-                let reason = reason.replacingOccurrences(of: state.configuration.stateDirectory.path, with: "the state directory")
-                throw Problem(.badRequest, title: "Unusable points", detail: "the uploaded points cannot be clustered: \(reason)")
+                built = try await build(points: url, archive: archive, reservation: reservation, pointsBytes: bytes)
             } catch {
                 removeFiles()
-                // Not the error itself: a file error names the archive in the state directory.
-                throw Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
+                throw error
             }
             record.points = built.points
             guard record.points > 0 else {
                 removeFiles()
                 throw Problem(.badRequest, title: "Unusable points", detail: "the upload has no points: a dataset needs at least one")
             }
-            guard stored + bytes + built.bytes <= storage else {
+            let admission: (added: Bool, usage: DatasetUsage)
+            do {
+                admission = try await state.store.addDataset(record, file: url, quota: quota)
+            } catch {
                 removeFiles()
-                throw Self.overStorage(stored, storage, adding: bytes + built.bytes)
+                throw error
             }
-            let admission = try await state.store.addDataset(record, file: url, quota: quota)
             guard admission.added else {
                 removeFiles()
                 throw Self.overQuota(admission.usage, quota, adding: record)
@@ -148,41 +145,12 @@ struct DatasetRoutes {
     }
 
     /// 413 for an upload that would take the server's stored datasets past `--max-dataset-bytes`.
-    static func overStorage(_ stored: Int, _ limit: Int, adding: Int? = nil) -> Problem {
-        let added = adding.map { " and this upload would add \($0)" } ?? ""
+    static func overStorage(_ full: DatasetStorage.Full) -> Problem {
+        let underWay = full.reservedByOthers > 0 ? ", uploads under way hold \(full.reservedByOthers) more," : ""
         return Problem(
             .contentTooLarge, title: "Dataset storage full",
             detail:
-                "the server's datasets take \(stored) of \(limit) bytes (--max-dataset-bytes)\(added); delete a dataset (DELETE /v1/datasets/{id}) to make room",
+                "the server's datasets take \(full.stored) of \(full.limit) bytes (--max-dataset-bytes)\(underWay) and this upload needs \(full.requested); delete a dataset (DELETE /v1/datasets/{id}) to make room",
             type: "https://geonews.invalid/problems/dataset-storage-full")
-    }
-
-    /// Writes `body` to `url` chunk by chunk (`refusal` past `limit` bytes, the file then
-    /// removed) and answers the first 16 hex digits of its SHA-256, the dataset's version, and
-    /// the number of bytes written.
-    static func save(_ body: RequestBody, to url: URL, limit: Int, refusal: Problem) async throws -> (version: String, bytes: Int) {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: url)
-        else {
-            throw Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
-        }
-        var hash = SHA256()
-        var received = 0
-        do {
-            defer { try? handle.close() }
-            for try await buffer in body {
-                received += buffer.readableBytes
-                guard received <= limit else { throw refusal }
-                let bytes = Data(buffer.readableBytesView)
-                hash.update(data: bytes)
-                try handle.write(contentsOf: bytes)
-            }
-            try await OffThread.run { try handle.synchronize() }
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            // Not the error itself: a file error names the absolute path in the state directory.
-            throw error as? Problem ?? Problem(.internalServerError, detail: "the upload cannot be stored in the state directory")
-        }
-        return (hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined(), received)
     }
 }
