@@ -16,8 +16,12 @@ struct QueryParameters {
     }
 
     /// The query string as sent, percent-encoding and all: two requests with the same one ask
-    /// the same thing (``QueryAnswerMemo``'s key).
-    var raw: String { uri.query ?? "" }
+    /// the same thing (``QueryAnswerMemo``'s key). A slice of the request's target, not a copy.
+    var raw: Substring {
+        let target = uri.string
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
+        return target[target.utf8.index(after: mark)...]
+    }
 
     /// The parameter's value, `nil` when absent; an empty value counts as absent.
     func value(_ name: String) -> String? {

@@ -14,7 +14,7 @@ final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
     /// What one answer is kept by: the query string and whether the client accepts gzip
     /// (the body and headers differ).
     struct Key: Hashable, Sendable {
-        let query: String
+        let query: Substring
         let gzip: Bool
     }
 

@@ -118,11 +118,14 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func write(_ answer: PlainAnswer, context: ChannelHandlerContext) {
+        // Appended, not set: an answer's fields hold none of these (see ``PlainAnswer``), and
+        // setting one looks for it first, a search per field per request.
         var fields = answer.headers
-        if let cacheControl = answer.cacheControl { fields[.cacheControl] = cacheControl }
-        if !answer.hasNoBody { fields[.contentLength] = String(answer.body.readableBytes) }
-        fields[.date] = date.now()
-        fields[.server] = routes.serverName
+        fields.reserveCapacity(fields.count + 4)
+        if let cacheControl = answer.cacheControl { fields.append(HTTPField(name: .cacheControl, value: cacheControl)) }
+        if !answer.hasNoBody { fields.append(HTTPField(name: .contentLength, value: String(answer.body.readableBytes))) }
+        fields.append(HTTPField(name: .date, value: date.now()))
+        fields.append(HTTPField(name: .server, value: routes.serverName))
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
         if !answer.hasNoBody { context.write(wrapOutboundOut(.body(answer.body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -89,7 +89,7 @@ struct DatasetRoutes {
                 removeFiles()
                 throw Problem(.badRequest, title: "Unusable points", detail: "the upload has no points: a dataset needs at least one")
             }
-            let admission: (added: Bool, usage: DatasetUsage)
+            let admission: (usage: DatasetUsage, added: Bool)
             do {
                 admission = try await state.store.addDataset(record, file: url, quota: quota)
             } catch {

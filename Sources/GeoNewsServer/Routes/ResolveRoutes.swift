@@ -43,7 +43,8 @@ struct ResolveRoutes {
                 bytes: try ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now).jsonBytes())
             let tag = EntityTag.of(bytes: body.readableBytesView)
             let encodings: HTTPFields = key.gzip ? [.acceptEncoding: "gzip"] : [:]
-            let answer = try EntityTag.answer(to: encodings, tag: tag, contentType: "application/json", cache: nil) { body }
+            var answer = try EntityTag.answer(to: encodings, tag: tag, contentType: "application/json", cache: nil) { body }
+            answer.headers[.cacheControl] = nil  // set per request, through `PlainAnswer.cacheControl`
             entry = ResolveAnswerCache.Entry(body: body, tag: tag, answer: answer)
             state.resolveAnswers.store(entry, for: key, halfHour: halfHour)
         }
