@@ -33,16 +33,7 @@ else
     SERVE=$SCRATCH/release/geonews-serve
 fi
 echo "== $SERVE; writing $UPLOADS CSV files of $POINTS random points"
-python3 - "$UPLOADS" "$POINTS" "$OUT" <<'PY'
-import random, sys
-count, n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-for d in range(count):
-    rng = random.Random(d)
-    with open(f"{out}/points-{d}.csv", "w") as f:
-        f.write("lat,lon,id\n")
-        for i in range(n):
-            f.write(f"{rng.uniform(-60, 75):.5f},{rng.uniform(-180, 180):.5f},d{d}p{i}\n")
-PY
+python3 Benchmarks/write_points.py "$UPLOADS" "$POINTS" "$OUT"
 
 SERVER_PID="" WATCH_PID=""
 cleanup() {

@@ -35,16 +35,7 @@ swift build -c release --product geonews-serve --scratch-path "$SCRATCH" 2>&1 | 
 SERVE=$SCRATCH/release/geonews-serve
 
 echo "== writing $DATASETS CSV files of $POINTS random points"
-python3 - "$DATASETS" "$POINTS" "$OUT" <<'PY'
-import random, sys
-count, n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-for d in range(count):
-    rng = random.Random(d)
-    with open(f"{out}/points-{d}.csv", "w") as f:
-        f.write("lat,lon,id,name\n")
-        for i in range(n):
-            f.write(f"{rng.uniform(-60, 75):.5f},{rng.uniform(-180, 180):.5f},d{d}p{i},\n")
-PY
+python3 Benchmarks/write_points.py "$DATASETS" "$POINTS" "$OUT" --names
 
 SERVER_PID=""
 cleanup() { [ -z "$SERVER_PID" ] || kill "$SERVER_PID" 2>/dev/null || true; }
