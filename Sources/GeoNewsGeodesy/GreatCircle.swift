@@ -26,7 +26,7 @@ public enum GreatCircle {
         distance(from: a, to: b, cosineOfLatitude: cos(b.latitude * .pi / 180))
     }
 
-    /// ``distance(from:to:)`` given the cosine of `b`'s latitude (in radians), for many
+    /// ``distance(from:to:)`` given the cosine of `b`'s latitude, for many
     /// distances to one point: the same result, bit for bit, with one call of `cos` fewer.
     @inlinable
     public static func distance(from a: Coordinate, to b: Coordinate, cosineOfLatitude cosφ2: Double) -> Double {
