@@ -47,6 +47,8 @@ let package = Package(
         // zlib (Debian's zlib1g-dev), for the server's gzip-compressed static answers and the
         // area index's pack.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // One inline function over the compiler's prefetch builtin: a header, nothing to link.
+        .systemLibrary(name: "CMemoryHints"),
         // Great-circle distance and bearing on the mean-radius sphere, and the WGS 84 geodesic
         // (Karney 2013). Pure Swift, no I/O.
         .target(name: "GeoNewsGeodesy"),
@@ -66,7 +68,7 @@ let package = Package(
         // they are found (Data/), the country and area indexes (Lookup/), time zones and their
         // rules (TimeZones/), the resolver (Resolver/) and the resolution's output formats
         // (Report/); zlib inflates the committed Data/area-index.pack on first use.
-        .target(name: "GeoNewsBoundaries", dependencies: ["CZlib", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        .target(name: "GeoNewsBoundaries", dependencies: ["CMemoryHints", "CZlib", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
         // Build time only: the GEOS wrapper, the builders of the derived data (country index,
         // country areas, area index, basemap) and the exact GEOS oracles the tests and the
         // benchmarks check the indexes against. Linked by geonews-index, the tests and the

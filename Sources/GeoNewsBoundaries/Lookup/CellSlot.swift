@@ -68,16 +68,29 @@ package enum CellTreeWalk {
     /// levels, each an integer bit test on the lattice coordinates.
     @inline(__always)
     static func descend(root: UnsafeBufferPointer<UInt32>, nodes: UnsafeBufferPointer<UInt32>, gx: Int, gy: Int) -> CellSlot {
-        var slot = CellSlot(root[(gy &>> F.finestDepth) &* F.rootColumns &+ (gx &>> F.finestDepth)])
+        var slot = CellSlot(root[rootIndex(gx: gx, gy: gy)])
         var shift = F.finestDepth
         while slot.isNode {
-            let k = slot.fanOutBits
-            shift &-= k
-            let mask = (1 &<< k) &- 1
-            let child = (gy &>> shift & mask) &<< k | (gx &>> shift & mask)
-            slot = CellSlot(nodes[slot.childBase &+ child])
+            let child = child(of: slot, below: &shift, gx: gx, gy: gy)
+            slot = CellSlot(nodes[child])
         }
         return slot
+    }
+
+    /// The position in the root grid of the 1° cell over lattice cell (`gx`, `gy`).
+    @inline(__always)
+    static func rootIndex(gx: Int, gy: Int) -> Int {
+        (gy &>> F.finestDepth) &* F.rootColumns &+ (gx &>> F.finestDepth)
+    }
+
+    /// The position in the node section of the child of `node` over lattice cell (`gx`,
+    /// `gy`); `shift` is the lattice bits below `node`'s cell, and becomes the child's.
+    @inline(__always)
+    static func child(of node: CellSlot, below shift: inout Int, gx: Int, gy: Int) -> Int {
+        let k = node.fanOutBits
+        shift &-= k
+        let mask = (1 &<< k) &- 1
+        return node.childBase &+ ((gy &>> shift & mask) &<< k | (gx &>> shift & mask))
     }
 
     /// The first slot that points outside its section or names no `payloadName` below

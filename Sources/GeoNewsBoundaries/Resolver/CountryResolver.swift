@@ -27,7 +27,7 @@ import Darwin
 ///
 /// Immutable and lock-free: one resolver serves any number of threads. Only the memory-mapped
 /// indexes are touched per query; GEOS is not on this path.
-public final class CountryResolver: CountryResolving, Sendable {
+public final class CountryResolver: IndexedCountryResolving, Sendable {
     public let catalogue: Catalogue
     /// Natural Earth's land: the nearest country at sea.
     public let index: CountryIndex
@@ -173,8 +173,7 @@ public final class CountryResolver: CountryResolving, Sendable {
 
     /// `Etc/GMT±N` for the 15° band around a longitude (POSIX signs: west of Greenwich is +).
     static func nauticalZone(longitude: Double) -> String {
-        let n = longitude.isFinite ? Int((longitude / 15).rounded()) : 0
-        return n == 0 ? "Etc/GMT" : n > 0 ? "Etc/GMT-\(min(n, 12))" : "Etc/GMT+\(min(-n, 12))"
+        IndexedResolution.nauticalZoneID(IndexedResolution.nauticalZone(longitude: longitude))
     }
 
     /// The position resolved with the measures of ``options``.
@@ -182,12 +181,24 @@ public final class CountryResolver: CountryResolving, Sendable {
         resolve(position, measuring: options.measures)
     }
 
+    /// The positions resolved with the measures of ``options``, in blocks that overlap their
+    /// memory waits (see ``resolveIndexed(_:measuring:appendingTo:)``).
+    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, appendingTo results: inout [IndexedResolution]) {
+        resolveIndexed(positions, measuring: options.measures, appendingTo: &results)
+    }
+
     /// The position resolved with `measures`, whatever ``options`` says: the same answer a
     /// resolver built for those measures gives.
     public func resolve(_ position: Coordinate, measuring measures: ResolutionMeasures) -> Resolution {
+        resolution(of: resolveIndexed(position, measuring: measures))
+    }
+
+    /// ``resolve(_:measuring:)``'s answer by index, with no string or object: what a batch
+    /// writes from.
+    public func resolveIndexed(_ position: Coordinate, measuring measures: ResolutionMeasures) -> IndexedResolution {
         let seaSearchKm = max(measures.seaSearchKm, nearShoreKm)
         let region = areas.region(at: position)
-        let zone = region.map { zoneIDs[areas.zone(ofRegion: $0)] } ?? Self.nauticalZone(longitude: position.longitude)
+        let zone = region.map { Int32(areas.zone(ofRegion: $0)) } ?? IndexedResolution.nauticalZone(longitude: position.longitude)
         // A bounded sea search reaches past the territorial sea: the holder's search serves both.
         let bounded = seaSearchKm.isFinite && seaSearchKm <= nearShoreKm
         var searched: CoastSearch?
@@ -195,20 +206,19 @@ public final class CountryResolver: CountryResolving, Sendable {
             of: position, in: region, measuringSea: measures.borderDistance,
             reachKm: bounded ? seaSearchKm : Self.territorialSeaKm, searched: &searched)
         {
-            let country = catalogue.countries[i]
-            let suggestion: Suggestion
+            var answer: IndexedResolution
             if let news = newsCountry[i] {
-                suggestion = Suggestion(country: catalogue.countries[news], reason: news == i ? .inside : .sovereign, distanceKm: 0)
+                answer = IndexedResolution(
+                    position: position, suggested: Int32(news), reason: news == i ? .inside : .sovereign, distanceKm: 0, zone: zone)
             } else {
-                suggestion = nearestMarker(position)
+                answer = nearestMarker(position, zone: zone)
             }
-            let border = measures.borderDistance ? borderDistanceKm(at: position, country: i, region: region, seaKm: seaKm ?? 0) : nil
-            return Resolution(
-                position: position, country: country, nearest: nil, suggestion: suggestion, timeZone: zone,
-                borderDistanceKm: border)
+            answer.country = Int32(i)
+            if measures.borderDistance {
+                answer.borderDistanceKm = borderDistanceKm(at: position, country: i, region: region, seaKm: seaKm ?? 0)
+            }
+            return answer
         }
-        var nearest: NearestCountry?
-        var news: Int?
         let land: (countryIndex: Int, distanceKm: Double)?
         if bounded && !index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) {
             land = nil
@@ -217,47 +227,59 @@ public final class CountryResolver: CountryResolving, Sendable {
         } else {
             land = index.nearestLand(to: position, maxKm: seaSearchKm)
         }
-        if let n = land {
-            nearest = NearestCountry(country: catalogue.countries[n.countryIndex], distanceKm: n.distanceKm)
-            if n.distanceKm <= nearShoreKm { news = newsCountry[n.countryIndex] }
+        guard let land else { return nearestMarker(position, zone: zone) }
+        var answer: IndexedResolution
+        if land.distanceKm <= nearShoreKm, let news = newsCountry[land.countryIndex] {
+            answer = IndexedResolution(
+                position: position, suggested: Int32(news), reason: .offshore, distanceKm: land.distanceKm, zone: zone)
+        } else {
+            answer = nearestMarker(position, zone: zone)
         }
-        if let news, let nearest {
-            return Resolution(
-                position: position, country: nil, nearest: nearest,
-                suggestion: Suggestion(country: catalogue.countries[news], reason: .offshore, distanceKm: nearest.distanceKm),
-                timeZone: zone)
-        }
-        return Resolution(position: position, country: nil, nearest: nearest, suggestion: nearestMarker(position), timeZone: zone)
+        answer.nearest = Int32(land.countryIndex)
+        answer.nearestKm = land.distanceKm
+        return answer
+    }
+
+    /// The ``Resolution`` an indexed answer of this resolver stands for.
+    public func resolution(of r: IndexedResolution) -> Resolution {
+        let countries = catalogue.countries
+        return Resolution(
+            position: r.position, country: r.country < 0 ? nil : countries[Int(r.country)],
+            nearest: r.nearest < 0 ? nil : NearestCountry(country: countries[Int(r.nearest)], distanceKm: r.nearestKm),
+            suggestion: Suggestion(country: countries[Int(r.suggested)], reason: r.reason, distanceKm: r.distanceKm),
+            timeZone: r.zoneID(in: zoneIDs), borderDistanceKm: r.borderDistanceKm)
     }
 
     /// The news country whose marker is nearest on the great circle.
     public func nearestMarker(_ position: Coordinate) -> Suggestion {
+        let m = nearestMarker(position, zone: 0)
+        return Suggestion(country: catalogue.countries[Int(m.suggested)], reason: .nearestMarker, distanceKm: m.distanceKm)
+    }
+
+    /// The nearest news marker's suggestion as an indexed answer at sea in `zone`.
+    private func nearestMarker(_ position: Coordinate, zone: Int32) -> IndexedResolution {
+        var best = -1
         if !markerGrid.isEmpty {
             let lon = position.longitude >= 180 ? -180 : position.longitude
             let col = min(max(Int(lon.rounded(.down)) + 180, 0), CountryIndexFormat.rootColumns - 1)
             let row = min(max(Int(position.latitude.rounded(.down)) + 90, 0), CountryIndexFormat.rootRows - 1)
-            let k = markerGrid[row * CountryIndexFormat.rootColumns + col]
-            if k >= 0 { return markerSuggestion(Int(k), position) }
+            best = Int(markerGrid[row * CountryIndexFormat.rootColumns + col])
         }
-        let p = Self.unitVector(position)
-        var bestDot = -Double.infinity
-        var best = 0
-        for (k, m) in newsMarkers.enumerated() {
-            let dot = p.x * m.x + p.y * m.y + p.z * m.z
-            if dot > bestDot {
-                bestDot = dot
-                best = k
+        if best < 0 {
+            let p = Self.unitVector(position)
+            var bestDot = -Double.infinity
+            best = 0
+            for (k, m) in newsMarkers.enumerated() {
+                let dot = p.x * m.x + p.y * m.y + p.z * m.z
+                if dot > bestDot {
+                    bestDot = dot
+                    best = k
+                }
             }
         }
-        return markerSuggestion(best, position)
-    }
-
-    /// The suggestion of the `k`th news marker, with its distance from `position`.
-    @inline(__always)
-    private func markerSuggestion(_ k: Int, _ position: Coordinate) -> Suggestion {
-        let m = markerPoints[k]
-        return Suggestion(
-            country: catalogue.countries[newsMarkers[k].index], reason: .nearestMarker,
-            distanceKm: GreatCircle.distance(from: position, to: m.marker, cosineOfLatitude: m.cosineOfLatitude))
+        let m = markerPoints[best]
+        return IndexedResolution(
+            position: position, suggested: Int32(newsMarkers[best].index), reason: .nearestMarker,
+            distanceKm: GreatCircle.distance(from: position, to: m.marker, cosineOfLatitude: m.cosineOfLatitude), zone: zone)
     }
 }

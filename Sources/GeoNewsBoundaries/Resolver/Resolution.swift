@@ -81,3 +81,15 @@ public struct Resolution: Hashable, Sendable {
 public protocol CountryResolving: Sendable {
     func resolve(_ position: Coordinate) -> Resolution
 }
+
+/// A resolver that answers by index as well (see ``IndexedResolution``), for a batch that
+/// writes millions of rows: the catalogue and zones its indexes point into, and the answers
+/// of many positions at once.
+public protocol IndexedCountryResolving: CountryResolving {
+    var catalogue: Catalogue { get }
+    /// The IANA ids ``IndexedResolution/zone`` points into.
+    var zoneIDs: [String] { get }
+    /// Appends the answer of every position in order: each is what ``resolve(_:)`` gives, by
+    /// index.
+    func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, appendingTo results: inout [IndexedResolution])
+}

@@ -80,12 +80,19 @@ public struct ResolverOptions: Sendable, Hashable {
 
 /// A resolver that answers every call with the same measures: a batch's rows through a
 /// resolver built for other work (the server's one resolver, with ``ResolutionMeasures/batch``).
-public struct MeasuringResolver: CountryResolving {
+public struct MeasuringResolver: IndexedCountryResolving {
     public let resolver: CountryResolver
     public let measures: ResolutionMeasures
 
     public func resolve(_ position: Coordinate) -> Resolution {
         resolver.resolve(position, measuring: measures)
+    }
+
+    public var catalogue: Catalogue { resolver.catalogue }
+    public var zoneIDs: [String] { resolver.zoneIDs }
+
+    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, appendingTo results: inout [IndexedResolution]) {
+        resolver.resolveIndexed(positions, measuring: measures, appendingTo: &results)
     }
 }
 

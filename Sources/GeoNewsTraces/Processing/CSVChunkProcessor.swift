@@ -11,12 +11,29 @@ struct CSVChunkProcessor: Sendable {
     let output: RecordFormat
     let followsTraces: Bool
     let columns: ResolvedColumns
+    /// A resolver that answers by index, and the texts its answers are written with: a
+    /// quote-free chunk written as CSV goes through it (see ``processPlain(_:firstLine:_:_:_:)``).
+    private let indexed: (resolver: any IndexedCountryResolving, text: IndexedColumnText)?
+
+    init(layout: CSVLayout, resolver: any CountryResolving, output: RecordFormat, followsTraces: Bool, columns: ResolvedColumns) {
+        self.layout = layout
+        self.resolver = resolver
+        self.output = output
+        self.followsTraces = followsTraces
+        self.columns = columns
+        indexed = (resolver as? any IndexedCountryResolving).map {
+            ($0, IndexedColumnText(catalogue: $0.catalogue, zoneIDs: $0.zoneIDs, includesBorderDistance: columns.includesBorderDistance))
+        }
+    }
 
     private var flatWriter: FlatRecordWriter {
         FlatRecordWriter(
             format: output, names: (0..<max(1, layout.names.count, layout.longitude + 1, layout.latitude + 1)).map(layout.name(ofField:)),
             columns: columns)
     }
+
+    /// Whether quote-free chunks written as CSV go through the resolver's answers by index.
+    var writesByIndex: Bool { indexed != nil }
 
     /// The output header line(s) for this layout, or nothing without a header.
     func header() -> String {
@@ -36,8 +53,8 @@ struct CSVChunkProcessor: Sendable {
             }
             var fields: [CSVField] = []
             fields.reserveCapacity(16)
-            if !chunk.hasQuotes, flat == nil, !layout.isTrace {
-                processPlain(b, firstLine: chunk.firstLine, &fields, &tally, out)
+            if !chunk.hasQuotes, flat == nil, !layout.isTrace, let indexed {
+                processPlain(b, firstLine: chunk.firstLine, indexed.resolver, indexed.text, &fields, &tally, out)
                 return
             }
             var cursor = CSVRecordCursor(b)
@@ -48,39 +65,70 @@ struct CSVChunkProcessor: Sendable {
                 process(record, fields, cursor, line: recordLine, flat, &tally, out)
             }
         }
-        tally.finish()
+        tally.finish(catalogue: indexed?.resolver.catalogue)
         return ProcessedChunk(output: out, tally: tally, inputBytes: chunk.bytes.count)
     }
 
-    /// A chunk without quotes, written as CSV: each line is scanned once for its two
-    /// coordinates and copied whole, without listing its fields. Any record that does not
-    /// resolve (blank, too wide or too short, not a number) goes through the cursor, so its
-    /// row is the one the general path writes.
+    /// How many records of a quote-free chunk are scanned before their positions are resolved
+    /// together (see ``IndexedCountryResolving/resolveIndexed(_:appendingTo:)``).
+    static let plainBlock = 256
+
+    /// A chunk without quotes, written as CSV by a resolver that answers by index: each line is
+    /// scanned once for its two coordinates and copied whole, without listing its fields. The
+    /// positions of a block of lines are resolved together, then the block is written in
+    /// order. Any record that does not resolve (blank, too wide or too short, not a number)
+    /// goes through the cursor, so its row is the one the general path writes.
     private func processPlain(
-        _ b: UnsafeBufferPointer<UInt8>, firstLine: Int, _ fields: inout [CSVField], _ tally: inout ChunkTally, _ out: OutputChunk
+        _ b: UnsafeBufferPointer<UInt8>, firstLine: Int, _ resolver: any IndexedCountryResolving, _ text: IndexedColumnText,
+        _ fields: inout [CSVField], _ tally: inout ChunkTally, _ out: OutputChunk
     ) {
         let width = layout.names.isEmpty ? Int.max : layout.names.count
+        let countryCount = resolver.catalogue.countries.count
         var line = firstLine
         var i = 0
+        var block: [(record: PlainCSVRecord, line: Int, resolves: Bool)] = []
+        var positions: [Coordinate] = []
+        var answers: [IndexedResolution] = []
+        block.reserveCapacity(Self.plainBlock)
+        positions.reserveCapacity(Self.plainBlock)
+        answers.reserveCapacity(Self.plainBlock)
         while i < b.count {
-            let record = PlainCSVRecord.scan(b, from: i, firstField: layout.latitude, secondField: layout.longitude)
-            if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount, layout.longitude < record.fieldCount,
-                case .success(let position) = CoordinateText.coordinate(
-                    latitude: UnsafeBufferPointer(rebasing: b[record.first]), longitude: UnsafeBufferPointer(rebasing: b[record.second]))
-            {
-                let r = resolver.resolve(position)
-                tally.countResolved(r, trace: UnsafeBufferPointer(start: nil, count: 0), time: nil, inJourney: false)
-                copyRecord(record.start..<record.end, fieldCount: record.fieldCount, b, out)
-                columns.appendCSV(r, to: out)
-                out.append(UInt8(ascii: "\n"))
-            } else {
-                var cursor = CSVRecordCursor(b, at: i)
-                if let general = cursor.next(fields: &fields) {
-                    process(general, fields, cursor, line: line, nil, &tally, out)
+            block.removeAll(keepingCapacity: true)
+            positions.removeAll(keepingCapacity: true)
+            while i < b.count && block.count < Self.plainBlock {
+                let record = PlainCSVRecord.scan(b, from: i, firstField: layout.latitude, secondField: layout.longitude)
+                if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount,
+                    layout.longitude < record.fieldCount,
+                    case .success(let position) = CoordinateText.coordinate(
+                        latitude: UnsafeBufferPointer(rebasing: b[record.first]),
+                        longitude: UnsafeBufferPointer(rebasing: b[record.second]))
+                {
+                    positions.append(position)
+                    block.append((record, line, true))
+                } else {
+                    block.append((record, line, false))
+                }
+                line += record.lines
+                i = record.next
+            }
+            answers.removeAll(keepingCapacity: true)
+            positions.withUnsafeBufferPointer { resolver.resolveIndexed($0, appendingTo: &answers) }
+            var k = 0
+            for (record, recordLine, resolves) in block {
+                if resolves {
+                    let r = answers[k]
+                    k += 1
+                    tally.countResolved(countryIndex: r.country, countryCount: countryCount)
+                    copyRecord(record.start..<record.end, fieldCount: record.fieldCount, b, out)
+                    text.appendCSV(r, to: out)
+                    out.append(UInt8(ascii: "\n"))
+                } else {
+                    var cursor = CSVRecordCursor(b, at: record.start)
+                    if let general = cursor.next(fields: &fields) {
+                        process(general, fields, cursor, line: recordLine, nil, &tally, out)
+                    }
                 }
             }
-            line += record.lines
-            i = record.next
         }
     }
 

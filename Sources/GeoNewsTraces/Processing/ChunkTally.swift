@@ -35,6 +35,9 @@ struct ChunkTally: Sendable {
     // Counts by catalogue entry until the chunk is done: random positions change country at
     // almost every row, and hashing an object's identity costs far less than hashing its code.
     private var byCountry: [ObjectIdentifier: (country: Country, count: Int)] = [:]
+    // Counts of fixes resolved by index (``countResolved(countryIndex:countryCount:)``), by
+    // catalogue index; empty until the first.
+    private var byIndex: [Int] = []
     // The run being extended.
     private var runOpen = false
     private var runTrace: [UInt8] = []
@@ -83,6 +86,20 @@ struct ChunkTally: Sendable {
         }
     }
 
+    /// Counts a fix resolved by index, outside any journey (a plain CSV row): its country's
+    /// catalogue index, -1 at sea. ``finish(catalogue:)`` names the countries.
+    @inline(__always)
+    mutating func countResolved(countryIndex: Int32, countryCount: Int) {
+        records += 1
+        resolved += 1
+        guard countryIndex >= 0 else {
+            atSea += 1
+            return
+        }
+        if byIndex.isEmpty { byIndex = [Int](repeating: 0, count: countryCount) }
+        byIndex[Int(countryIndex)] += 1
+    }
+
     private mutating func flushCountry() {
         if let pendingCountry, pendingCount > 0 {
             byCountry[ObjectIdentifier(pendingCountry), default: (pendingCountry, 0)].count += pendingCount
@@ -126,13 +143,22 @@ struct ChunkTally: Sendable {
         runOpen = false
     }
 
-    /// Call once when the chunk is done.
-    mutating func finish() {
+    /// Call once when the chunk is done, with the catalogue that the fixes counted by index
+    /// point into, if any were.
+    mutating func finish(catalogue: Catalogue? = nil) {
         flushCountry()
         pendingCountry = nil
         // Entries that share a code (Somaliland and Somalia, SO) add up under it.
         for (country, count) in byCountry.values { countries[country.iso2 ?? country.id, default: 0] += count }
         byCountry = [:]
+        if let catalogue {
+            for (i, count) in byIndex.enumerated() where count > 0 {
+                let country = catalogue.countries[i]
+                countries[country.iso2 ?? country.id, default: 0] += count
+            }
+        }
+        precondition(byIndex.isEmpty || catalogue != nil, "fixes counted by index need the catalogue to be named")
+        byIndex = []
         closeRun()
     }
 }

@@ -24,12 +24,14 @@ struct ResolvedColumns: Sendable {
 
     /// The added columns, `error` last.
     let columns: [Column]
+    let includesBorderDistance: Bool
     /// The columns with a value from the resolution: all but `error`.
     private let valueColumns: [Column]
     /// `"country_iso2":` and so on, in the order of `valueColumns`.
     private let jsonKeys: [String]
 
     init(includesBorderDistance: Bool = false) {
+        self.includesBorderDistance = includesBorderDistance
         columns = Column.allCases.filter { $0 != .borderDistanceKm || includesBorderDistance }
         valueColumns = columns.filter { $0 != .error }
         jsonKeys = valueColumns.map { "\"\($0.rawValue)\":" }

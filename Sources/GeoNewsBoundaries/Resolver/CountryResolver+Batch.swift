@@ -1,0 +1,109 @@
+import CMemoryHints
+import GeoNewsGeodesy
+
+extension CountryResolver {
+    /// How many rows of a batch have their descents fetched together: enough waits to overlap,
+    /// few enough that the slots fetched for the first row are still cached when it is resolved.
+    static let batchBlock = 32
+
+    /// Resolves every position with `measures` and appends the answers in order: each is
+    /// exactly ``resolveIndexed(_:measuring:)``'s.
+    ///
+    /// A lookup's cost is mostly waiting for memory: the root slot, each node and the leaf of
+    /// two trees (the regions and Natural Earth's land), a cache miss each for a random row.
+    /// Here the rows go in blocks of ``batchBlock``: the descents of a block are walked one
+    /// level at a time across all its rows, asking the caches for each row's next slot before
+    /// reading any, so that the rows' misses overlap; then each row is resolved as alone, from
+    /// slots already in the cache.
+    public func resolveIndexed(
+        _ positions: UnsafeBufferPointer<Coordinate>, measuring measures: ResolutionMeasures,
+        appendingTo results: inout [IndexedResolution]
+    ) {
+        results.reserveCapacity(results.count + positions.count)
+        var descents = [PendingDescent](repeating: PendingDescent(), count: Self.batchBlock)
+        var start = 0
+        while start < positions.count {
+            let end = min(start + Self.batchBlock, positions.count)
+            descents.withUnsafeMutableBufferPointer { d in
+                fetchDescents(UnsafeBufferPointer(rebasing: positions[start..<end]), into: d)
+            }
+            for i in start..<end { results.append(resolveIndexed(positions[i], measuring: measures)) }
+            start = end
+        }
+    }
+
+    /// Asks the caches for every slot that the lookups of `positions` in ``areas`` and
+    /// ``index`` will read, level by level across the rows. Reads only slots already asked for
+    /// one level earlier, and changes nothing: an answer does not depend on it.
+    private func fetchDescents(_ positions: UnsafeBufferPointer<Coordinate>, into d: UnsafeMutableBufferPointer<PendingDescent>) {
+        typealias F = CountryIndexFormat
+        let e = CountryIndex.edgeNudge
+        for (i, p) in positions.enumerated() {
+            let lat = min(max(p.latitude, -90 + e), 90 - e), lon = p.longitude
+            // The antimeridian's two lookups and NaN are left to the lookup itself.
+            guard lon > -180 + e && lon < 180 - e, lat == lat else {
+                d[i] = PendingDescent()
+                continue
+            }
+            let gx = CountryIndex.latticeIndex(lon, origin: 180, count: F.rootColumns)
+            let gy = CountryIndex.latticeIndex(lat, origin: 90, count: F.rootRows)
+            let r = CellTreeWalk.rootIndex(gx: gx, gy: gy)
+            d[i] = PendingDescent(
+                gx: gx, gy: gy, area: areas.root.baseAddress! + r, areaShift: F.finestDepth,
+                land: index.root.baseAddress! + r, landShift: F.finestDepth)
+            geonews_prefetch(d[i].area)
+            geonews_prefetch(d[i].land)
+        }
+        var walking = true
+        while walking {
+            walking = false
+            for i in 0..<positions.count {
+                if let slot = d[i].area {
+                    d[i].area = step(
+                        CellSlot(slot.pointee), shift: &d[i].areaShift, gx: d[i].gx, gy: d[i].gy, nodes: areas.nodes,
+                        leaf: UnsafeRawPointer(areas.leaves.baseAddress!), leafWordSize: MemoryLayout<UInt16>.size)
+                    walking = walking || d[i].area != nil
+                }
+                if let slot = d[i].land {
+                    d[i].land = step(
+                        CellSlot(slot.pointee), shift: &d[i].landShift, gx: d[i].gx, gy: d[i].gy, nodes: index.nodes,
+                        leaf: UnsafeRawPointer(index.leaves.baseAddress!), leafWordSize: MemoryLayout<UInt64>.size)
+                    walking = walking || d[i].land != nil
+                }
+            }
+        }
+    }
+
+    /// One level of a fetched descent: for a node, asks for the child's slot and returns it,
+    /// to be read next; for a leaf, asks for its first two cache lines (header and first
+    /// vertices) and returns `nil`, as for a whole cell.
+    @inline(__always)
+    private func step(
+        _ slot: CellSlot, shift: inout Int, gx: Int, gy: Int, nodes: UnsafeBufferPointer<UInt32>, leaf: UnsafeRawPointer,
+        leafWordSize: Int
+    ) -> UnsafePointer<UInt32>? {
+        switch slot.kind {
+        case .node:
+            let child = nodes.baseAddress! + CellTreeWalk.child(of: slot, below: &shift, gx: gx, gy: gy)
+            geonews_prefetch(child)
+            return child
+        case .leaf:
+            let header = leaf + slot.payload &* leafWordSize
+            geonews_prefetch(header)
+            geonews_prefetch(header + 64)
+            return nil
+        default:
+            return nil
+        }
+    }
+}
+
+/// One row's descents in a batch's fetch: its lattice cell and, per tree, the slot to read
+/// next (`nil` once the walk reached a leaf or a whole cell).
+private struct PendingDescent {
+    var gx = 0, gy = 0
+    var area: UnsafePointer<UInt32>? = nil
+    var areaShift = 0
+    var land: UnsafePointer<UInt32>? = nil
+    var landShift = 0
+}
