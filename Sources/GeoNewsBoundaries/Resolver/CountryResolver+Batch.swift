@@ -53,6 +53,8 @@ extension CountryResolver {
                 land: index.root.baseAddress! + r, landShift: F.finestDepth)
             geonews_prefetch(d[i].area)
             geonews_prefetch(d[i].land)
+            // The marker grid has the root grid's cells: a row at sea reads its entry.
+            if r < markerGrid.count { markerGrid.withUnsafeBufferPointer { geonews_prefetch($0.baseAddress! + r) } }
         }
         var walking = true
         while walking {

@@ -58,7 +58,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
 
     /// Per 1° root cell, the position in `newsMarkers` of the marker nearest to every point of
     /// the cell, or -1 where the cell is near a tie; empty unless built (batch work).
-    private let markerGrid: [Int8]
+    let markerGrid: [Int8]
 
     /// - Parameter options: what ``resolve(_:)`` measures and which tables to precompute; see
     ///   ``ResolverOptions/singlePosition``, ``ResolverOptions/batch`` and
