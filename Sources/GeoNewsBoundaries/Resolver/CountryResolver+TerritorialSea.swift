@@ -43,8 +43,9 @@ extension CountryResolver {
         let drawn = region.flatMap(areas.country(ofRegion:))
         if let region, let drawn, drawn == antarctica || areas.holdsUnmappedLand(region: region) { return (drawn, 0) }
         if let land = index.countryIndex(at: position) { return (drawn ?? land, 0) }
-        guard index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) else { return nil }
+        guard mayBeNearShore(position) else { return nil }
         if let drawn, !measuringSea {
+            if coastGrid?.certainlyNearLand(position) == true { return (drawn, nil) }
             return index.hasLand(within: Self.territorialSeaKm, of: position) ? (drawn, nil) : nil
         }
         let reach = max(reachKm, Self.territorialSeaKm)

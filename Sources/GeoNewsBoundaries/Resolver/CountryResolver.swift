@@ -40,6 +40,9 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// Lets the border-distance search skip the cells a country wholly holds; built when
     /// ``ResolverOptions/buildsBorderTable`` asks.
     public let borderTable: AreaBorderTable?
+    /// Spares most positions at sea near a coast the nearest-land search once built; started
+    /// when ``ResolverOptions/buildsCoastGrid`` asks.
+    public let coastGrid: CoastGridBuild?
     /// Within this many kilometres of a news country's land, a point at sea is suggested that
     /// country (25 km: the territorial sea is 22 km, and Natural Earth's 10 m coastline
     /// leaves most coastal towns within a few kilometres of it).
@@ -74,6 +77,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         self.zoneIDs = zoneIDs
         self.options = options
         borderTable = options.buildsBorderTable ? AreaBorderTable(areas) : nil
+        coastGrid = options.buildsCoastGrid ? CoastGridBuild.start(index) : nil
         nearShoreKm = index.nearShoreKm
         antarctica = catalogue.country(iso2: "AQ").flatMap { catalogue.index(of: $0) }
         newsCountry = catalogue.countries.map { c in
@@ -220,7 +224,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
             return answer
         }
         let land: (countryIndex: Int, distanceKm: Double)?
-        if bounded && !index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) {
+        if bounded && !mayBeNearShore(position) {
             land = nil
         } else if let searched, searched.reachKm == seaSearchKm {
             land = searched.land
@@ -238,6 +242,14 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         answer.nearest = Int32(land.countryIndex)
         answer.nearestKm = land.distanceKm
         return answer
+    }
+
+    /// False only when no land lies within ``nearShoreKm`` of the position: the index's root
+    /// cell's flag, then the coast grid's finer one once it is built.
+    @inline(__always)
+    func mayBeNearShore(_ position: Coordinate) -> Bool {
+        guard index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) else { return false }
+        return coastGrid?.mayBeNearShore(position) ?? true
     }
 
     /// The ``Resolution`` an indexed answer of this resolver stands for.
