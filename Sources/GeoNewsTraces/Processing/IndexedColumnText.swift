@@ -13,6 +13,8 @@ final class IndexedColumnText: @unchecked Sendable {
     /// the zones' fields by index, then the 25 nautical zones', then the four reasons'.
     private let bounds: [(start: Int, count: Int)]
     private let zoneBase: Int, nauticalBase: Int, reasonBase: Int
+    /// The most bytes ``appendCSV(_:to:)`` writes: every comma, the longest texts, two distances.
+    private let rowLimit: Int
 
     init(catalogue: Catalogue, zoneIDs: [String], includesBorderDistance: Bool) {
         self.includesBorderDistance = includesBorderDistance
@@ -33,6 +35,8 @@ final class IndexedColumnText: @unchecked Sendable {
             offset += f.count
         }
         self.bounds = bounds
+        let longest = fields.map(\.count).max() ?? 0
+        rowLimit = 8 + 4 * longest + 2 * OutputChunk.kilometresLimit
         text = .allocate(capacity: max(1, offset))
         for (f, b) in zip(fields, bounds) { f.withUnsafeBufferPointer { (text + b.start).update(from: $0.baseAddress!, count: $0.count) } }
         precondition(reasons.enumerated().allSatisfy { Self.reasonOrdinal($0.element) == $0.offset })
@@ -44,27 +48,34 @@ final class IndexedColumnText: @unchecked Sendable {
     /// the same answer.
     @inline(__always)
     func appendCSV(_ r: IndexedResolution, to out: OutputChunk) {
-        out.append(UInt8(ascii: ","))
-        if r.country >= 0 { append(Int(r.country), to: out) }
-        out.append(UInt8(ascii: ","))
-        append(Int(r.suggested), to: out)
-        out.append(UInt8(ascii: ","))
-        append(reasonBase &+ Self.reasonOrdinal(r.reason), to: out)
-        out.append(UInt8(ascii: ","))
-        out.appendKilometres(r.distanceKm)
-        out.append(UInt8(ascii: ","))
-        append(r.zone >= 0 ? zoneBase &+ Int(r.zone) : nauticalBase &+ Int(-1 &- r.zone), to: out)
-        if includesBorderDistance {
-            out.append(UInt8(ascii: ","))
-            if let km = r.borderDistanceKm { out.appendKilometres(km) }
+        out.append(upTo: rowLimit) { start in
+            var p = start
+            @inline(__always) func text(_ entry: Int) {
+                let b = bounds[entry]
+                OutputChunk.copy(from: self.text + b.start, to: p, count: b.count)
+                p += b.count
+            }
+            @inline(__always) func comma() {
+                p.pointee = UInt8(ascii: ",")
+                p += 1
+            }
+            comma()
+            if r.country >= 0 { text(Int(r.country)) }
+            comma()
+            text(Int(r.suggested))
+            comma()
+            text(reasonBase &+ Self.reasonOrdinal(r.reason))
+            comma()
+            p += OutputChunk.writeKilometres(r.distanceKm, to: p)
+            comma()
+            text(r.zone >= 0 ? zoneBase &+ Int(r.zone) : nauticalBase &+ Int(-1 &- r.zone))
+            if includesBorderDistance {
+                comma()
+                if let km = r.borderDistanceKm { p += OutputChunk.writeKilometres(km, to: p) }
+            }
+            comma()
+            return p - start
         }
-        out.append(UInt8(ascii: ","))
-    }
-
-    @inline(__always)
-    private func append(_ entry: Int, to out: OutputChunk) {
-        let b = bounds[entry]
-        out.append(text + b.start, count: b.count)
     }
 
     @inline(__always)
