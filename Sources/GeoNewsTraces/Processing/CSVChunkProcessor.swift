@@ -12,7 +12,7 @@ struct CSVChunkProcessor: Sendable {
     let followsTraces: Bool
     let columns: ResolvedColumns
     /// A resolver that answers by index, and the texts its answers are written with: a
-    /// quote-free chunk written as CSV goes through it (see ``processPlain(_:firstLine:_:_:_:)``).
+    /// quote-free chunk written as CSV goes through it (see `processPlain`).
     private let indexed: (resolver: any IndexedCountryResolving, text: IndexedColumnText)?
 
     init(layout: CSVLayout, resolver: any CountryResolving, output: RecordFormat, followsTraces: Bool, columns: ResolvedColumns) {
