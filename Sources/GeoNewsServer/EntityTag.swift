@@ -45,15 +45,21 @@ enum EntityTag {
     ) throws -> PlainAnswer {
         let gzip = AnswerEncoding.acceptsGzip(fields)
         if let matched = matching(fields[.ifNoneMatch], tag: tag) {
-            var headers = headers(tag: matched)
-            for field in extraHeaders { headers[field.name] = field.value }
-            if AnswerEncoding.compressedTypes.contains(contentType) { headers[.vary] = "Accept-Encoding" }
-            return PlainAnswer(status: .notModified, headers: headers, body: ByteBuffer())
+            return notModified(tag: matched, contentType: contentType, extraHeaders: extraHeaders)
         }
         var headers = headers(tag: tag, contentType: contentType)
         for field in extraHeaders { headers[field.name] = field.value }
         let plain = PlainAnswer(headers: headers, body: try cache.map { try $0.answer(tag, encode: body) } ?? body())
         return AnswerEncoding.encode(plain, acceptsGzip: gzip, cache: cache)
+    }
+
+    /// The 304 for a request whose `If-None-Match` named `tag` (the plain tag or its gzip
+    /// form) of an answer of `contentType`.
+    static func notModified(tag: String, contentType: String, extraHeaders: HTTPFields = [:]) -> PlainAnswer {
+        var headers = headers(tag: tag)
+        for field in extraHeaders { headers[field.name] = field.value }
+        if AnswerEncoding.compressedTypes.contains(contentType) { headers[.vary] = "Accept-Encoding" }
+        return PlainAnswer(status: .notModified, headers: headers, body: ByteBuffer())
     }
 
     /// The tag in `ifNoneMatch` that `tag` or its gzip form matches (`*` matches the plain

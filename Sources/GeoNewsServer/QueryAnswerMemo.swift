@@ -1,15 +1,15 @@
 import NIOConcurrencyHelpers
 
 /// Whole answers by the query string that asked for them, for a plain route whose answer to a
-/// query stays the same while what it was made from (a dataset's version) does: a map asks
-/// the same few queries again and again (its start view, a tile it pans back to), and a
-/// repeated one then skips parsing the query, working out its tag, and building the header
-/// fields, which cost as much as writing the answer out.
+/// query stays the same while what it was made from (a dataset's version, the half hour of a
+/// resolution) does: a map asks the same few queries again and again (its start view, a tile it
+/// pans back to), and a repeated one then skips parsing the query, working out its tag, and
+/// building the header fields, which cost as much as writing the answer out.
 ///
-/// An entry records the source it was made from, and a lookup names the current one, so an
-/// entry from an older source is never used. Answers to a request with `If-None-Match` are
-/// neither kept nor looked up (they may be 304s). When the memo is full it is emptied and
-/// refills with what is asked for next.
+/// An entry records the source it was made from and the answer's plain tag, and a lookup names
+/// the current source, so an entry from an older one is never used; a request whose
+/// `If-None-Match` names the tag (or its gzip form) is told so, for the route's 304. When the
+/// memo is full it is emptied and refills with what is asked for next.
 final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
     /// What one answer is kept by: the query string and whether the client accepts gzip
     /// (the body and headers differ).
@@ -18,7 +18,21 @@ final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
         let gzip: Bool
     }
 
-    private let entries = NIOLockedValueBox<(answers: [Key: (source: Source, answer: PlainAnswer)], bytes: Int)>(([:], 0))
+    /// What a lookup found: the kept answer, or the tag that the request's `If-None-Match`
+    /// named (the route sends its 304).
+    enum Found {
+        case answer(PlainAnswer)
+        case notModified(tag: String)
+    }
+
+    private struct Entry {
+        let source: Source
+        /// The plain answer's strong ETag, which a gzip form's tag is made from.
+        let tag: String
+        let answer: PlainAnswer
+    }
+
+    private let entries = NIOLockedValueBox<(answers: [Key: Entry], bytes: Int)>(([:], 0))
     /// At most this many answers and this many bytes of bodies; one larger than a sixteenth of
     /// the bytes is not kept. Keys are bounded by the request line's limit.
     let maximumCount: Int
@@ -29,21 +43,26 @@ final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
         self.maximumBytes = maximumBytes
     }
 
-    /// The answer kept for `key` when it was made from `source`.
-    func answer(_ key: Key, source: Source) -> PlainAnswer? {
-        entries.withLockedValue { memo in
+    /// The answer kept for `key` when it was made from `source`; `.notModified` when
+    /// `ifNoneMatch` names its tag.
+    func answer(_ key: Key, source: Source, ifNoneMatch: String? = nil) -> Found? {
+        let entry = entries.withLockedValue { memo -> Entry? in
             guard let entry = memo.answers[key], entry.source == source else { return nil }
-            return entry.answer
+            return entry
         }
+        guard let entry else { return nil }
+        if let matched = EntityTag.matching(ifNoneMatch, tag: entry.tag) { return .notModified(tag: matched) }
+        return .answer(entry.answer)
     }
 
-    /// Keeps `answer`, made from `source`, for `key`, when it is a 200 small enough.
-    func store(_ answer: PlainAnswer, for key: Key, source: Source) {
+    /// Keeps `answer`, whose plain tag is `tag`, made from `source`, for `key`, when it is a
+    /// 200 small enough.
+    func store(_ answer: PlainAnswer, tag: String, for key: Key, source: Source) {
         let bytes = answer.body.readableBytes + key.query.utf8.count
         guard answer.status == .ok, bytes <= maximumBytes / 16 else { return }
         entries.withLockedValue { memo in
             if memo.answers.count >= maximumCount || memo.bytes + bytes > maximumBytes { memo = ([:], 0) }
-            if let old = memo.answers.updateValue((source, answer), forKey: key) {
+            if let old = memo.answers.updateValue(Entry(source: source, tag: tag, answer: answer), forKey: key) {
                 memo.bytes -= old.answer.body.readableBytes + key.query.utf8.count
             }
             memo.bytes += bytes

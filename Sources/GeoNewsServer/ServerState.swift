@@ -26,8 +26,9 @@ struct ServerState: Sendable {
     let answers = AnswerCache()
     /// `GET /v1/clusters` answers by query string, for the dataset version they were made from.
     let clusterAnswers = QueryAnswerMemo<String>()
-    /// `GET /v1/resolve` answers of this half hour by query.
-    let resolveAnswers = ResolveAnswerCache()
+    /// `GET /v1/resolve` answers by query string, for the half hour they were made in (a
+    /// resolution's UTC offset changes only on a whole or half hour).
+    let resolveAnswers = QueryAnswerMemo<Int64>(maximumCount: 4096)
 
     var catalogue: Catalogue { resolver.catalogue }
 }

@@ -12,39 +12,71 @@ final class QueryAnswerMemoTests: XCTestCase {
         PlainAnswer(status: status, headers: [.contentType: "application/geo+json"], body: ByteBuffer(string: text))
     }
 
+    /// The kept answer's body, `nil` when none was found or a 304 was.
+    private func body<S>(_ memo: QueryAnswerMemo<S>, _ key: QueryAnswerMemo<S>.Key, _ source: S) -> String? {
+        guard case .answer(let kept)? = memo.answer(key, source: source) else { return nil }
+        return String(buffer: kept.body)
+    }
+
     func testAnAnswerIsUsedOnlyForTheSourceAndEncodingItWasMadeFor() {
         let memo = QueryAnswerMemo<String>()
         let plain = QueryAnswerMemo<String>.Key(query: "altitude=15000km", gzip: false)
         let gzip = QueryAnswerMemo<String>.Key(query: "altitude=15000km", gzip: true)
-        memo.store(answer("v1"), for: plain, source: "version-1")
-        XCTAssertEqual(memo.answer(plain, source: "version-1").map { String(buffer: $0.body) }, "v1")
+        memo.store(answer("v1"), tag: "\"1\"", for: plain, source: "version-1")
+        XCTAssertEqual(body(memo, plain, "version-1"), "v1")
         XCTAssertNil(memo.answer(plain, source: "version-2"), "an answer from an older dataset version")
         XCTAssertNil(memo.answer(gzip, source: "version-1"), "the gzip form is kept apart")
         XCTAssertNil(memo.answer(.init(query: "altitude=15000km&x=1", gzip: false), source: "version-1"))
-        memo.store(answer("v2"), for: plain, source: "version-2")
-        XCTAssertEqual(memo.answer(plain, source: "version-2").map { String(buffer: $0.body) }, "v2")
+        memo.store(answer("v2"), tag: "\"2\"", for: plain, source: "version-2")
+        XCTAssertEqual(body(memo, plain, "version-2"), "v2")
         XCTAssertNil(memo.answer(plain, source: "version-1"))
     }
 
     func testOnlyOKAnswersSmallEnoughAreKeptAndAFullMemoEmpties() {
         let memo = QueryAnswerMemo<Int>(maximumCount: 3, maximumBytes: 1600)
-        memo.store(answer("{}", status: .notModified), for: .init(query: "a", gzip: false), source: 1)
+        memo.store(answer("{}", status: .notModified), tag: "\"a\"", for: .init(query: "a", gzip: false), source: 1)
         XCTAssertEqual(memo.count, 0, "only 200s")
-        memo.store(answer(String(repeating: "x", count: 101)), for: .init(query: "b", gzip: false), source: 1)
+        memo.store(answer(String(repeating: "x", count: 101)), tag: "\"b\"", for: .init(query: "b", gzip: false), source: 1)
         XCTAssertEqual(memo.count, 0, "larger than a sixteenth of the bytes")
-        for query in ["c", "d", "e"] { memo.store(answer(query), for: .init(query: query[...], gzip: false), source: 1) }
+        for query in ["c", "d", "e"] {
+            memo.store(answer(query), tag: "\"\(query)\"", for: .init(query: query[...], gzip: false), source: 1)
+        }
         XCTAssertEqual(memo.count, 3)
-        memo.store(answer("f"), for: .init(query: "f", gzip: false), source: 1)
+        memo.store(answer("f"), tag: "\"f\"", for: .init(query: "f", gzip: false), source: 1)
         XCTAssertEqual(memo.count, 1, "full: emptied, then the new answer kept")
         XCTAssertNotNil(memo.answer(.init(query: "f", gzip: false), source: 1))
         XCTAssertNil(memo.answer(.init(query: "c", gzip: false), source: 1))
     }
 
+    /// A request whose `If-None-Match` names the kept answer's tag, its gzip form, or `*`, or
+    /// names it weakly, is told which tag matched; any other gets the kept answer.
+    func testARevalidationThatNamesTheKeptTagIsToldSo() {
+        let memo = QueryAnswerMemo<Int>()
+        let key = QueryAnswerMemo<Int>.Key(query: "altitude=15000km", gzip: true)
+        let tag = "\"00112233aabbccdd\""
+        memo.store(answer("kept"), tag: tag, for: key, source: 7)
+        let gzipTag = AnswerEncoding.gzipTag(tag)
+        for (ifNoneMatch, matched) in [
+            (tag, tag), (gzipTag, gzipTag), ("W/\(tag)", tag), ("\"other\", \(gzipTag)", gzipTag), ("*", tag),
+        ] {
+            guard case .notModified(let t)? = memo.answer(key, source: 7, ifNoneMatch: ifNoneMatch) else {
+                XCTFail("\(ifNoneMatch): no 304")
+                continue
+            }
+            XCTAssertEqual(t, matched, ifNoneMatch)
+        }
+        guard case .answer(let kept)? = memo.answer(key, source: 7, ifNoneMatch: "\"other\"") else {
+            return XCTFail("a tag that does not match gets the kept answer")
+        }
+        XCTAssertEqual(String(buffer: kept.body), "kept")
+        XCTAssertNil(memo.answer(key, source: 8, ifNoneMatch: tag), "not for another source")
+    }
+
     func testCacheControlCountsDownToTheHalfHourAndIsClamped() {
-        XCTAssertEqual(ResolveAnswerCache.cacheControl(secondsValid: 1800), "public, max-age=1800")
-        XCTAssertEqual(ResolveAnswerCache.cacheControl(secondsValid: 17), "public, max-age=17")
-        XCTAssertEqual(ResolveAnswerCache.cacheControl(secondsValid: 5000), "public, max-age=1800")
-        XCTAssertEqual(ResolveAnswerCache.cacheControl(secondsValid: -3), "public, max-age=0")
+        XCTAssertEqual(ResolveRoutes.cacheControl(secondsValid: 1800), "public, max-age=1800")
+        XCTAssertEqual(ResolveRoutes.cacheControl(secondsValid: 17), "public, max-age=17")
+        XCTAssertEqual(ResolveRoutes.cacheControl(secondsValid: 5000), "public, max-age=1800")
+        XCTAssertEqual(ResolveRoutes.cacheControl(secondsValid: -3), "public, max-age=0")
     }
 
     /// The answer to `request`, read on the event loop: a second request on the connection asks
@@ -73,6 +105,26 @@ final class QueryAnswerMemoTests: XCTestCase {
                 let (a, b) = (try XCTUnwrap(age(first)), try XCTUnwrap(age(second)))
                 XCTAssertTrue(b < a || b > 1700, "max-age counts down (or a new half hour began): \(a) then \(b)")
             }
+        }
+        // Revalidations are answered from the memo as afresh: 304 with the tag, Vary and a
+        // Cache-Control, no body; the gzip form's tag earns it too.
+        for path in ["/v1/resolve?lat=-33.9&lon=18.4", "/v1/clusters?altitude=15000km"] {
+            let plain = try exchangeOne(server, "GET \(path) HTTP/1.1")
+            let gzip = try exchangeOne(server, "GET \(path) HTTP/1.1\r\nAccept-Encoding: gzip")
+            for (first, encoding) in [(plain, ""), (gzip, "\r\nAccept-Encoding: gzip")] {
+                let tag = try XCTUnwrap(first.headers["etag"], path)
+                for _ in 0..<2 {
+                    let again = try exchangeOne(server, "GET \(path) HTTP/1.1\r\nIf-None-Match: \(tag)\(encoding)")
+                    XCTAssertEqual(again.status, "HTTP/1.1 304 Not Modified", path)
+                    XCTAssertEqual(again.headers["etag"], tag, path)
+                    XCTAssertEqual(again.headers["vary"], "Accept-Encoding", path)
+                    XCTAssertNotNil(again.headers["cache-control"], path)
+                    XCTAssertTrue(again.body.isEmpty, path)
+                }
+            }
+            let other = try exchangeOne(server, "GET \(path) HTTP/1.1\r\nIf-None-Match: \"0000000000000000\"")
+            XCTAssertEqual(other.status, "HTTP/1.1 200 OK", path)
+            XCTAssertEqual(other.body, plain.body, path)
         }
         let plain = try exchangeOne(server, "GET /v1/clusters?altitude=15000km HTTP/1.1")
         let gzip = try exchangeOne(server, "GET /v1/clusters?altitude=15000km HTTP/1.1\r\nAccept-Encoding: gzip")

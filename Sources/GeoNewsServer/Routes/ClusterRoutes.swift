@@ -76,12 +76,15 @@ struct ClusterRoutes {
         switch state.datasets.quickDataset(name) {
         case .ready(let dataset):
             state.sharedDatasets.served(name)
-            guard fields[.ifNoneMatch] == nil else { return try answer(query, dataset: dataset, state: state, fields: fields) }
             let key = QueryAnswerMemo<String>.Key(query: query.raw, gzip: AnswerEncoding.acceptsGzip(fields))
-            if let kept = state.clusterAnswers.answer(key, source: dataset.version) { return kept }
-            let made = try answer(query, dataset: dataset, state: state, fields: fields)
-            state.clusterAnswers.store(made, for: key, source: dataset.version)
-            return made
+            switch state.clusterAnswers.answer(key, source: dataset.version, ifNoneMatch: fields[.ifNoneMatch]) {
+            case .answer(let kept)?: return kept
+            case .notModified(let tag)?: return EntityTag.notModified(tag: tag, contentType: Self.contentType)
+            case nil: break
+            }
+            let made = try taggedAnswer(query, dataset: dataset, state: state, fields: fields)
+            state.clusterAnswers.store(made.answer, tag: made.tag, for: key, source: dataset.version)
+            return made.answer
         case .needsLoad: return nil
         case .unknown:
             if state.sharedDatasets.mayFetch(name) { return nil }
@@ -98,9 +101,19 @@ struct ClusterRoutes {
     private static func answer(
         _ query: QueryParameters, dataset: ClusterDataset, state: ServerState, fields: HTTPFields
     ) throws -> PlainAnswer {
-        let (tag, body) = try collection(query, dataset: dataset, state: state)
-        return try EntityTag.answer(to: fields, tag: tag, contentType: "application/geo+json", cache: state.answers, body: body)
+        try taggedAnswer(query, dataset: dataset, state: state, fields: fields).answer
     }
+
+    /// The answer (304 to a matching `If-None-Match`, gzip when accepted) and the plain tag
+    /// of its collection.
+    private static func taggedAnswer(
+        _ query: QueryParameters, dataset: ClusterDataset, state: ServerState, fields: HTTPFields
+    ) throws -> (tag: String, answer: PlainAnswer) {
+        let (tag, body) = try collection(query, dataset: dataset, state: state)
+        return (tag, try EntityTag.answer(to: fields, tag: tag, contentType: contentType, cache: state.answers, body: body))
+    }
+
+    private static let contentType = "application/geo+json"
 
     /// The dataset and a cluster id below 2^53 (JavaScript reads ids as doubles).
     private func cluster(_ request: Request, _ context: RouteBuilder.Context) async throws -> (ClusterDataset, ClusterID) {

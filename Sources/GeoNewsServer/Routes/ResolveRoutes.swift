@@ -31,34 +31,51 @@ struct ResolveRoutes {
     static func plainAnswer(_ query: QueryParameters, state: ServerState, fields: HTTPFields) throws -> PlainAnswer? {
         guard query.value("headlines") == nil else { return nil }
         let now = Date()
-        let halfHour = ResolveAnswerCache.halfHour(now)
-        let key = ResolveAnswerCache.Key(query: query.raw, gzip: AnswerEncoding.acceptsGzip(fields))
-        let entry: ResolveAnswerCache.Entry
-        if let kept = state.resolveAnswers.entry(key, halfHour: halfHour) {
-            entry = kept
-        } else {
+        let halfHour = Self.halfHour(now)
+        let key = QueryAnswerMemo<Int64>.Key(query: query.raw, gzip: AnswerEncoding.acceptsGzip(fields))
+        var answer: PlainAnswer
+        switch state.resolveAnswers.answer(key, source: halfHour, ifNoneMatch: fields[.ifNoneMatch]) {
+        case .answer(let kept)?:
+            answer = kept
+        case .notModified(let tag)?:
+            answer = notModified(tag)
+        case nil:
             let (resolution, language) = try ResolveRoutes(state: state).resolve(query)
             if let category = query.value("category") { _ = try HeadlineRoutes.category(category) }
             let body = ByteBuffer(
                 bytes: try ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now).jsonBytes())
             let tag = EntityTag.of(bytes: body.readableBytesView)
             let encodings: HTTPFields = key.gzip ? [.acceptEncoding: "gzip"] : [:]
-            var answer = try EntityTag.answer(to: encodings, tag: tag, contentType: "application/json", cache: nil) { body }
+            answer = try EntityTag.answer(to: encodings, tag: tag, contentType: "application/json", cache: nil) { body }
             answer.headers[.cacheControl] = nil  // set per request, through `PlainAnswer.cacheControl`
-            entry = ResolveAnswerCache.Entry(body: body, tag: tag, answer: answer)
-            state.resolveAnswers.store(entry, for: key, halfHour: halfHour)
+            state.resolveAnswers.store(answer, tag: tag, for: key, source: halfHour)
+            if let matched = EntityTag.matching(fields[.ifNoneMatch], tag: tag) { answer = notModified(matched) }
         }
         // Valid until the next whole or half hour: UTC offsets change then.
-        let cacheControl = ResolveAnswerCache.cacheControl(secondsValid: ResolutionReport.secondsValid(after: now))
-        guard fields[.ifNoneMatch] == nil else {
-            return try EntityTag.answer(
-                to: fields, tag: entry.tag, contentType: "application/json", cache: nil, extraHeaders: [.cacheControl: cacheControl]
-            ) { entry.body }
-        }
-        var answer = entry.answer
-        answer.cacheControl = cacheControl
+        answer.cacheControl = Self.cacheControl(secondsValid: ResolutionReport.secondsValid(after: now))
         return answer
     }
+
+    /// The 304 for a resolution whose tag (plain or gzip) `If-None-Match` named, without a
+    /// `Cache-Control` of its own: the counting-down one is added per request.
+    private static func notModified(_ tag: String) -> PlainAnswer {
+        var answer = EntityTag.notModified(tag: tag, contentType: "application/json")
+        answer.headers[.cacheControl] = nil
+        return answer
+    }
+
+    /// The half hour since 1970 that `date` falls in: what a kept resolution is valid for.
+    static func halfHour(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down)).quotientAndRemainder(dividingBy: 1800).quotient
+    }
+
+    /// `Cache-Control` for an answer valid `secondsValid` more seconds (1…1800), written once
+    /// at first use rather than per request.
+    static func cacheControl(secondsValid: Int) -> String {
+        cacheControls[min(max(secondsValid, 0), cacheControls.count - 1)]
+    }
+
+    private static let cacheControls = (0...1800).map { "public, max-age=\($0)" }
 
     /// A resolution's JSON as the answer to a request with these fields: its ETag is the hash
     /// of the bytes (a resolution also depends on the hour, through its UTC offset), 304 to
