@@ -120,28 +120,6 @@ final class OutputChunk: @unchecked Sendable {
         count -= n
     }
 
-    /// Appends a non-negative or negative integer in decimal.
-    func appendInteger(_ value: Int) {
-        reserve(21)
-        var v = value.magnitude
-        if value < 0 { base[count] = UInt8(ascii: "-"); count += 1 }
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[n] = UInt8(truncatingIfNeeded: v % 10) + 48
-                v /= 10
-                n += 1
-            } while v > 0
-            while n > 0 { n -= 1; base[count] = d[n]; count += 1 }
-        }
-    }
-
     /// Appends `value` rounded to three decimals ("12.345"), the resolution of `distance_km`:
     /// metres. Non-finite values, which no distance should be, are written as 0.
     func appendKilometres(_ value: Double) {
