@@ -49,9 +49,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // One inline function over the compiler's prefetch builtin: a header, nothing to link.
         .systemLibrary(name: "CMemoryHints"),
+        // Inline functions over the compiler's vector extensions: great-circle distances four at
+        // a time. A header, nothing to link.
+        .systemLibrary(name: "CLaneMath"),
         // Great-circle distance and bearing on the mean-radius sphere, and the WGS 84 geodesic
-        // (Karney 2013). Pure Swift, no I/O.
-        .target(name: "GeoNewsGeodesy"),
+        // (Karney 2013). Swift and one header of inline C, no I/O.
+        .target(name: "GeoNewsGeodesy", dependencies: ["CLaneMath"]),
         // JSON text primitives every wire format shares: the string escaper and a JSON value.
         // Pure Swift, no dependencies, so that any module may write JSON the same way.
         .target(name: "GeoNewsJSON"),

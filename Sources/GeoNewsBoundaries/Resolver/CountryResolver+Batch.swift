@@ -21,13 +21,33 @@ extension CountryResolver {
     ) {
         results.reserveCapacity(results.count + positions.count)
         var descents = [PendingDescent](repeating: PendingDescent(), count: Self.batchBlock)
+        var marked = [IndexedResolution](
+            repeating: IndexedResolution(position: Coordinate(latitude: 0, longitude: 0), suggested: 0, reason: .inside, distanceKm: 0, zone: 0),
+            count: Self.batchBlock)
         var start = 0
         while start < positions.count {
             let end = min(start + Self.batchBlock, positions.count)
             descents.withUnsafeMutableBufferPointer { d in
                 fetchDescents(UnsafeBufferPointer(rebasing: positions[start..<end]), into: d)
             }
-            for i in start..<end { results.append(resolveIndexed(positions[i], measuring: measures)) }
+            var atSea = 0
+            for i in start..<end {
+                let answer = resolveIndexed(positions[i], measuring: measures, leavingMarkerDistance: ())
+                if answer.reason == .nearestMarker {
+                    marked[atSea] = answer
+                    atSea += 1
+                }
+                results.append(answer)
+            }
+            // The block's marker distances in one pass, then back in order.
+            if atSea > 0 {
+                marked.withUnsafeMutableBufferPointer { measureMarkerDistances($0.baseAddress!, count: atSea) }
+                var k = 0
+                for i in (results.count - (end - start))..<results.count where results[i].reason == .nearestMarker {
+                    results[i].distanceKm = marked[k].distanceKm
+                    k += 1
+                }
+            }
             start = end
         }
     }

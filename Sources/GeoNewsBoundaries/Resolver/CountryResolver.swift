@@ -51,8 +51,8 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// The news markers as unit vectors: the nearest marker on the sphere is the one with the
     /// largest dot product, so the search needs no trigonometry per marker.
     private let newsMarkers: [(index: Int, x: Double, y: Double, z: Double)]
-    /// Per entry of `newsMarkers`: the marker and the cosine of its latitude, so that the
-    /// distance to the nearest marker (three rows in four of a batch at sea) computes it once.
+    /// Per catalogue index: the marker and the cosine of its latitude, so that the distance to
+    /// the nearest marker (three rows in four of a batch at sea) computes it once.
     private let markerPoints: [(marker: Coordinate, cosineOfLatitude: Double)]
     /// Per catalogue index: the news country that answers for it (itself, or its sovereign), if any.
     private let newsCountry: [Int?]
@@ -90,10 +90,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
             let v = Self.unitVector(c.marker)
             return (i, v.x, v.y, v.z)
         }
-        markerPoints = newsMarkers.map { m in
-            let marker = catalogue.countries[m.index].marker
-            return (marker, cos(marker.latitude * .pi / 180))
-        }
+        markerPoints = catalogue.countries.map { c in (c.marker, cos(c.marker.latitude * .pi / 180)) }
         markerGrid = options.precomputesMarkerGrid ? Self.markerGrid(newsMarkers) : []
     }
 
@@ -200,6 +197,19 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// ``resolve(_:measuring:)``'s answer by index, with no string or object: what a batch
     /// writes from.
     public func resolveIndexed(_ position: Coordinate, measuring measures: ResolutionMeasures) -> IndexedResolution {
+        var answer = resolveIndexed(position, measuring: measures, leavingMarkerDistance: ())
+        if answer.reason == .nearestMarker { answer.distanceKm = markerDistanceKm(answer) }
+        return answer
+    }
+
+    /// ``resolveIndexed(_:measuring:)``'s answer, except that a ``SuggestionReason/nearestMarker``
+    /// suggestion's distance is left at 0 for ``markerDistanceKm(_:)`` to fill in: a batch
+    /// measures a block's marker distances in one loop, where their long chains of
+    /// trigonometry overlap.
+    @inline(__always)
+    func resolveIndexed(_ position: Coordinate, measuring measures: ResolutionMeasures, leavingMarkerDistance: Void)
+        -> IndexedResolution
+    {
         let seaSearchKm = max(measures.seaSearchKm, nearShoreKm)
         let region = areas.region(at: position)
         let zone = region.map { Int32(areas.zone(ofRegion: $0)) } ?? IndexedResolution.nauticalZone(longitude: position.longitude)
@@ -265,7 +275,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// The news country whose marker is nearest on the great circle.
     public func nearestMarker(_ position: Coordinate) -> Suggestion {
         let m = nearestMarker(position, zone: 0)
-        return Suggestion(country: catalogue.countries[Int(m.suggested)], reason: .nearestMarker, distanceKm: m.distanceKm)
+        return Suggestion(country: catalogue.countries[Int(m.suggested)], reason: .nearestMarker, distanceKm: markerDistanceKm(m))
     }
 
     /// The nearest news marker's suggestion as an indexed answer at sea in `zone`.
@@ -289,9 +299,38 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
                 }
             }
         }
-        let m = markerPoints[best]
         return IndexedResolution(
-            position: position, suggested: Int32(newsMarkers[best].index), reason: .nearestMarker,
-            distanceKm: GreatCircle.distance(from: position, to: m.marker, cosineOfLatitude: m.cosineOfLatitude), zone: zone)
+            position: position, suggested: Int32(newsMarkers[best].index), reason: .nearestMarker, distanceKm: 0, zone: zone)
+    }
+
+    /// The great-circle km from a ``SuggestionReason/nearestMarker`` answer's position to its
+    /// suggested country's marker: the same figure as when a batch measures it among others
+    /// (see ``measureMarkerDistances(_:count:)``).
+    func markerDistanceKm(_ answer: IndexedResolution) -> Double {
+        var one = answer
+        withUnsafeMutablePointer(to: &one) { measureMarkerDistances($0, count: 1) }
+        return one.distanceKm
+    }
+
+    /// Sets the distance of `count` ``SuggestionReason/nearestMarker`` answers, measured in
+    /// SIMD lanes (``GreatCircle/distances(count:latitudes:longitudes:toLatitudes:toLongitudes:cosinesOfLatitude:into:)``).
+    func measureMarkerDistances(_ answers: UnsafeMutablePointer<IndexedResolution>, count: Int) {
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 6 * count) { t in
+            let b = t.baseAddress!
+            markerPoints.withUnsafeBufferPointer { m in
+                for i in 0..<count {
+                    let a = answers[i], p = m[Int(a.suggested)]
+                    b[i] = a.position.latitude
+                    b[count + i] = a.position.longitude
+                    b[2 * count + i] = p.marker.latitude
+                    b[3 * count + i] = p.marker.longitude
+                    b[4 * count + i] = p.cosineOfLatitude
+                }
+            }
+            GreatCircle.distances(
+                count: count, latitudes: b, longitudes: b + count, toLatitudes: b + 2 * count, toLongitudes: b + 3 * count,
+                cosinesOfLatitude: b + 4 * count, into: b + 5 * count)
+            for i in 0..<count { answers[i].distanceKm = b[5 * count + i] }
+        }
     }
 }
