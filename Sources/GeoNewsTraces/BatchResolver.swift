@@ -45,7 +45,9 @@ public struct BatchResolver: Sendable {
         inputs: [BatchInput], output: BatchOutput, progress: ((BatchProgress) -> Void)? = nil
     ) throws(BatchResolveError) -> BatchSummary {
         // Open every input first, so a missing file fails before any output is written.
-        let sources = try (inputs.isEmpty ? [BatchInput.standardInput] : inputs).map { (i) throws(BatchResolveError) in try ByteSource(i) }
+        let inputs = inputs.isEmpty ? [BatchInput.standardInput] : inputs
+        let sources = try inputs.map { (i) throws(BatchResolveError) in try ByteSource(i) }
+        if case .file(let path) = output { try OutputFile.refuseToOverwrite(inputs, with: path) }
         return try run(sources: sources, output: output, progress: progress)
     }
 

@@ -74,7 +74,7 @@ extension CountryResolver {
             geonews_prefetch(d[i].area)
             geonews_prefetch(d[i].land)
             // The marker grid has the root grid's cells: a row at sea reads its entry.
-            if r < markerGrid.count { markerGrid.withUnsafeBufferPointer { geonews_prefetch($0.baseAddress! + r) } }
+            if let cells = markerGrid?.finished, r < MarkerGrid.count { geonews_prefetch(cells + r) }
             if let line = coastGrid?.address(of: p) { geonews_prefetch(line) }
         }
         var walking = true

@@ -60,8 +60,9 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     let antarctica: Int?
 
     /// Per 1° root cell, the position in `newsMarkers` of the marker nearest to every point of
-    /// the cell, or -1 where the cell is near a tie; empty unless built (batch work).
-    let markerGrid: [Int8]
+    /// the cell, or -1 where the cell is near a tie; built on a thread of its own when
+    /// ``ResolverOptions/precomputesMarkerGrid`` asks (batch work).
+    let markerGrid: TableBuild<MarkerGrid>?
 
     /// - Parameter options: what ``resolve(_:)`` measures and which tables to precompute; see
     ///   ``ResolverOptions/singlePosition``, ``ResolverOptions/batch`` and
@@ -91,51 +92,16 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
             return (i, v.x, v.y, v.z)
         }
         markerPoints = catalogue.countries.map { c in (c.marker, cos(c.marker.latitude * .pi / 180)) }
-        markerGrid = options.precomputesMarkerGrid ? Self.markerGrid(newsMarkers) : []
+        let markers = newsMarkers.map { (x: $0.x, y: $0.y, z: $0.z) }
+        markerGrid =
+            options.precomputesMarkerGrid ? TableBuild.start({ MarkerGrid(markers) }, storage: { UnsafeRawPointer($0.cells) }) : nil
     }
 
-    /// For each root cell, the marker nearest to its centre when the runner-up is farther by
-    /// more than the cell's diameter (so, by the triangle inequality, nearest to every point of
-    /// the cell); -1 otherwise.
-    private static func markerGrid(_ markers: [(index: Int, x: Double, y: Double, z: Double)]) -> [Int8] {
-        precondition(markers.count < Int(Int8.max))
-        var grid = [Int8](repeating: -1, count: CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows)
-        for row in 0..<CountryIndexFormat.rootRows {
-            let lat = Double(row - 90) + 0.5
-            // The cell's angular radius: centre to its poleward corner.
-            let corner = Double(row - 90) + (lat >= 0 ? 1 : 0)
-            let radius = acos(
-                min(
-                    1,
-                    dot(
-                        unitVector(Coordinate(latitude: lat, longitude: 0.5)),
-                        unitVector(Coordinate(latitude: corner, longitude: 0)))))
-            for col in 0..<CountryIndexFormat.rootColumns {
-                let c = unitVector(Coordinate(latitude: lat, longitude: Double(col - 180) + 0.5))
-                var first = -Double.infinity, second = -Double.infinity, best = 0
-                for (k, m) in markers.enumerated() {
-                    let d = c.x * m.x + c.y * m.y + c.z * m.z
-                    if d > first {
-                        second = first
-                        first = d
-                        best = k
-                    } else if d > second {
-                        second = d
-                    }
-                }
-                if acos(max(-1, min(1, second))) - acos(max(-1, min(1, first))) > 2 * radius + 1e-9 {
-                    grid[row * CountryIndexFormat.rootColumns + col] = Int8(best)
-                }
-            }
-        }
-        return grid
-    }
-
-    private static func dot(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double)) -> Double {
+    static func dot(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double)) -> Double {
         a.x * b.x + a.y * b.y + a.z * b.z
     }
 
-    private static func unitVector(_ c: Coordinate) -> (x: Double, y: Double, z: Double) {
+    static func unitVector(_ c: Coordinate) -> (x: Double, y: Double, z: Double) {
         let φ = c.latitude * .pi / 180, λ = c.longitude * .pi / 180
         return (cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
     }
@@ -281,11 +247,8 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// The nearest news marker's suggestion as an indexed answer at sea in `zone`.
     private func nearestMarker(_ position: Coordinate, zone: Int32) -> IndexedResolution {
         var best = -1
-        if !markerGrid.isEmpty {
-            let lon = position.longitude >= 180 ? -180 : position.longitude
-            let col = min(max(Int(lon.rounded(.down)) + 180, 0), CountryIndexFormat.rootColumns - 1)
-            let row = min(max(Int(position.latitude.rounded(.down)) + 90, 0), CountryIndexFormat.rootRows - 1)
-            best = Int(markerGrid[row * CountryIndexFormat.rootColumns + col])
+        if let cells = markerGrid?.finished, let cell = MarkerGrid.cell(of: position) {
+            best = Int(cells.load(fromByteOffset: cell, as: Int8.self))
         }
         if best < 0 {
             let p = Self.unitVector(position)

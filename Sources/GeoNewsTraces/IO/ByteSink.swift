@@ -32,46 +32,40 @@ public final class CollectedBytes: @unchecked Sendable {
     func append(_ bytes: UnsafeRawBufferPointer) { storage.append(contentsOf: bytes) }
 }
 
-/// An open output written with `write(2)`, whole buffers at a time.
+/// An open output written whole buffers at a time: standard output with `write(2)`, a file
+/// through ``OutputFile``, memory, or a function.
 final class ByteSink {
     let name: String
     private let fd: Int32
-    private let ownsDescriptor: Bool
     private let memory: CollectedBytes?
     private var writer: (@Sendable ([UInt8]) throws -> Void)?
-    private var isClosed = false
+    private var file: OutputFile?
 
     init(_ output: BatchOutput) throws(BatchResolveError) {
         switch output {
         case .standardOutput:
             name = "standard output"
             fd = 1
-            ownsDescriptor = false
             memory = nil
         case .file(let path):
             name = path
-            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            guard opened >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
-            fd = opened
-            ownsDescriptor = true
+            fd = -1
             memory = nil
+            file = try OutputFile(path: path)
         case .memory(let collected):
             name = "memory"
             fd = -1
-            ownsDescriptor = false
             memory = collected
         case .writer(let write):
             name = "the response"
             fd = -1
-            ownsDescriptor = false
             memory = nil
             writer = write
         }
     }
 
-    deinit { if ownsDescriptor && !isClosed { close(fd) } }
-
     func write(_ bytes: UnsafeRawBufferPointer) throws(BatchResolveError) {
+        if let file { return try file.write(bytes) }
         if let memory { return memory.append(bytes) }
         if let writer {
             do { return try writer(Array(bytes)) } catch { throw .writeFailed(path: name, reason: "\(error)") }
@@ -98,8 +92,8 @@ final class ByteSink {
 
     /// Closes the file, reporting a failure the kernel only tells at close (full disk on NFS).
     func finish() throws(BatchResolveError) {
-        guard ownsDescriptor, !isClosed else { return }
-        isClosed = true
-        if close(fd) != 0 { throw .writeFailed(path: name, reason: String(cString: strerror(errno))) }
+        guard let file else { return }
+        self.file = nil
+        try file.finish()
     }
 }
