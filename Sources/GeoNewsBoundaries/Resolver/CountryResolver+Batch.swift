@@ -74,8 +74,18 @@ extension CountryResolver {
             geonews_prefetch(d[i].area)
             geonews_prefetch(d[i].land)
             // The marker grid has the root grid's cells: a row at sea reads its entry.
-            if let cells = markerGrid?.finished, r < MarkerGrid.count { geonews_prefetch(cells + r) }
+            if let grid = markerGrid?.finished, let c = MarkerGrid.cells(of: p) { geonews_prefetch(grid + c.root) }
             if let line = coastGrid?.address(of: p) { geonews_prefetch(line) }
+        }
+        defer {
+            // By now the root cells are in: a row in a cell near a tie asks for its finer cell.
+            if let grid = markerGrid?.finished {
+                for p in positions {
+                    if let c = MarkerGrid.cells(of: p), grid.load(fromByteOffset: c.root, as: Int8.self) < 0 {
+                        geonews_prefetch(grid + c.finer)
+                    }
+                }
+            }
         }
         var walking = true
         while walking {

@@ -59,8 +59,8 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// Antarctica's catalogue index: its regions hold throughout (see ``holder(of:in:)``).
     let antarctica: Int?
 
-    /// Per 1° root cell, the position in `newsMarkers` of the marker nearest to every point of
-    /// the cell, or -1 where the cell is near a tie; built on a thread of its own when
+    /// Per 1° cell, and 1/8° cell near a tie, the position in `newsMarkers` of the marker
+    /// nearest to every point of the cell; built on a thread of its own when
     /// ``ResolverOptions/precomputesMarkerGrid`` asks (batch work).
     let markerGrid: TableBuild<MarkerGrid>?
 
@@ -94,7 +94,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         markerPoints = catalogue.countries.map { c in (c.marker, cos(c.marker.latitude * .pi / 180)) }
         let markers = newsMarkers.map { (x: $0.x, y: $0.y, z: $0.z) }
         markerGrid =
-            options.precomputesMarkerGrid ? TableBuild.start({ MarkerGrid(markers) }, storage: { UnsafeRawPointer($0.cells) }) : nil
+            options.precomputesMarkerGrid ? TableBuild.start({ MarkerGrid(markers) }, storage: { UnsafeRawPointer($0.storage) }) : nil
     }
 
     static func dot(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double)) -> Double {
@@ -247,9 +247,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// The nearest news marker's suggestion as an indexed answer at sea in `zone`.
     private func nearestMarker(_ position: Coordinate, zone: Int32) -> IndexedResolution {
         var best = -1
-        if let cells = markerGrid?.finished, let cell = MarkerGrid.cell(of: position) {
-            best = Int(cells.load(fromByteOffset: cell, as: Int8.self))
-        }
+        if let grid = markerGrid?.finished { best = MarkerGrid.marker(at: position, in: grid) }
         if best < 0 {
             let p = Self.unitVector(position)
             var bestDot = -Double.infinity
