@@ -37,23 +37,35 @@ extension CountryIndex {
         var best = maxKm
         var bestCountry = -1
         let window = SearchWindow(around: p, radiusKm: maxKm)
-        var candidates: [(bound: Double, slot: UInt32, x0: Double, y0: Double)] = []
-        for row in window.rows {
-            for col in window.columns {
-                let slot = root[row * CountryIndexFormat.rootColumns + col]
-                if CellSlot(slot).kind == .sea { continue }
-                let x0 = Double(col - 180), y0 = Double(row - 90)
-                guard window.mayReach(west: x0, south: y0, east: x0 + 1, north: y0 + 1) else { continue }
-                let bound = Self.distanceToRectangle(p, west: x0, south: y0, east: x0 + 1, north: y0 + 1)
-                if bound < best { candidates.append((bound, slot, x0, y0)) }
+        let rows = window.rows, columns = window.columns
+        // The root cells in reach, on the stack for the narrow windows of almost every search.
+        return withUnsafeTemporaryAllocation(
+            of: (bound: Double, slot: UInt32, x0: Double, y0: Double).self, capacity: rows.count * columns.range.count
+        ) { candidates in
+            var count = 0
+            for row in rows {
+                for col in columns {
+                    let slot = root[row * CountryIndexFormat.rootColumns + col]
+                    if CellSlot(slot).kind == .sea { continue }
+                    let x0 = Double(col - 180), y0 = Double(row - 90)
+                    guard window.mayReach(west: x0, south: y0, east: x0 + 1, north: y0 + 1) else { continue }
+                    let bound = Self.distanceToRectangle(p, west: x0, south: y0, east: x0 + 1, north: y0 + 1)
+                    if bound < best {
+                        candidates.initializeElement(at: count, to: (bound, slot, x0, y0))
+                        count += 1
+                    }
+                }
             }
+            var found = UnsafeMutableBufferPointer(rebasing: candidates[..<count])
+            found.sort { $0.bound < $1.bound }
+            for c in found {
+                if c.bound >= best || stopsAtFirst && bestCountry >= 0 { break }
+                visit(
+                    slot: c.slot, x0: c.x0, y0: c.y0, size: 1, bound: c.bound, p: p, window: window, best: &best,
+                    bestCountry: &bestCountry)
+            }
+            return bestCountry < 0 ? nil : (bestCountry, best)
         }
-        candidates.sort { $0.bound < $1.bound }
-        for c in candidates {
-            if c.bound >= best || stopsAtFirst && bestCountry >= 0 { break }
-            visit(slot: c.slot, x0: c.x0, y0: c.y0, size: 1, bound: c.bound, p: p, window: window, best: &best, bestCountry: &bestCountry)
-        }
-        return bestCountry < 0 ? nil : (bestCountry, best)
     }
 
     private func visit(

@@ -13,10 +13,36 @@ import Darwin
 /// decimal number (exponents, long mantissas) goes to `strtod`, which rounds correctly too.
 /// Words `strtod` would accept (`nan`, `inf`, hexadecimal) are rejected: they are not positions.
 enum DecimalParser {
-    private static let exactPowersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10ⁿ for n in 0...22, every one exactly representable: a switch, which the compiler makes
+    /// a table of constants, so a parse makes no call to reach it.
+    @inline(__always)
+    private static func exactPowerOfTen(_ n: Int) -> Double {
+        switch n {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
 
     /// The number in `bytes`, ignoring surrounding spaces and tabs; `nil` when it is not one.
     @inline(__always)
@@ -32,6 +58,24 @@ enum DecimalParser {
     /// whatever is no number.
     @inline(__always)
     private static func parsePlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let (numerator, denominator) = plainFraction(bytes) else { return nil }
+        return numerator / denominator
+    }
+
+    /// Two numbers of ``parsePlain(_:)``'s form, with one division for both (a division's wait
+    /// is most of a number's cost); `nil` unless both are of that form.
+    @inline(__always)
+    static func parsePlainPair(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
+        guard let x = plainFraction(a), let y = plainFraction(b) else { return nil }
+        // IEEE division rounds each lane as a scalar division does, and negating the numerator
+        // negates the quotient exactly.
+        let q = SIMD2(x.numerator, y.numerator) / SIMD2(x.denominator, y.denominator)
+        return (q[0], q[1])
+    }
+
+    /// ``parsePlain(_:)``'s number as a signed mantissa and a power of ten, both exact.
+    @inline(__always)
+    private static func plainFraction(_ bytes: UnsafeBufferPointer<UInt8>) -> (numerator: Double, denominator: Double)? {
         guard let start = bytes.baseAddress, bytes.count <= 17 else { return nil }
         let end = start + bytes.count
         var p = start
@@ -60,8 +104,8 @@ enum DecimalParser {
             fractionDigits = p - fractionStart
         }
         guard integerDigits + fractionDigits > 0, mantissa <= 1 << 53 else { return nil }
-        let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
-        return negative ? -value : value
+        let m = Double(mantissa)
+        return (negative ? -m : m, exactPowerOfTen(fractionDigits))
     }
 
     /// Any decimal number, with spaces and tabs around it.
@@ -100,7 +144,7 @@ enum DecimalParser {
         let digitBytes = end - p - (negative || p.pointee == UInt8(ascii: "+") ? 1 : 0) - (seenPoint ? 1 : 0)
         guard digitBytes > 0 else { return nil }
         guard mantissa <= 1 << 53, fractionDigits <= 22 else { return slowPath(p, end) }
-        let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        let value = Double(mantissa) / exactPowerOfTen(fractionDigits)
         return negative ? -value : value
     }
 

@@ -6,6 +6,11 @@ enum CoordinateText {
     static func coordinate(
         latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>
     ) -> Result<Coordinate, ReasonText> {
+        if let (lat, lon) = DecimalParser.parsePlainPair(latitude, longitude),
+            let position = try? Coordinate.validated(latitude: lat, longitude: lon)
+        {
+            return .success(position)
+        }
         guard let lat = DecimalParser.parse(latitude) else { return .failure(notANumber("latitude", latitude)) }
         guard let lon = DecimalParser.parse(longitude) else { return .failure(notANumber("longitude", longitude)) }
         do {
