@@ -159,6 +159,20 @@ public final class AreaIndex: @unchecked Sendable {
         }
     }
 
+    /// ``region(at:)`` from the finest slot over the position's lattice cell, already found
+    /// (``CellTreeWalk/descend(root:nodes:gx:gy:)``'s answer, for a longitude off the
+    /// antimeridian and the latitude clamped as ``region(at:)`` clamps it).
+    @inline(__always)
+    func region(in slot: CellSlot, longitude: Double, latitude: Double, gx: Int, gy: Int) -> Int? {
+        let r: Int32
+        switch slot.kind {
+        case .sea: r = -1
+        case .country: r = Int32(slot.payload)
+        default: r = leafLookup(slot.payload, longitude: longitude, latitude: latitude, gx: gx, gy: gy)
+        }
+        return r < 0 ? nil : Int(r)
+    }
+
     @inline(__always)
     private func leafLookup(_ offset: Int, longitude: Double, latitude: Double, gx: Int, gy: Int) -> Int32 {
         var p = leaves.baseAddress! + offset

@@ -167,6 +167,19 @@ public final class CountryIndex: @unchecked Sendable {
         return i
     }
 
+    /// ``countryIndex(at:)`` from the finest slot over the position's lattice cell, already
+    /// found (as for ``AreaIndex/region(in:longitude:latitude:gx:gy:)``).
+    @inline(__always)
+    func countryIndex(in slot: CellSlot, longitude: Double, latitude: Double) -> Int? {
+        let i: Int32
+        switch slot.kind {
+        case .sea: i = -1
+        case .country: i = Int32(slot.payload)
+        default: i = leafLookup(slot.payload, x: longitude, y: latitude)
+        }
+        return i < 0 ? nil : Int(i)
+    }
+
     @inline(__always)
     private func leafLookup(_ offset: Int, x: Double, y: Double) -> Int32 {
         var p = leaves.baseAddress! + offset

@@ -32,7 +32,8 @@ extension CountryResolver {
             }
             var atSea = 0
             for i in start..<end {
-                let answer = resolveIndexed(positions[i], measuring: measures, leavingMarkerDistance: ())
+                let answer = resolveIndexed(
+                    positions[i], measuring: measures, leavingMarkerDistance: (), found: found(positions[i], descents[i - start]))
                 if answer.reason == .nearestMarker {
                     marked[atSea] = answer
                     atSea += 1
@@ -50,6 +51,18 @@ extension CountryResolver {
             }
             start = end
         }
+    }
+
+    /// What a row's fetched descents found: its region and its Natural Earth land, from the
+    /// slots they ended at, without walking the trees again; `nil` for a row they skipped.
+    @inline(__always)
+    private func found(_ p: Coordinate, _ d: PendingDescent) -> FoundLookups? {
+        guard d.ended else { return nil }
+        let e = CountryIndex.edgeNudge
+        let lat = min(max(p.latitude, -90 + e), 90 - e)
+        return FoundLookups(
+            region: areas.region(in: CellSlot(d.areaEnd), longitude: p.longitude, latitude: lat, gx: d.gx, gy: d.gy),
+            land: index.countryIndex(in: CellSlot(d.landEnd), longitude: p.longitude, latitude: lat))
     }
 
     /// Asks the caches for every slot that the lookups of `positions` in ``areas`` and
@@ -70,7 +83,7 @@ extension CountryResolver {
             let r = CellTreeWalk.rootIndex(gx: gx, gy: gy)
             d[i] = PendingDescent(
                 gx: gx, gy: gy, area: areas.root.baseAddress! + r, areaShift: F.finestDepth,
-                land: index.root.baseAddress! + r, landShift: F.finestDepth)
+                land: index.root.baseAddress! + r, landShift: F.finestDepth, ended: true)
             geonews_prefetch(d[i].area)
             geonews_prefetch(d[i].land)
             // The marker grid has the root grid's cells: a row at sea reads its entry.
@@ -92,14 +105,16 @@ extension CountryResolver {
             walking = false
             for i in 0..<positions.count {
                 if let slot = d[i].area {
+                    d[i].areaEnd = slot.pointee
                     d[i].area = step(
-                        CellSlot(slot.pointee), shift: &d[i].areaShift, gx: d[i].gx, gy: d[i].gy, nodes: areas.nodes,
+                        CellSlot(d[i].areaEnd), shift: &d[i].areaShift, gx: d[i].gx, gy: d[i].gy, nodes: areas.nodes,
                         leaf: UnsafeRawPointer(areas.leaves.baseAddress!), leafWordSize: MemoryLayout<UInt16>.size)
                     walking = walking || d[i].area != nil
                 }
                 if let slot = d[i].land {
+                    d[i].landEnd = slot.pointee
                     d[i].land = step(
-                        CellSlot(slot.pointee), shift: &d[i].landShift, gx: d[i].gx, gy: d[i].gy, nodes: index.nodes,
+                        CellSlot(d[i].landEnd), shift: &d[i].landShift, gx: d[i].gx, gy: d[i].gy, nodes: index.nodes,
                         leaf: UnsafeRawPointer(index.leaves.baseAddress!), leafWordSize: MemoryLayout<UInt64>.size)
                     walking = walking || d[i].land != nil
                 }
@@ -132,11 +147,23 @@ extension CountryResolver {
 }
 
 /// One row's descents in a batch's fetch: its lattice cell and, per tree, the slot to read
-/// next (`nil` once the walk reached a leaf or a whole cell).
+/// next (`nil` once the walk reached a leaf or a whole cell) and the last slot read (the finest
+/// over the cell once the walk is done). A row the fetch leaves to the lookups has `ended`
+/// false.
 private struct PendingDescent {
     var gx = 0, gy = 0
     var area: UnsafePointer<UInt32>? = nil
     var areaShift = 0
     var land: UnsafePointer<UInt32>? = nil
     var landShift = 0
+    var ended = false
+    var areaEnd: UInt32 = 0
+    var landEnd: UInt32 = 0
+}
+
+/// A position's region in ``CountryResolver/areas`` and country in ``CountryResolver/index``,
+/// when a batch already has them.
+struct FoundLookups {
+    let region: Int?
+    let land: Int?
 }

@@ -17,6 +17,8 @@ extension CountryResolver {
     /// names: that country holds the position whichever land is nearest, so the search only
     /// asks whether any land is within reach.
     ///
+    /// `found` is the position's region and land when a batch already has them.
+    ///
     /// A search for the nearest land that reaches `reachKm` (at least ``territorialSeaKm``) is
     /// left in `searched`, so that a caller who needs the nearest land that far anyway does not
     /// search twice: within the territorial sea it finds what a search of that breadth alone
@@ -38,11 +40,11 @@ extension CountryResolver {
     ///   so its coast is no baseline, and the Antarctic Treaty freezes every claim to waters.
     func holder(
         of position: Coordinate, in region: Int?, measuringSea: Bool = true, reachKm: Double = territorialSeaKm,
-        searched: inout CoastSearch?
+        searched: inout CoastSearch?, found: FoundLookups? = nil
     ) -> (country: Int, seaKm: Double?)? {
         let drawn = region.flatMap(areas.country(ofRegion:))
         if let region, let drawn, drawn == antarctica || areas.holdsUnmappedLand(region: region) { return (drawn, 0) }
-        if let land = index.countryIndex(at: position) { return (drawn ?? land, 0) }
+        if let land = found != nil ? found!.land : index.countryIndex(at: position) { return (drawn ?? land, 0) }
         guard mayBeNearShore(position) else { return nil }
         if let drawn, !measuringSea {
             if coastGrid?.certainlyNearLand(position) == true { return (drawn, nil) }

@@ -172,19 +172,21 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// suggestion's distance is left at 0 for ``markerDistanceKm(_:)`` to fill in: a batch
     /// measures a block's marker distances in one loop, where their long chains of
     /// trigonometry overlap.
+    ///
+    /// `found` is the position's region and land when a batch already has them.
     @inline(__always)
-    func resolveIndexed(_ position: Coordinate, measuring measures: ResolutionMeasures, leavingMarkerDistance: Void)
-        -> IndexedResolution
-    {
+    func resolveIndexed(
+        _ position: Coordinate, measuring measures: ResolutionMeasures, leavingMarkerDistance: Void, found: FoundLookups? = nil
+    ) -> IndexedResolution {
         let seaSearchKm = max(measures.seaSearchKm, nearShoreKm)
-        let region = areas.region(at: position)
+        let region = found != nil ? found!.region : areas.region(at: position)
         let zone = region.map { Int32(areas.zone(ofRegion: $0)) } ?? IndexedResolution.nauticalZone(longitude: position.longitude)
         // A bounded sea search reaches past the territorial sea: the holder's search serves both.
         let bounded = seaSearchKm.isFinite && seaSearchKm <= nearShoreKm
         var searched: CoastSearch?
         if let (i, seaKm) = holder(
             of: position, in: region, measuringSea: measures.borderDistance,
-            reachKm: bounded ? seaSearchKm : Self.territorialSeaKm, searched: &searched)
+            reachKm: bounded ? seaSearchKm : Self.territorialSeaKm, searched: &searched, found: found)
         {
             var answer: IndexedResolution
             if let news = newsCountry[i] {
