@@ -30,11 +30,19 @@ public enum GreatCircle {
     /// distances to one point: the same result, bit for bit, with one call of `cos` fewer.
     @inlinable
     public static func distance(from a: Coordinate, to b: Coordinate, cosineOfLatitude cosφ2: Double) -> Double {
+        distance(from: a, to: b, cosinesOfLatitude: cos(a.latitude * .pi / 180), cosφ2)
+    }
+
+    /// ``distance(from:to:)`` given the cosines of both latitudes (`cosφ1` of `a`'s, `cosφ2`
+    /// of `b`'s, each `cos(latitude · π / 180)`), for many distances from one point or to
+    /// one point: the same result, bit for bit.
+    @inlinable
+    public static func distance(from a: Coordinate, to b: Coordinate, cosinesOfLatitude cosφ1: Double, _ cosφ2: Double) -> Double {
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let dφ = φ2 - φ1
         let dλ = (b.longitude - a.longitude) * .pi / 180
         let s1 = sin(dφ / 2), s2 = sin(dλ / 2)
-        let h = s1 * s1 + cos(φ1) * cosφ2 * s2 * s2
+        let h = s1 * s1 + cosφ1 * cosφ2 * s2 * s2
         // min() guards against h creeping past 1 through rounding near the antipode.
         return 2 * meanEarthRadiusKm * asin(min(1, h.squareRoot()))
     }

@@ -38,6 +38,7 @@ extension CountryIndex {
         var bestCountry = -1
         let window = SearchWindow(around: p, radiusKm: maxKm)
         let rows = window.rows, columns = window.columns
+        let centre = SearchCentre(p)
         // The root cells in reach, on the stack for the narrow windows of almost every search.
         return withUnsafeTemporaryAllocation(
             of: (bound: Double, slot: UInt32, x0: Double, y0: Double).self, capacity: rows.count * columns.range.count
@@ -49,7 +50,7 @@ extension CountryIndex {
                     if CellSlot(slot).kind == .sea { continue }
                     let x0 = Double(col - 180), y0 = Double(row - 90)
                     guard window.mayReach(west: x0, south: y0, east: x0 + 1, north: y0 + 1) else { continue }
-                    let bound = Self.distanceToRectangle(p, west: x0, south: y0, east: x0 + 1, north: y0 + 1)
+                    let bound = Self.distanceToRectangle(centre, west: x0, south: y0, east: x0 + 1, north: y0 + 1)
                     if bound < best {
                         candidates.initializeElement(at: count, to: (bound, slot, x0, y0))
                         count += 1
@@ -61,7 +62,7 @@ extension CountryIndex {
             for c in found {
                 if c.bound >= best || stopsAtFirst && bestCountry >= 0 { break }
                 visit(
-                    slot: c.slot, x0: c.x0, y0: c.y0, size: 1, bound: c.bound, p: p, window: window, best: &best,
+                    slot: c.slot, x0: c.x0, y0: c.y0, size: 1, bound: c.bound, p: centre, window: window, best: &best,
                     bestCountry: &bestCountry)
             }
             return bestCountry < 0 ? nil : (bestCountry, best)
@@ -69,7 +70,7 @@ extension CountryIndex {
     }
 
     private func visit(
-        slot: UInt32, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate,
+        slot: UInt32, x0: Double, y0: Double, size: Double, bound: Double, p: SearchCentre,
         window: SearchWindow, best: inout Double, bestCountry: inout Int
     ) {
         guard bound < best else { return }
@@ -92,7 +93,7 @@ extension CountryIndex {
             for _ in 0..<groups {
                 let group = LeafGroup(g)
                 g = group.next
-                if groupContains(group, x: p.longitude, y: p.latitude) {
+                if groupContains(group, x: p.position.longitude, y: p.position.latitude) {
                     best = 0
                     bestCountry = group.country
                     return
@@ -123,7 +124,7 @@ extension CountryIndex {
     /// for every child, and a slot repeated over a whole block (a coarser leaf, country or sea)
     /// is visited once.
     private func visit(
-        _ block: MergedBlock, x0: Double, y0: Double, size: Double, bound: Double, p: Coordinate,
+        _ block: MergedBlock, x0: Double, y0: Double, size: Double, bound: Double, p: SearchCentre,
         window: SearchWindow, best: inout Double, bestCountry: inout Int
     ) {
         guard bound < best else { return }
@@ -163,9 +164,10 @@ extension CountryIndex {
         }
     }
 
-    /// Great-circle km from `p` to the nearest point on any edge of a group's rings.
-    private func distanceToEdges(of group: LeafGroup, _ p: Coordinate) -> Double {
-        let kx = cos(p.latitude * .pi / 180)
+    /// Great-circle km from `centre` to the nearest point on any edge of a group's rings.
+    private func distanceToEdges(of group: LeafGroup, _ centre: SearchCentre) -> Double {
+        let p = centre.position
+        let kx = centre.cosLatitude
         var bestSq = Double.infinity
         var bestX = 0.0, bestY = 0.0
         let v = group.vertices
@@ -196,7 +198,8 @@ extension CountryIndex {
         }
         guard bestSq.isFinite else { return .infinity }
         let lon = kx > 1e-12 ? GreatCircle.normalizedLongitude(p.longitude + bestX / kx) : p.longitude
-        return GreatCircle.distance(from: p, to: Coordinate(latitude: p.latitude + bestY, longitude: lon))
+        let nearest = Coordinate(latitude: p.latitude + bestY, longitude: lon)
+        return GreatCircle.distance(from: p, to: nearest, cosinesOfLatitude: kx, cos(nearest.latitude * .pi / 180))
     }
 
     /// Exact great-circle km from `p` to a longitude–latitude rectangle (0 inside it).
@@ -206,6 +209,12 @@ extension CountryIndex {
     /// a parallel grows with the longitude difference), at the foot of the perpendicular
     /// clamped to the rectangle's latitudes.
     static func distanceToRectangle(_ p: Coordinate, west: Double, south: Double, east: Double, north: Double) -> Double {
+        distanceToRectangle(SearchCentre(p), west: west, south: south, east: east, north: north)
+    }
+
+    /// ``distanceToRectangle(_:west:south:east:north:)`` from a search's centre.
+    static func distanceToRectangle(_ centre: SearchCentre, west: Double, south: Double, east: Double, north: Double) -> Double {
+        let p = centre.position
         let earthRadiusKm = GreatCircle.meanEarthRadiusKm
         var dw = p.longitude - west
         dw = dw - 360 * (dw / 360).rounded(.down)  // 0..<360 east of the west edge
@@ -224,11 +233,11 @@ extension CountryIndex {
         if max(abs(p.latitude), abs(south), abs(north)) <= nearerMeridianLatitudeLimit, max(toWest, toEast) <= 90,
             abs(toWest - toEast) >= nearerMeridianMinimumGap
         {
-            return distanceToMeridianArc(p, longitude: toWest < toEast ? west : east, south: south, north: north)
+            return distanceToMeridianArc(centre, longitude: toWest < toEast ? west : east, south: south, north: north)
         }
         return min(
-            distanceToMeridianArc(p, longitude: west, south: south, north: north),
-            distanceToMeridianArc(p, longitude: east, south: south, north: north))
+            distanceToMeridianArc(centre, longitude: west, south: south, north: north),
+            distanceToMeridianArc(centre, longitude: east, south: south, north: north))
     }
 
     /// Degrees of latitude within which ``distanceToRectangle(_:west:south:east:north:)``
@@ -238,19 +247,37 @@ extension CountryIndex {
     /// measuring only the nearer one (1/64°: the rectangles of the index's upper levels).
     private static let nearerMeridianMinimumGap = 1.0 / 64
 
-    private static func distanceToMeridianArc(_ p: Coordinate, longitude: Double, south: Double, north: Double) -> Double {
+    private static func distanceToMeridianArc(_ centre: SearchCentre, longitude: Double, south: Double, north: Double) -> Double {
+        let p = centre.position
         let dλ = (p.longitude - longitude) * .pi / 180
-        let φ = p.latitude * .pi / 180
         let c = cos(dλ)
         var foot: Double
         if c > 1e-12 {
-            foot = atan(tan(φ) / c) * 180 / .pi
+            foot = atan(centre.tanLatitude / c) * 180 / .pi
         } else {
             // 90° or more away in longitude: the nearest point of the meridian is a pole.
             foot = p.latitude >= 0 ? 90 : -90
         }
         foot = min(north, max(south, foot))
-        return GreatCircle.distance(from: p, to: Coordinate(latitude: foot, longitude: longitude))
+        return GreatCircle.distance(
+            from: p, to: Coordinate(latitude: foot, longitude: longitude), cosinesOfLatitude: centre.cosLatitude,
+            cos(foot * .pi / 180))
+    }
+}
+
+/// A search's centre, with the trigonometry of its latitude that every bound and edge of the
+/// search uses, computed once: the same values, bit for bit, as computed at each use.
+struct SearchCentre {
+    let position: Coordinate
+    /// cos(latitude · π / 180) and tan(latitude · π / 180).
+    let cosLatitude: Double
+    let tanLatitude: Double
+
+    init(_ p: Coordinate) {
+        position = p
+        let φ = p.latitude * .pi / 180
+        cosLatitude = cos(φ)
+        tanLatitude = tan(φ)
     }
 }
 
