@@ -6,50 +6,42 @@ extension CountryResolver {
     /// few enough that the slots fetched for the first row are still cached when it is resolved.
     static let batchBlock = 32
 
-    /// Resolves every position with `measures` and appends the answers in order: each is
-    /// exactly ``resolveIndexed(_:measuring:)``'s.
+    /// Resolves every position with `measures` and writes the answers in order to `results`
+    /// (room for `positions.count`, uninitialized): each is exactly
+    /// ``resolveIndexed(_:measuring:)``'s.
     ///
     /// A lookup's cost is mostly waiting for memory: the root slot, each node and the leaf of
     /// two trees (the regions and Natural Earth's land), a cache miss each for a random row.
     /// Here the rows go in blocks of ``batchBlock``: the descents of a block are walked one
     /// level at a time across all its rows, asking the caches for each row's next slot before
     /// reading any, so that the rows' misses overlap; then each row is resolved as alone, from
-    /// slots already in the cache.
+    /// slots already in the cache, and last the block's distances to news markers are measured
+    /// together.
     public func resolveIndexed(
         _ positions: UnsafeBufferPointer<Coordinate>, measuring measures: ResolutionMeasures,
-        appendingTo results: inout [IndexedResolution]
+        into results: UnsafeMutablePointer<IndexedResolution>
     ) {
-        results.reserveCapacity(results.count + positions.count)
-        var descents = [PendingDescent](repeating: PendingDescent(), count: Self.batchBlock)
-        var marked = [IndexedResolution](
-            repeating: IndexedResolution(position: Coordinate(latitude: 0, longitude: 0), suggested: 0, reason: .inside, distanceKm: 0, zone: 0),
-            count: Self.batchBlock)
-        var start = 0
-        while start < positions.count {
-            let end = min(start + Self.batchBlock, positions.count)
-            descents.withUnsafeMutableBufferPointer { d in
-                fetchDescents(UnsafeBufferPointer(rebasing: positions[start..<end]), into: d)
-            }
-            var atSea = 0
-            for i in start..<end {
-                let answer = resolveIndexed(
-                    positions[i], measuring: measures, leavingMarkerDistance: (), found: found(positions[i], descents[i - start]))
-                if answer.reason == .nearestMarker {
-                    marked[atSea] = answer
-                    atSea += 1
-                }
-                results.append(answer)
-            }
-            // The block's marker distances in one pass, then back in order.
-            if atSea > 0 {
-                marked.withUnsafeMutableBufferPointer { measureMarkerDistances($0.baseAddress!, count: atSea) }
-                var k = 0
-                for i in (results.count - (end - start))..<results.count where results[i].reason == .nearestMarker {
-                    results[i].distanceKm = marked[k].distanceKm
-                    k += 1
+        withUnsafeTemporaryAllocation(of: PendingDescent.self, capacity: Self.batchBlock) { descents in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.batchBlock) { marked in
+                var start = 0
+                while start < positions.count {
+                    let end = min(start + Self.batchBlock, positions.count)
+                    fetchDescents(UnsafeBufferPointer(rebasing: positions[start..<end]), into: descents)
+                    var atSea = 0
+                    for i in start..<end {
+                        let answer = resolveIndexed(
+                            positions[i], measuring: measures, leavingMarkerDistance: (),
+                            found: found(positions[i], descents[i - start]))
+                        if answer.reason == .nearestMarker {
+                            marked[atSea] = i
+                            atSea += 1
+                        }
+                        (results + i).initialize(to: answer)
+                    }
+                    measureMarkerDistances(results, at: UnsafeBufferPointer(rebasing: marked[..<atSea]))
+                    start = end
                 }
             }
-            start = end
         }
     }
 
@@ -69,6 +61,7 @@ extension CountryResolver {
     /// ``index`` will read, level by level across the rows. Reads only slots already asked for
     /// one level earlier, and changes nothing: an answer does not depend on it.
     private func fetchDescents(_ positions: UnsafeBufferPointer<Coordinate>, into d: UnsafeMutableBufferPointer<PendingDescent>) {
+        // Every slot of `d` that this block uses is written before it is read.
         typealias F = CountryIndexFormat
         let e = CountryIndex.edgeNudge
         for (i, p) in positions.enumerated() {

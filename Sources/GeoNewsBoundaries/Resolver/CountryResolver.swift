@@ -149,9 +149,9 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     }
 
     /// The positions resolved with the measures of ``options``, in blocks that overlap their
-    /// memory waits (see ``resolveIndexed(_:measuring:appendingTo:)``).
-    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, appendingTo results: inout [IndexedResolution]) {
-        resolveIndexed(positions, measuring: options.measures, appendingTo: &results)
+    /// memory waits (see ``resolveIndexed(_:measuring:into:)``).
+    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutablePointer<IndexedResolution>) {
+        resolveIndexed(positions, measuring: options.measures, into: results)
     }
 
     /// The position resolved with `measures`, whatever ``options`` says: the same answer a
@@ -268,21 +268,27 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
 
     /// The great-circle km from a ``SuggestionReason/nearestMarker`` answer's position to its
     /// suggested country's marker: the same figure as when a batch measures it among others
-    /// (see ``measureMarkerDistances(_:count:)``).
+    /// (see ``measureMarkerDistances(_:at:)``).
     func markerDistanceKm(_ answer: IndexedResolution) -> Double {
         var one = answer
-        withUnsafeMutablePointer(to: &one) { measureMarkerDistances($0, count: 1) }
+        var first = 0
+        withUnsafeMutablePointer(to: &one) { a in
+            withUnsafeMutablePointer(to: &first) { measureMarkerDistances(a, at: UnsafeBufferPointer(start: $0, count: 1)) }
+        }
         return one.distanceKm
     }
 
-    /// Sets the distance of `count` ``SuggestionReason/nearestMarker`` answers, measured in
-    /// SIMD lanes (``GreatCircle/distances(count:latitudes:longitudes:toLatitudes:toLongitudes:cosinesOfLatitude:into:)``).
-    func measureMarkerDistances(_ answers: UnsafeMutablePointer<IndexedResolution>, count: Int) {
+    /// Sets the distance of the ``SuggestionReason/nearestMarker`` answers at `indexes` of
+    /// `answers`, measured in SIMD lanes
+    /// (``GreatCircle/distances(count:latitudes:longitudes:toLatitudes:toLongitudes:cosinesOfLatitude:into:)``).
+    func measureMarkerDistances(_ answers: UnsafeMutablePointer<IndexedResolution>, at indexes: UnsafeBufferPointer<Int>) {
+        let count = indexes.count
+        guard count > 0 else { return }
         withUnsafeTemporaryAllocation(of: Double.self, capacity: 6 * count) { t in
             let b = t.baseAddress!
             markerPoints.withUnsafeBufferPointer { m in
-                for i in 0..<count {
-                    let a = answers[i], p = m[Int(a.suggested)]
+                for (i, k) in indexes.enumerated() {
+                    let a = answers[k], p = m[Int(a.suggested)]
                     b[i] = a.position.latitude
                     b[count + i] = a.position.longitude
                     b[2 * count + i] = p.marker.latitude
@@ -293,7 +299,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
             GreatCircle.distances(
                 count: count, latitudes: b, longitudes: b + count, toLatitudes: b + 2 * count, toLongitudes: b + 3 * count,
                 cosinesOfLatitude: b + 4 * count, into: b + 5 * count)
-            for i in 0..<count { answers[i].distanceKm = b[5 * count + i] }
+            for (i, k) in indexes.enumerated() { answers[k].distanceKm = b[5 * count + i] }
         }
     }
 }

@@ -89,7 +89,18 @@ public protocol IndexedCountryResolving: CountryResolving {
     var catalogue: Catalogue { get }
     /// The IANA ids ``IndexedResolution/zone`` points into.
     var zoneIDs: [String] { get }
-    /// Appends the answer of every position in order: each is what ``resolve(_:)`` gives, by
-    /// index.
-    func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, appendingTo results: inout [IndexedResolution])
+    /// Writes the answer of every position in order to `results`, which has room for
+    /// `positions.count` (uninitialized): each is what ``resolve(_:)`` gives, by index.
+    func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutablePointer<IndexedResolution>)
+}
+
+extension IndexedCountryResolving {
+    /// ``resolveIndexed(_:into:)``, appending to an array.
+    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, appendingTo results: inout [IndexedResolution]) {
+        results.append(
+            contentsOf: [IndexedResolution](unsafeUninitializedCapacity: positions.count) { buffer, count in
+                resolveIndexed(positions, into: buffer.baseAddress!)
+                count = positions.count
+            })
+    }
 }

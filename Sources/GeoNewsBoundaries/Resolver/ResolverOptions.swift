@@ -98,8 +98,8 @@ public struct MeasuringResolver: IndexedCountryResolving {
     public var catalogue: Catalogue { resolver.catalogue }
     public var zoneIDs: [String] { resolver.zoneIDs }
 
-    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, appendingTo results: inout [IndexedResolution]) {
-        resolver.resolveIndexed(positions, measuring: measures, appendingTo: &results)
+    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutablePointer<IndexedResolution>) {
+        resolver.resolveIndexed(positions, measuring: measures, into: results)
     }
 }
 

@@ -70,7 +70,7 @@ struct CSVChunkProcessor: Sendable {
     }
 
     /// How many records of a quote-free chunk are scanned before their positions are resolved
-    /// together (see ``IndexedCountryResolving/resolveIndexed(_:appendingTo:)``).
+    /// together (see ``IndexedCountryResolving/resolveIndexed(_:into:)``).
     static let plainBlock = 256
 
     /// A chunk without quotes, written as CSV by a resolver that answers by index: each line is
@@ -84,52 +84,63 @@ struct CSVChunkProcessor: Sendable {
     ) {
         let width = layout.names.isEmpty ? Int.max : layout.names.count
         let countryCount = resolver.catalogue.countries.count
-        var line = firstLine
-        var i = 0
-        var block: [(record: PlainCSVRecord, line: Int, resolves: Bool)] = []
-        var positions: [Coordinate] = []
-        var answers: [IndexedResolution] = []
-        block.reserveCapacity(Self.plainBlock)
-        positions.reserveCapacity(Self.plainBlock)
-        answers.reserveCapacity(Self.plainBlock)
-        while i < b.count {
-            block.removeAll(keepingCapacity: true)
-            positions.removeAll(keepingCapacity: true)
-            while i < b.count && block.count < Self.plainBlock {
-                let record = PlainCSVRecord.scan(b, from: i, firstField: layout.latitude, secondField: layout.longitude)
-                if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount,
-                    layout.longitude < record.fieldCount,
-                    case .success(let position) = CoordinateText.coordinate(
-                        latitude: UnsafeBufferPointer(rebasing: b[record.first]),
-                        longitude: UnsafeBufferPointer(rebasing: b[record.second]))
-                {
-                    positions.append(position)
-                    block.append((record, line, true))
-                } else {
-                    block.append((record, line, false))
-                }
-                line += record.lines
-                i = record.next
-            }
-            answers.removeAll(keepingCapacity: true)
-            positions.withUnsafeBufferPointer { resolver.resolveIndexed($0, appendingTo: &answers) }
-            var k = 0
-            for (record, recordLine, resolves) in block {
-                if resolves {
-                    let r = answers[k]
-                    k += 1
-                    tally.countResolved(countryIndex: r.country, countryCount: countryCount)
-                    copyRecord(record.start..<record.end, fieldCount: record.fieldCount, b, out)
-                    text.appendCSV(r, to: out)
-                    out.append(UInt8(ascii: "\n"))
-                } else {
-                    var cursor = CSVRecordCursor(b, at: record.start)
-                    if let general = cursor.next(fields: &fields) {
-                        process(general, fields, cursor, line: recordLine, nil, &tally, out)
+        let n = Self.plainBlock
+        // One block's rows, positions and answers, in buffers made once per chunk.
+        withUnsafeTemporaryAllocation(of: PlainRow.self, capacity: n) { rows in
+            withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: n) { positions in
+                withUnsafeTemporaryAllocation(of: IndexedResolution.self, capacity: n) { answers in
+                    var line = firstLine
+                    var i = 0
+                    while i < b.count {
+                        var count = 0, resolving = 0
+                        while i < b.count && count < n {
+                            let record = PlainCSVRecord.scan(b, from: i, firstField: layout.latitude, secondField: layout.longitude)
+                            var resolves = false
+                            if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount,
+                                layout.longitude < record.fieldCount,
+                                case .success(let position) = CoordinateText.coordinate(
+                                    latitude: UnsafeBufferPointer(rebasing: b[record.first]),
+                                    longitude: UnsafeBufferPointer(rebasing: b[record.second]))
+                            {
+                                positions.initializeElement(at: resolving, to: position)
+                                resolving += 1
+                                resolves = true
+                            }
+                            rows.initializeElement(
+                                at: count,
+                                to: PlainRow(start: record.start, end: record.end, fieldCount: record.fieldCount, line: line, resolves: resolves))
+                            count += 1
+                            line += record.lines
+                            i = record.next
+                        }
+                        resolver.resolveIndexed(UnsafeBufferPointer(rebasing: positions[..<resolving]), into: answers.baseAddress!)
+                        var k = 0
+                        for row in rows[..<count] {
+                            if row.resolves {
+                                let r = answers[k]
+                                k += 1
+                                tally.countResolved(countryIndex: r.country, countryCount: countryCount)
+                                copyRecord(row.start..<row.end, fieldCount: row.fieldCount, b, out)
+                                text.appendCSV(r, to: out)
+                                out.append(UInt8(ascii: "\n"))
+                            } else {
+                                var cursor = CSVRecordCursor(b, at: row.start)
+                                if let general = cursor.next(fields: &fields) {
+                                    process(general, fields, cursor, line: row.line, nil, &tally, out)
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// One line of a quote-free block: where it is, how many fields it has, its line number,
+    /// and whether its position went to the resolver.
+    private struct PlainRow {
+        let start: Int, end: Int, fieldCount: Int, line: Int
+        let resolves: Bool
     }
 
     /// One record from the cursor: resolved and written, or written as an error row.
