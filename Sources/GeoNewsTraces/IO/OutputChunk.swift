@@ -143,8 +143,9 @@ final class OutputChunk: @unchecked Sendable {
             }
         }
         // Rounded half away from zero, as `rounded()` does: the truncation, up one when the
-        // part cut off (exact below 2^52) is at least a half.
-        var m = UInt64(magnitude)
+        // part cut off (exact below 2^52) is at least a half. Below 9e15 the truncation fits a
+        // signed integer, whose conversion is one instruction.
+        var m = UInt64(Int64(magnitude))
         if magnitude - Double(m) >= 0.5 { m &+= 1 }
         var n = 0
         if scaled < 0 && m > 0 {
@@ -152,26 +153,41 @@ final class OutputChunk: @unchecked Sendable {
             n = 1
         }
         var whole = m / 1000
-        let fraction = m % 1000
-        // The whole part's digits, last first, then turned round in place.
-        let start = n
-        repeat {
-            p[n] = UInt8(truncatingIfNeeded: whole % 10) &+ 48
-            whole /= 10
-            n &+= 1
-        } while whole > 0
-        var i = start, j = n &- 1
-        while i < j {
-            let t = p[i]
-            p[i] = p[j]
-            p[j] = t
-            i &+= 1
-            j &-= 1
+        let fraction = Int(truncatingIfNeeded: m % 1000)
+        // The whole part's digits from the last, two at a time, into the places they end in.
+        var digits = 1
+        var bound: UInt64 = 10
+        while whole >= bound && digits < 16 {
+            digits &+= 1
+            bound &*= 10
         }
+        let pairs = digitPairs.utf8Start
+        var j = n &+ digits
+        while whole >= 100 {
+            let q = whole / 100
+            let r = Int(truncatingIfNeeded: whole &- q &* 100)
+            j &-= 2
+            p[j] = pairs[2 &* r]
+            p[j &+ 1] = pairs[2 &* r &+ 1]
+            whole = q
+        }
+        if whole >= 10 {
+            let r = Int(truncatingIfNeeded: whole)
+            p[n] = pairs[2 &* r]
+            p[n &+ 1] = pairs[2 &* r &+ 1]
+        } else {
+            p[n] = UInt8(truncatingIfNeeded: whole) &+ 48
+        }
+        n &+= digits
         p[n] = UInt8(ascii: ".")
         p[n &+ 1] = UInt8(truncatingIfNeeded: fraction / 100) &+ 48
-        p[n &+ 2] = UInt8(truncatingIfNeeded: fraction / 10 % 10) &+ 48
-        p[n &+ 3] = UInt8(truncatingIfNeeded: fraction % 10) &+ 48
+        let last = fraction % 100
+        p[n &+ 2] = pairs[2 &* last]
+        p[n &+ 3] = pairs[2 &* last &+ 1]
         return n &+ 4
     }
+
+    /// "00", "01", … "99" one after another: the two digits of r at 2r.
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 }
