@@ -86,6 +86,11 @@ struct CSVChunkProcessor: Sendable {
         let countryCount = resolver.catalogue.countries.count
         let n = Self.plainBlock
         // One block's rows, positions and answers, in buffers made once per chunk.
+        // Fixes per country, counted here and handed to the tally once.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: countryCount) { counts in
+        counts.initialize(repeating: 0)
+        var atSea = 0
+        defer { tally.countResolved(byIndex: UnsafeBufferPointer(counts), atSea: atSea) }
         withUnsafeTemporaryAllocation(of: PlainRow.self, capacity: n) { rows in
             withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: n) { positions in
                 withUnsafeTemporaryAllocation(of: IndexedResolution.self, capacity: n) { answers in
@@ -98,7 +103,7 @@ struct CSVChunkProcessor: Sendable {
                             var resolves = false
                             if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount,
                                 layout.longitude < record.fieldCount,
-                                case .success(let position) = CoordinateText.coordinate(
+                                let position = CoordinateText.plainCoordinate(
                                     latitude: UnsafeBufferPointer(rebasing: b[record.first]),
                                     longitude: UnsafeBufferPointer(rebasing: b[record.second]))
                             {
@@ -119,7 +124,7 @@ struct CSVChunkProcessor: Sendable {
                             if row.resolves {
                                 let r = answers[k]
                                 k += 1
-                                tally.countResolved(countryIndex: r.country, countryCount: countryCount)
+                                if r.country >= 0 { counts[Int(r.country)] += 1 } else { atSea += 1 }
                                 copyRecord(row.start..<row.end, fieldCount: row.fieldCount, b, out)
                                 text.appendCSV(r, to: out)
                                 out.append(UInt8(ascii: "\n"))
@@ -133,6 +138,7 @@ struct CSVChunkProcessor: Sendable {
                     }
                 }
             }
+        }
         }
     }
 

@@ -35,7 +35,7 @@ struct ChunkTally: Sendable {
     // Counts by catalogue entry until the chunk is done: random positions change country at
     // almost every row, and hashing an object's identity costs far less than hashing its code.
     private var byCountry: [ObjectIdentifier: (country: Country, count: Int)] = [:]
-    // Counts of fixes resolved by index (``countResolved(countryIndex:countryCount:)``), by
+    // Counts of fixes resolved by index (``countResolved(byIndex:atSea:)``), by
     // catalogue index; empty until the first.
     private var byIndex: [Int] = []
     // The run being extended.
@@ -86,18 +86,20 @@ struct ChunkTally: Sendable {
         }
     }
 
-    /// Counts a fix resolved by index, outside any journey (a plain CSV row): its country's
-    /// catalogue index, -1 at sea. ``finish(catalogue:)`` names the countries.
-    @inline(__always)
-    mutating func countResolved(countryIndex: Int32, countryCount: Int) {
-        records += 1
-        resolved += 1
-        guard countryIndex >= 0 else {
-            atSea += 1
-            return
+    /// Counts fixes resolved by index, outside any journey (plain CSV rows): `counts[i]` of
+    /// the country at catalogue index `i` (one entry per country), and `atSea` more.
+    /// ``finish(catalogue:)`` names the countries.
+    mutating func countResolved(byIndex counts: UnsafeBufferPointer<Int>, atSea: Int) {
+        if byIndex.isEmpty { byIndex = [Int](repeating: 0, count: counts.count) }
+        precondition(byIndex.count == counts.count, "one count per country of one catalogue")
+        var fixes = atSea
+        for (i, n) in counts.enumerated() {
+            byIndex[i] += n
+            fixes += n
         }
-        if byIndex.isEmpty { byIndex = [Int](repeating: 0, count: countryCount) }
-        byIndex[Int(countryIndex)] += 1
+        records += fixes
+        resolved += fixes
+        self.atSea += atSea
     }
 
     private mutating func flushCountry() {
