@@ -88,7 +88,8 @@ let package = Package(
         .target(name: "GeoNewsHeadlines", dependencies: ["GeoNewsCalendar", "GeoNewsVersion"]),
         // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX), and the point
         // files that clustering reads.
-        .target(name: "GeoNewsTraces", dependencies: ["CMemoryHints", "GeoNewsBoundaries", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        .target(
+            name: "GeoNewsTraces", dependencies: ["CMemoryHints", "GeoNewsBoundaries", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
         // The one import for library users (the `GeoNews` product): lookups, clustering,
         // headlines and traces, with no GEOS and none of the server's packages, which SwiftPM
         // then neither compiles nor links for them (Examples/consumer checks it).

@@ -34,6 +34,25 @@ final class ResolveCommandTests: XCTestCase {
         XCTAssertTrue(plain.stdout.contains("paris,48.8566,2.3522,FR,FR,inside,0.000,Europe/Paris,\n"), plain.stdout)
     }
 
+    func testTheOutputCannotBeTheInput() throws {
+        let text = "name,lat,lon\nparis,48.8566,2.3522\n"
+        let file = try input(text, "fixes.csv")
+        let r = try CommandRunner.geonews(["resolve", "--no-progress", file, "-o", file])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertEqual(
+            r.stderr,
+            "geonews resolve: the output \(file) is the input \(file): writing it would destroy the input; choose another output file\n")
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), text)
+        // Written over, an older output of any length becomes exactly the new rows.
+        let out = try input(String(repeating: "old row\n", count: 1000), "out.csv")
+        let w = try CommandRunner.geonews(["resolve", "--no-progress", file, "-o", out])
+        XCTAssertEqual(w.status, 0, w.stderr)
+        XCTAssertEqual(
+            try String(contentsOfFile: out, encoding: .utf8),
+            "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,error\n"
+                + "paris,48.8566,2.3522,FR,FR,inside,0.000,Europe/Paris,\n")
+    }
+
     func testNDJSONRowsCarryTheTimeZoneKey() throws {
         let file = try input("{\"lat\":0,\"lon\":-150}\n", "fixes.ndjson")
         let r = try CommandRunner.geonews(["resolve", "--no-progress", "--border-distance", file])

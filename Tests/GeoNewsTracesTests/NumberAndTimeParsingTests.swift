@@ -22,6 +22,32 @@ final class NumberAndTimeParsingTests: XCTestCase {
         }
     }
 
+    /// The pair of the plain form, with one division for both, gives each number's own value;
+    /// anything else is left to the general parse.
+    func testAPlainPairIsParsedAsEachAlone() {
+        var generator = SystemRandomNumberGenerator()
+        func pair(_ a: String, _ b: String) -> (Double, Double)? {
+            Array(a.utf8).withUnsafeBufferPointer { x in Array(b.utf8).withUnsafeBufferPointer { y in DecimalParser.parsePlainPair(x, y) } }
+        }
+        for _ in 0..<20_000 {
+            let a = String(format: "%.\(Int.random(in: 0...9, using: &generator))f", Double.random(in: -90...90, using: &generator))
+            let b = String(format: "%.\(Int.random(in: 0...12, using: &generator))f", Double.random(in: -180...180, using: &generator))
+            let both = pair(a, b)
+            XCTAssertEqual(both?.0, Double(a), a)
+            XCTAssertEqual(both?.1, Double(b), b)
+            XCTAssertEqual(both?.0.sign, Double(a)?.sign, a)
+        }
+        XCTAssertEqual(pair("-0.0", "0")?.0.sign, .minus)
+        XCTAssertEqual(pair("1.", ".5").map { [$0.0, $0.1] }, [1, 0.5])
+        XCTAssertEqual(pair("9007199254740992", "0.1").map { [$0.0, $0.1] }, [9_007_199_254_740_992, 0.1])
+        for (a, b) in [
+            ("+1", "2"), (" 1", "2"), ("1", "2 "), ("1e5", "2"), ("1", "-"), ("", "2"), ("1", "."), ("12345678901234567.8", "1"),
+            ("9007199254740993", "1"), ("1", "nan"), ("1.2.3", "4"),
+        ] {
+            XCTAssertNil(pair(a, b), "\(a) \(b)")
+        }
+    }
+
     func testWordsAndFragmentsAreNotNumbers() {
         for text in ["", " ", "-", ".", "nan", "inf", "0x1p3", "1,5", "12a", "1.2.3", "--1"] {
             XCTAssertNil(parse(text), text)

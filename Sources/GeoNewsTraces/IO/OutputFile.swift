@@ -62,7 +62,8 @@ final class OutputFile {
             case .bytes: found = false
             }
             if found && status.st_dev == output.st_dev && status.st_ino == output.st_ino {
-                throw .usage("the output \(path) is the input \(input.name): writing it would destroy the input; choose another output file")
+                throw .usage(
+                    "the output \(path) is the input \(input.name): writing it would destroy the input; choose another output file")
             }
         }
     }

@@ -88,57 +88,59 @@ struct CSVChunkProcessor: Sendable {
         // One block's rows, positions and answers, in buffers made once per chunk.
         // Fixes per country, counted here and handed to the tally once.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: countryCount) { counts in
-        counts.initialize(repeating: 0)
-        var atSea = 0
-        defer { tally.countResolved(byIndex: UnsafeBufferPointer(counts), atSea: atSea) }
-        withUnsafeTemporaryAllocation(of: PlainRow.self, capacity: n) { rows in
-            withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: n) { positions in
-                withUnsafeTemporaryAllocation(of: IndexedResolution.self, capacity: n) { answers in
-                    var line = firstLine
-                    var i = 0
-                    while i < b.count {
-                        var count = 0, resolving = 0
-                        while i < b.count && count < n {
-                            let record = PlainCSVRecord.scan(b, from: i, firstField: layout.latitude, secondField: layout.longitude)
-                            var resolves = false
-                            if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount,
-                                layout.longitude < record.fieldCount,
-                                let position = CoordinateText.plainCoordinate(
-                                    latitude: UnsafeBufferPointer(rebasing: b[record.first]),
-                                    longitude: UnsafeBufferPointer(rebasing: b[record.second]))
-                            {
-                                positions.initializeElement(at: resolving, to: position)
-                                resolving += 1
-                                resolves = true
+            counts.initialize(repeating: 0)
+            var atSea = 0
+            defer { tally.countResolved(byIndex: UnsafeBufferPointer(counts), atSea: atSea) }
+            withUnsafeTemporaryAllocation(of: PlainRow.self, capacity: n) { rows in
+                withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: n) { positions in
+                    withUnsafeTemporaryAllocation(of: IndexedResolution.self, capacity: n) { answers in
+                        var line = firstLine
+                        var i = 0
+                        while i < b.count {
+                            var count = 0, resolving = 0
+                            while i < b.count && count < n {
+                                let record = PlainCSVRecord.scan(b, from: i, firstField: layout.latitude, secondField: layout.longitude)
+                                var resolves = false
+                                if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount,
+                                    layout.longitude < record.fieldCount,
+                                    let position = CoordinateText.plainCoordinate(
+                                        latitude: UnsafeBufferPointer(rebasing: b[record.first]),
+                                        longitude: UnsafeBufferPointer(rebasing: b[record.second]))
+                                {
+                                    positions.initializeElement(at: resolving, to: position)
+                                    resolving += 1
+                                    resolves = true
+                                }
+                                rows.initializeElement(
+                                    at: count,
+                                    to: PlainRow(
+                                        start: record.start, end: record.end, fieldCount: record.fieldCount, line: line, resolves: resolves)
+                                )
+                                count += 1
+                                line += record.lines
+                                i = record.next
                             }
-                            rows.initializeElement(
-                                at: count,
-                                to: PlainRow(start: record.start, end: record.end, fieldCount: record.fieldCount, line: line, resolves: resolves))
-                            count += 1
-                            line += record.lines
-                            i = record.next
-                        }
-                        resolver.resolveIndexed(UnsafeBufferPointer(rebasing: positions[..<resolving]), into: answers.baseAddress!)
-                        var k = 0
-                        for row in rows[..<count] {
-                            if row.resolves {
-                                let r = answers[k]
-                                k += 1
-                                if r.country >= 0 { counts[Int(r.country)] += 1 } else { atSea += 1 }
-                                copyRecord(row.start..<row.end, fieldCount: row.fieldCount, b, out)
-                                text.appendCSV(r, to: out)
-                                out.append(UInt8(ascii: "\n"))
-                            } else {
-                                var cursor = CSVRecordCursor(b, at: row.start)
-                                if let general = cursor.next(fields: &fields) {
-                                    process(general, fields, cursor, line: row.line, nil, &tally, out)
+                            resolver.resolveIndexed(UnsafeBufferPointer(rebasing: positions[..<resolving]), into: answers.baseAddress!)
+                            var k = 0
+                            for row in rows[..<count] {
+                                if row.resolves {
+                                    let r = answers[k]
+                                    k += 1
+                                    if r.country >= 0 { counts[Int(r.country)] += 1 } else { atSea += 1 }
+                                    copyRecord(row.start..<row.end, fieldCount: row.fieldCount, b, out)
+                                    text.appendCSV(r, to: out)
+                                    out.append(UInt8(ascii: "\n"))
+                                } else {
+                                    var cursor = CSVRecordCursor(b, at: row.start)
+                                    if let general = cursor.next(fields: &fields) {
+                                        process(general, fields, cursor, line: row.line, nil, &tally, out)
+                                    }
                                 }
                             }
                         }
                     }
                 }
             }
-        }
         }
     }
 
