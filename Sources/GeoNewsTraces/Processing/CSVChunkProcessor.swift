@@ -127,9 +127,9 @@ struct CSVChunkProcessor: Sendable {
                                     let r = answers[k]
                                     k += 1
                                     if r.country >= 0 { counts[Int(r.country)] += 1 } else { atSea += 1 }
-                                    copyRecord(row.start..<row.end, fieldCount: row.fieldCount, b, out)
-                                    text.appendCSV(r, to: out)
-                                    out.append(UInt8(ascii: "\n"))
+                                    text.appendRow(
+                                        UnsafeBufferPointer(rebasing: b[row.start..<row.end]),
+                                        missingFields: layout.names.count - row.fieldCount, r, to: out)
                                 } else {
                                     var cursor = CSVRecordCursor(b, at: row.start)
                                     if let general = cursor.next(fields: &fields) {

@@ -48,7 +48,33 @@ final class IndexedColumnText: @unchecked Sendable {
     /// the same answer.
     @inline(__always)
     func appendCSV(_ r: IndexedResolution, to out: OutputChunk) {
-        out.append(upTo: rowLimit) { start in
+        out.append(upTo: rowLimit) { start in write(r, at: start) - start }
+    }
+
+    /// A whole row: the record's bytes, `missingFields` commas (so that the columns land under
+    /// their names), ``appendCSV(_:to:)``'s columns and a line feed, with one check for room.
+    @inline(__always)
+    func appendRow(_ record: UnsafeBufferPointer<UInt8>, missingFields: Int, _ r: IndexedResolution, to out: OutputChunk) {
+        out.append(upTo: record.count + max(0, missingFields) + rowLimit + 1) { start in
+            var p = start
+            if let bytes = record.baseAddress { OutputChunk.copy(from: bytes, to: p, count: record.count) }
+            p += record.count
+            var missing = missingFields
+            while missing > 0 {
+                p.pointee = UInt8(ascii: ",")
+                p += 1
+                missing -= 1
+            }
+            p = write(r, at: p)
+            p.pointee = UInt8(ascii: "\n")
+            return p + 1 - start
+        }
+    }
+
+    /// Writes the columns at `start` and returns where they end.
+    @inline(__always)
+    private func write(_ r: IndexedResolution, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        do {
             var p = start
             @inline(__always) func text(_ entry: Int) {
                 let b = bounds[entry]
@@ -74,7 +100,7 @@ final class IndexedColumnText: @unchecked Sendable {
                 if let km = r.borderDistanceKm { p += OutputChunk.writeKilometres(km, to: p) }
             }
             comma()
-            return p - start
+            return p
         }
     }
 
