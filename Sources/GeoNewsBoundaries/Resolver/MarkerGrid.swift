@@ -56,17 +56,7 @@ final class MarkerGrid: @unchecked Sendable {
             for col in 0..<CountryIndexFormat.rootColumns {
                 // The unit vector of the cell's centre, from the row's and the column's sines.
                 let c = (x: cosφ * columns[col].cos, y: cosφ * columns[col].sin, z: sinφ)
-                var first = -Double.infinity, second = -Double.infinity, best = 0
-                for (k, m) in markers.enumerated() {
-                    let d = c.x * m.x + c.y * m.y + c.z * m.z
-                    if d > first {
-                        second = first
-                        first = d
-                        best = k
-                    } else if d > second {
-                        second = d
-                    }
-                }
+                let (best, first, second) = Self.nearestTwo(to: c, markers, among: markers.indices)
                 let θ1 = acos(max(-1, min(1, first)))
                 if acos(max(-1, min(1, second))) - θ1 > 2 * radius + 1e-9 {
                     roots[row * CountryIndexFormat.rootColumns + col] = Int8(best)
@@ -101,18 +91,7 @@ final class MarkerGrid: @unchecked Sendable {
         for (sy, r) in rows.enumerated() {
             for (sx, λ) in columns.enumerated() {
                 let c = (x: r.cos * λ.cos, y: r.cos * λ.sin, z: r.sin)
-                var first = -Double.infinity, second = -Double.infinity, best = 0
-                for k in candidates {
-                    let m = markers[k]
-                    let d = c.x * m.x + c.y * m.y + c.z * m.z
-                    if d > first {
-                        second = first
-                        first = d
-                        best = k
-                    } else if d > second {
-                        second = d
-                    }
-                }
+                let (best, first, second) = Self.nearestTwo(to: c, markers, among: candidates)
                 // The runner-up farther by more than the diameter D: its cosine below
                 // cos(θ₁ + D) = first · cos D - sin θ₁ · sin D (with θ₁ + D < π).
                 guard first > -r.cosDiameter else { continue }
@@ -120,6 +99,27 @@ final class MarkerGrid: @unchecked Sendable {
                 if second < limit { grid[sy * side + sx] = Int8(best) }
             }
         }
+    }
+
+    /// Of `markers` at `indices`, the one nearest to the unit vector `c` (the largest dot
+    /// product; the first of equals), its dot product and the runner-up's.
+    @inline(__always)
+    private static func nearestTwo(
+        to c: (x: Double, y: Double, z: Double), _ markers: [(x: Double, y: Double, z: Double)], among indices: some Sequence<Int>
+    ) -> (best: Int, first: Double, second: Double) {
+        var first = -Double.infinity, second = -Double.infinity, best = 0
+        for k in indices {
+            let m = markers[k]
+            let d = c.x * m.x + c.y * m.y + c.z * m.z
+            if d > first {
+                second = first
+                first = d
+                best = k
+            } else if d > second {
+                second = d
+            }
+        }
+        return (best, first, second)
     }
 
     /// A row of 1/8° cells: the sine and cosine of its centre's latitude, and the cosine and

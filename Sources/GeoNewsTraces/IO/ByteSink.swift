@@ -70,15 +70,7 @@ final class ByteSink {
         if let writer {
             do { return try writer(Array(bytes)) } catch { throw .writeFailed(path: name, reason: "\(error)") }
         }
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: name, reason: String(cString: strerror(errno)))
-            }
-            offset += n
-        }
+        try writeFully(fd, bytes, name: name)
     }
 
     func write(_ text: String) throws(BatchResolveError) {
@@ -95,5 +87,19 @@ final class ByteSink {
         guard let file else { return }
         self.file = nil
         try file.finish()
+    }
+}
+
+/// Writes all of `bytes` to `fd` with `write(2)`, again after an interruption or a short write;
+/// a failure names `name` and the system's reason.
+func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws(BatchResolveError) {
+    var offset = 0
+    while offset < bytes.count {
+        let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw .writeFailed(path: name, reason: String(cString: strerror(errno)))
+        }
+        offset += n
     }
 }

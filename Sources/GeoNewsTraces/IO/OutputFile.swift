@@ -109,15 +109,7 @@ final class OutputFile {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(BatchResolveError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
-            }
-            offset += n
-        }
+        try writeFully(fd, bytes, name: path)
         written += bytes.count
         if isRegular && written - handedToDisk >= Self.writeBehindBytes {
             // A hint: a file system that does not take it loses nothing.
