@@ -80,16 +80,17 @@ extension CountryResolver {
             geonews_prefetch(d[i].area)
             geonews_prefetch(d[i].land)
             // The marker grid has the root grid's cells: a row at sea reads its entry.
-            if let grid = markerGrid?.finished, let c = MarkerGrid.cells(of: p) { geonews_prefetch(grid + c.root) }
+            if let grid = markerGrid?.finished, let c = MarkerGrid.cells(of: p) {
+                d[i].markerCells = c
+                geonews_prefetch(grid + c.root)
+            }
             if let line = coastGrid?.address(of: p) { geonews_prefetch(line) }
         }
         defer {
             // By now the root cells are in: a row in a cell near a tie asks for its finer cell.
             if let grid = markerGrid?.finished {
-                for p in positions {
-                    if let c = MarkerGrid.cells(of: p), grid.load(fromByteOffset: c.root, as: Int8.self) < 0 {
-                        geonews_prefetch(grid + c.finer)
-                    }
+                for i in 0..<positions.count {
+                    if let c = d[i].markerCells, grid.load(fromByteOffset: c.root, as: Int8.self) < 0 { geonews_prefetch(grid + c.finer) }
                 }
             }
         }
@@ -152,6 +153,8 @@ private struct PendingDescent {
     var ended = false
     var areaEnd: UInt32 = 0
     var landEnd: UInt32 = 0
+    /// The marker grid's cells over the row, when the grid is built.
+    var markerCells: (root: Int, finer: Int)? = nil
 }
 
 /// A position's region in ``CountryResolver/areas`` and country in ``CountryResolver/index``,

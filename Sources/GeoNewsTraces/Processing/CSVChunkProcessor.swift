@@ -103,7 +103,7 @@ struct CSVChunkProcessor: Sendable {
                                 var resolves = false
                                 if !record.isBlank, record.fieldCount <= width, layout.latitude < record.fieldCount,
                                     layout.longitude < record.fieldCount,
-                                    let position = CoordinateText.plainCoordinate(
+                                    case .success(let position) = CoordinateText.coordinate(
                                         latitude: UnsafeBufferPointer(rebasing: b[record.first]),
                                         longitude: UnsafeBufferPointer(rebasing: b[record.second]))
                                 {

@@ -20,19 +20,6 @@ enum CoordinateText {
         }
     }
 
-    /// ``coordinate(latitude:longitude:)``'s position, or `nil` for any failure (whose reason
-    /// that function then tells): no `Result` to build for a row that resolves.
-    @inline(__always)
-    static func plainCoordinate(latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>) -> Coordinate? {
-        if let (lat, lon) = DecimalParser.parsePlainPair(latitude, longitude) {
-            // Coordinate.validated's checks, without building its error.
-            guard lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 else { return nil }
-            return Coordinate(latitude: lat, longitude: lon)
-        }
-        guard case .success(let position) = coordinate(latitude: latitude, longitude: longitude) else { return nil }
-        return position
-    }
-
     static func notANumber(_ field: String, _ bytes: UnsafeBufferPointer<UInt8>) -> ReasonText {
         let trimmed = ASCIIText.trimmed(bytes)
         if trimmed.isEmpty { return ReasonText("\(field) is empty") }
