@@ -5,7 +5,7 @@ import XCTest
 
 /// The coast grid only ever skips a search whose answer it knows: where it says no land is
 /// within the near-shore distance the search finds none, and where it says land is certainly
-/// near the search finds some within 20 km. And it skips many.
+/// near the search finds some within 22.1 km, inside the territorial sea. And it skips many.
 final class CoastGridTests: XCTestCase {
     /// Seeded positions uniform over the sphere, kept where the root grid's 1° flag says land
     /// may be near (the positions the grid is for), and transects straight out from coasts.
@@ -46,8 +46,8 @@ final class CoastGridTests: XCTestCase {
             }
             if grid.certainlyNearLand(p) {
                 near += 1
-                let within20 = index.nearestLand(to: p, maxKm: 20)
-                XCTAssertNotNil(within20, "\(p): the grid says land lies within 20 km")
+                let within = index.nearestLand(to: p, maxKm: CoastGrid.certainKm)
+                XCTAssertNotNil(within, "\(p): the grid says land lies within \(CoastGrid.certainKm) km")
             }
         }
         // The grid settles most positions that the 1° flag left to the search.

@@ -10,9 +10,11 @@ import Darwin
 /// ``CountryIndex``'s tree, so that most positions at sea near a coast need no nearest-land
 /// search:
 /// - ``mayBeNearShore(_:)``: false only where no land lies within the index's near-shore
-///   distance (25 km) of any point of the cell. The root grid's flag says this per 1° cell,
-///   and a 1° cell beside a coast is near the shore at one end and 100 km out at the other.
-/// - ``certainlyNearLand(_:)``: true only where land lies within 20 km (less than the
+///   distance (25 km) of any point of the cell that is off the land (the resolver asks only
+///   there: inside a large leaf's land it may be false). The root grid's flag says this per
+///   1° cell, and a 1° cell beside a coast is near the shore at one end and 100 km out at the
+///   other.
+/// - ``certainlyNearLand(_:)``: true only where land lies within 22.1 km (less than the
 ///   territorial sea's 22.224 km) of every point of the cell.
 ///
 /// Both are conservative: a cell the tree cannot settle answers as if it were near the shore
@@ -28,6 +30,10 @@ public final class CoastGrid: @unchecked Sendable {
     /// Beyond this latitude a cell always may be near the shore: the columns within reach
     /// widen fast towards the poles, and Antarctica's coast is near anyway.
     static let polarLatitude = 80.0
+    /// ``certainlyNearLand(_:)``'s distance: 0.5 % short of the territorial sea's 22.224 km, far
+    /// more than the nearest-land search's own error (under 0.1 % at this range), so that
+    /// every position it settles the search would find within the territorial sea.
+    static let certainKm = 22.1
 
     /// Per row of cells, per 64 columns: the word of ``mayBeNearShore(_:)``'s bits, then the
     /// word of ``certainlyNearLand(_:)``'s, side by side so that one cache line holds both.
@@ -35,9 +41,6 @@ public final class CoastGrid: @unchecked Sendable {
 
     /// Builds the grid from `index`'s tree for its near-shore distance.
     public init(_ index: CountryIndex) {
-        let cellKm = GreatCircle.meanEarthRadiusKm * .pi / 180 / Double(Self.cellsPerDegree)
-        // A diagonal neighbour's far corner is at most two cells away on both axes.
-        precondition(2 * 2.squareRoot() * cellKm < 20, "cells too coarse for the certain-land test")
         let count = 2 * Self.rows * Self.wordsPerRow
         words = .allocate(capacity: count)
         words.initialize(repeating: 0, count: count)
@@ -51,17 +54,17 @@ public final class CoastGrid: @unchecked Sendable {
         }
         var scratch = RowScratch()
         dilate(marks.mayHoldLand, byKm: index.nearShoreKm, word: 0, &scratch)
-        dilateByOne(marks.holdsLand, word: 1, &scratch)
+        dilateWithin(marks.holdsLand, km: Self.certainKm, word: 1, &scratch)
         marks.deallocate()
     }
 
     deinit { words.deallocate() }
 
-    /// False only when no land lies within the near-shore distance of `p`.
+    /// False only when no land lies within the near-shore distance of `p`, off the land.
     @inline(__always)
     public func mayBeNearShore(_ p: Coordinate) -> Bool { Self.mayBeNearShore(p, in: words) }
 
-    /// True only when land lies within 20 km of `p`.
+    /// True only when land lies within ``certainKm`` (22.1 km) of `p`.
     @inline(__always)
     public func certainlyNearLand(_ p: Coordinate) -> Bool { Self.certainlyNearLand(p, in: words) }
 
@@ -99,38 +102,83 @@ public final class CoastGrid: @unchecked Sendable {
         return (2 &* (row &* wordsPerRow &+ col &>> 6), UInt64(col & 63))
     }
 
-    /// Sets, in the `word`s, every cell within `km` of a marked one: the rows and columns of
-    /// ``SearchWindow`` around the cell, wrapped across the antimeridian; and every cell
-    /// beyond ``polarLatitude``.
+    /// Sets, in the `word`s, every cell that may lie within `km` of a marked one, and every
+    /// cell beyond ``polarLatitude``.
+    ///
+    /// A marked cell `dy` rows away is at least `g = (|dy| − 1)` rows of latitude away, so by
+    /// the haversine formula a point of it within `km` is at most Δλ of longitude away, with
+    /// sin²(Δλ/2) = (sin²(km/2R) − sin²(g/2)) / cos²φ (φ the most poleward latitude of both
+    /// rows): the reach is a disc, not the box of its widest row.
     private func dilate(_ marked: UnsafeMutablePointer<UInt64>, byKm km: Double, word: Int, _ s: inout RowScratch) {
-        let perDegree = Double(Self.cellsPerDegree)
-        let dLat = km / GreatCircle.meanEarthRadiusKm * 180 / .pi
-        // A point within `km` of the cell lies within dLat of its rows (SearchWindow's bound,
-        // with its margin) and within the half-width of its columns.
-        let rowReach = Int((dLat * perDegree + 1e-6).rounded(.up))
-        for row in 0..<Self.rows {
-            let south = Double(row) / perDegree - 90, north = south + 1 / perDegree
-            let poleward = max(abs(south - dLat), abs(north + dLat))
-            let sine = sin(km / (2 * GreatCircle.meanEarthRadiusKm)) / cos(min(90, poleward) * .pi / 180)
-            guard poleward < Self.polarLatitude, sine < 1 else {
-                for w in 0..<Self.wordsPerRow { words[2 * (row * Self.wordsPerRow + w) + word] = ~0 }
-                continue
+        // A little beyond `km`, so that rounding never leaves out a cell the search would reach.
+        let reachKm = km * (1 + 1e-9) + 1e-6
+        let dLat = reachKm / GreatCircle.meanEarthRadiusKm / Self.radians
+        let rowReach = Int((dLat * Self.perDegree + 1e-6).rounded(.up))
+        let sinHalf = sin(reachKm / (2 * GreatCircle.meanEarthRadiusKm))
+        spread(marked, word: word, rowReach: rowReach, &s) { south, north, dy in
+            let poleward = max(abs(south - Double(dy) / Self.perDegree), abs(north + Double(dy) / Self.perDegree))
+            guard poleward < Self.polarLatitude else { return nil }
+            let gap = sin(Double(max(0, dy - 1)) / Self.perDegree * Self.radians / 2)
+            let c = cos(poleward * Self.radians)
+            let sine = (max(0, sinHalf * sinHalf - gap * gap) / (c * c)).squareRoot()
+            guard sine < 1 else { return nil }
+            return Int((2 * asin(sine) / Self.radians * Self.perDegree + 1e-6).rounded(.up))
+        }
+    }
+
+    /// Sets, in the `word`s, every cell whose every point lies within `km` of every point of a
+    /// marked cell: `dy` rows and `dx` columns away, two points are at most `dy + 1` rows and
+    /// `dx + 1` columns apart, and by the haversine formula at most
+    /// hav⁻¹(hav(Δφ) + cos²φ · hav(Δλ)) apart (φ the most equatorward latitude of both rows).
+    private func dilateWithin(_ marked: UnsafeMutablePointer<UInt64>, km: Double, word: Int, _ s: inout RowScratch) {
+        let sinHalf = sin(km / (2 * GreatCircle.meanEarthRadiusKm))
+        let rowReach = Int(2 * asin(sinHalf) / Self.radians * Self.perDegree) - 1
+        spread(marked, word: word, rowReach: rowReach, &s) { south, north, dy in
+            let d = Double(dy) / Self.perDegree
+            let equatorward = south - d <= 0 && north + d >= 0 ? 0 : min(abs(south - d), abs(north + d))
+            let rise = sin(Double(dy + 1) / Self.perDegree * Self.radians / 2)
+            let c = cos(equatorward * Self.radians)
+            let sine = (max(0, sinHalf * sinHalf - rise * rise) / (c * c)).squareRoot()
+            let columns = min(Double(Self.columns / 2), 2 * asin(min(1, sine)) / Self.radians * Self.perDegree)
+            // The farthest column whose far side is within reach; -1 when not even the same one.
+            return max(-1, Int((columns * (1 - 1e-9)).rounded(.down)) - 1)
+        }
+    }
+
+    /// Sets each row of `word` to the marked cells of the rows up to `rowReach` away, each
+    /// widened by `reach(south, north, dy)` columns (`nil`: the whole row is set; -1: that row
+    /// adds nothing). The rows are widened from the nearest outwards, each by the difference of
+    /// two reaches: widening by a, then by b, widens by a + b.
+    private func spread(
+        _ marked: UnsafeMutablePointer<UInt64>, word: Int, rowReach: Int, _ s: inout RowScratch,
+        reach reachOf: (_ south: Double, _ north: Double, _ dy: Int) -> Int?
+    ) {
+        var reach = [Int](repeating: 0, count: rowReach + 1)
+        rows: for row in 0..<Self.rows {
+            let south = Double(row) / Self.perDegree - 90, north = south + 1 / Self.perDegree
+            var last = rowReach
+            for dy in 0...rowReach {
+                guard let r = reachOf(south, north, dy) else {
+                    for w in 0..<Self.wordsPerRow { words[2 * (row * Self.wordsPerRow + w) + word] = ~0 }
+                    continue rows
+                }
+                reach[dy] = r
             }
-            let columnReach = Int((2 * asin(sine) * 180 / .pi * perDegree + 1e-6).rounded(.up))
-            s.gather(marked, rows: max(0, row - rowReach)...min(Self.rows - 1, row + rowReach))
-            s.widen(by: columnReach)
+            // Made non-increasing outwards, so that each row widens by a difference ≥ 0.
+            for dy in stride(from: rowReach - 1, through: 0, by: -1) { reach[dy] = max(reach[dy], reach[dy + 1]) }
+            while last >= 0 && reach[last] < 0 { last -= 1 }
+            s.clear()
+            for dy in 0..<(last + 1) {
+                if row - dy >= 0 { s.add(marked, row: row - dy) }
+                if dy > 0 && row + dy < Self.rows { s.add(marked, row: row + dy) }
+                s.widen(by: reach[dy] - (dy < last ? reach[dy + 1] : 0))
+            }
             for w in 0..<Self.wordsPerRow { words[2 * (row * Self.wordsPerRow + w) + word] = s.band[w] }
         }
     }
 
-    /// Sets, in the `word`s, every cell whose eight neighbours or itself are marked.
-    private func dilateByOne(_ marked: UnsafeMutablePointer<UInt64>, word: Int, _ s: inout RowScratch) {
-        for row in 0..<Self.rows {
-            s.gather(marked, rows: max(0, row - 1)...min(Self.rows - 1, row + 1))
-            s.widen(by: 1)
-            for w in 0..<Self.wordsPerRow { words[2 * (row * Self.wordsPerRow + w) + word] = s.band[w] }
-        }
-    }
+    private static let perDegree = Double(cellsPerDegree)
+    private static let radians = Double.pi / 180
 }
 
 /// One row of cells being widened, and the room to turn it, made once for the whole grid.
@@ -139,13 +187,15 @@ private struct RowScratch {
     private var west = [UInt64](repeating: 0, count: CoastGrid.wordsPerRow)
     private var east = [UInt64](repeating: 0, count: CoastGrid.wordsPerRow)
 
-    /// `band` becomes the union of the marked rows.
-    mutating func gather(_ marked: UnsafeMutablePointer<UInt64>, rows: ClosedRange<Int>) {
+    /// `band` becomes empty.
+    mutating func clear() {
+        for w in 0..<CoastGrid.wordsPerRow { band[w] = 0 }
+    }
+
+    /// Adds a marked row to `band`.
+    mutating func add(_ marked: UnsafeMutablePointer<UInt64>, row r: Int) {
         let n = CoastGrid.wordsPerRow
-        for w in 0..<n { band[w] = 0 }
-        for r in rows {
-            for w in 0..<n { band[w] |= marked[r * n + w] }
-        }
+        for w in 0..<n { band[w] |= marked[r * n + w] }
     }
 
     /// Every set cell of `band` widened by `reach` columns each way, around the world: by
@@ -175,8 +225,8 @@ private struct RowScratch {
 }
 
 /// The cells of 1/16° that may hold land and those that certainly do, from the tree: a
-/// whole-country slot's cells hold land; a border leaf's land lies within the box of each
-/// group's vertices, and each vertex is a point of it.
+/// whole-country slot's cells hold land; each vertex of a border leaf is a point of land, and
+/// the leaf's coast runs along its edges.
 private struct LandMarks {
     let index: CountryIndex
     let mayHoldLand: UnsafeMutablePointer<UInt64>
@@ -225,7 +275,9 @@ private struct LandMarks {
         }
     }
 
-    /// Each vertex's cell holds land; every cell of each group's box of vertices may.
+    /// Each vertex's cell holds land. The cells each edge crosses (the box of its two ends'
+    /// cells) may: a position off the land is nearest to a point of some edge, so only its
+    /// distance to these cells matters, not to the cells inside a group's rings.
     private mutating func markLeaf(at offset: Int) {
         var g = index.leaves.baseAddress! + offset
         let groups = Int(g.pointee)
@@ -235,18 +287,21 @@ private struct LandMarks {
             let group = LeafGroup(g)
             g = group.next
             let v = group.vertices
-            var c0 = Int.max, c1 = Int.min, r0 = Int.max, r1 = Int.min
-            for k in 0..<group.vertexCount {
-                let (column, row) = Self.cell(longitude: v[2 &* k], latitude: v[2 &* k &+ 1])
-                holdsLand[row &* n &+ column &>> 6] |= 1 &<< UInt64(column & 63)
-                c0 = min(c0, column)
-                c1 = max(c1, column)
-                r0 = min(r0, row)
-                r1 = max(r1, row)
-            }
-            guard c0 <= c1 else { continue }
-            for r in r0...r1 {
-                for c in c0...c1 { mayHoldLand[r &* n &+ c &>> 6] |= 1 &<< UInt64(c & 63) }
+            for r in 0..<group.ringCount {
+                let ring = group.ring(r)
+                guard !ring.isEmpty else { continue }
+                var (c0, r0) = Self.cell(longitude: v[2 &* ring.lowerBound], latitude: v[2 &* ring.lowerBound &+ 1])
+                holdsLand[r0 &* n &+ c0 &>> 6] |= 1 &<< UInt64(c0 & 63)
+                mayHoldLand[r0 &* n &+ c0 &>> 6] |= 1 &<< UInt64(c0 & 63)
+                for k in (ring.lowerBound + 1)..<ring.upperBound {
+                    let (c1, r1) = Self.cell(longitude: v[2 &* k], latitude: v[2 &* k &+ 1])
+                    holdsLand[r1 &* n &+ c1 &>> 6] |= 1 &<< UInt64(c1 & 63)
+                    if c1 == c0 && r1 == r0 { continue }
+                    for row in min(r0, r1)...max(r0, r1) {
+                        for c in min(c0, c1)...max(c0, c1) { mayHoldLand[row &* n &+ c &>> 6] |= 1 &<< UInt64(c & 63) }
+                    }
+                    (c0, r0) = (c1, r1)
+                }
             }
         }
     }

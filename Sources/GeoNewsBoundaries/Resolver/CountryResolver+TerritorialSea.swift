@@ -15,7 +15,9 @@ extension CountryResolver {
     ///
     /// Without `measuringSea`, the km are `nil` in the territorial sea of a country the region
     /// names: that country holds the position whichever land is nearest, so the search only
-    /// asks whether any land is within reach.
+    /// asks whether any land is within reach. When `reachKm` goes past the territorial sea,
+    /// the caller needs the nearest land that far anyway if the position is beyond it, and
+    /// the one search to `reachKm` answers both.
     ///
     /// `found` is the position's region and land when a batch already has them.
     ///
@@ -23,6 +25,7 @@ extension CountryResolver {
     /// left in `searched`, so that a caller who needs the nearest land that far anyway does not
     /// search twice: within the territorial sea it finds what a search of that breadth alone
     /// finds, since every search is exact within its bound and visits the cells in one order.
+    /// Where the grids show no land within ``nearShoreKm``, `searched` says so without a search.
     ///
     /// - On Natural Earth's land: the country of the OpenStreetMap region there, or, where the
     ///   zones draw none (Baker Island, Clipperton lie in the open ocean's `Etc/GMT±N`), the
@@ -45,16 +48,22 @@ extension CountryResolver {
         let drawn = region.flatMap(areas.country(ofRegion:))
         if let region, let drawn, drawn == antarctica || areas.holdsUnmappedLand(region: region) { return (drawn, 0) }
         if let land = found != nil ? found!.land : index.countryIndex(at: position) { return (drawn ?? land, 0) }
-        guard mayBeNearShore(position) else { return nil }
-        if let drawn, !measuringSea {
-            if coastGrid?.certainlyNearLand(position) == true { return (drawn, nil) }
-            return index.hasLand(within: Self.territorialSeaKm, of: position) ? (drawn, nil) : nil
+        guard mayBeNearShore(position) else {
+            searched = CoastSearch(reachKm: nearShoreKm, land: nil)
+            return nil
+        }
+        let knowsHolder = drawn != nil && !measuringSea
+        if knowsHolder {
+            if coastGrid?.certainlyNearLand(position) == true { return (drawn!, nil) }
+            if reachKm <= Self.territorialSeaKm {
+                return index.hasLand(within: Self.territorialSeaKm, of: position) ? (drawn!, nil) : nil
+            }
         }
         let reach = max(reachKm, Self.territorialSeaKm)
         let found = index.nearestLand(to: position, maxKm: reach)
         searched = CoastSearch(reachKm: reach, land: found)
         guard let coast = found, coast.distanceKm < Self.territorialSeaKm else { return nil }
-        return (drawn ?? coast.countryIndex, coast.distanceKm)
+        return (drawn ?? coast.countryIndex, knowsHolder ? nil : coast.distanceKm)
     }
 
     /// ``holder(of:in:measuringSea:reachKm:searched:)`` with the territorial sea's own search.

@@ -202,10 +202,10 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
             return answer
         }
         let land: (countryIndex: Int, distanceKm: Double)?
-        if bounded && !mayBeNearShore(position) {
-            land = nil
-        } else if let searched, searched.reachKm == seaSearchKm {
+        if let searched, searched.reachKm == seaSearchKm {
             land = searched.land
+        } else if bounded && !mayBeNearShore(position) {
+            land = nil
         } else {
             land = index.nearestLand(to: position, maxKm: seaSearchKm)
         }
