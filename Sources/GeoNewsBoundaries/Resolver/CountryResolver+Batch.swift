@@ -54,7 +54,8 @@ extension CountryResolver {
         let lat = min(max(p.latitude, -90 + e), 90 - e)
         return FoundLookups(
             region: areas.region(in: CellSlot(d.areaEnd), longitude: p.longitude, latitude: lat, gx: d.gx, gy: d.gy),
-            land: index.countryIndex(in: CellSlot(d.landEnd), longitude: p.longitude, latitude: lat))
+            land: index.countryIndex(in: CellSlot(d.landEnd), longitude: p.longitude, latitude: lat),
+            rootMayBeNearShore: CellSlot(d.landRoot).mayBeNearShore)
     }
 
     /// Asks the caches for every slot that the lookups of `positions` in ``areas`` and
@@ -107,6 +108,7 @@ extension CountryResolver {
                 }
                 if let slot = d[i].land {
                     d[i].landEnd = slot.pointee
+                    if d[i].landShift == F.finestDepth { d[i].landRoot = d[i].landEnd }
                     d[i].land = step(
                         CellSlot(d[i].landEnd), shift: &d[i].landShift, gx: d[i].gx, gy: d[i].gy, nodes: index.nodes,
                         leaf: UnsafeRawPointer(index.leaves.baseAddress!), leafWordSize: MemoryLayout<UInt64>.size)
@@ -153,6 +155,8 @@ private struct PendingDescent {
     var ended = false
     var areaEnd: UInt32 = 0
     var landEnd: UInt32 = 0
+    /// The land tree's root slot, whose flag says whether land may be near the root cell.
+    var landRoot: UInt32 = 0
     /// The marker grid's cells over the row, when the grid is built.
     var markerCells: (root: Int, finer: Int)? = nil
 }
@@ -162,4 +166,7 @@ private struct PendingDescent {
 struct FoundLookups {
     let region: Int?
     let land: Int?
+    /// ``CountryIndex/mayBeNearShore(longitude:latitude:)`` at the position: its root slot's
+    /// flag.
+    let rootMayBeNearShore: Bool
 }

@@ -48,7 +48,7 @@ extension CountryResolver {
         let drawn = region.flatMap(areas.country(ofRegion:))
         if let region, let drawn, drawn == antarctica || areas.holdsUnmappedLand(region: region) { return (drawn, 0) }
         if let land = found != nil ? found!.land : index.countryIndex(at: position) { return (drawn ?? land, 0) }
-        guard mayBeNearShore(position) else {
+        guard mayBeNearShore(position, found: found) else {
             searched = CoastSearch(reachKm: nearShoreKm, land: nil)
             return nil
         }

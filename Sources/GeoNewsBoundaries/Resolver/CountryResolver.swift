@@ -204,7 +204,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         let land: (countryIndex: Int, distanceKm: Double)?
         if let searched, searched.reachKm == seaSearchKm {
             land = searched.land
-        } else if bounded && !mayBeNearShore(position) {
+        } else if bounded && !mayBeNearShore(position, found: found) {
             land = nil
         } else {
             land = index.nearestLand(to: position, maxKm: seaSearchKm)
@@ -223,10 +223,12 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     }
 
     /// False only when no land lies within ``nearShoreKm`` of the position: the index's root
-    /// cell's flag, then the coast grid's finer one once it is built.
+    /// cell's flag (read by a batch's descent when `found` is given), then the coast grid's
+    /// finer one once it is built.
     @inline(__always)
-    func mayBeNearShore(_ position: Coordinate) -> Bool {
-        guard index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude) else { return false }
+    func mayBeNearShore(_ position: Coordinate, found: FoundLookups? = nil) -> Bool {
+        let root = found?.rootMayBeNearShore ?? index.mayBeNearShore(longitude: position.longitude, latitude: position.latitude)
+        guard root else { return false }
         return coastGrid?.mayBeNearShore(position) ?? true
     }
 
