@@ -85,7 +85,6 @@ extension CountryResolver {
                 d[i].markerCells = c
                 geonews_prefetch(grid + c.root)
             }
-            if let line = coastGrid?.address(of: p) { geonews_prefetch(line) }
         }
         defer {
             // By now the root cells are in: a row in a cell near a tie asks for its finer cell.
@@ -108,7 +107,13 @@ extension CountryResolver {
                 }
                 if let slot = d[i].land {
                     d[i].landEnd = slot.pointee
-                    if d[i].landShift == F.finestDepth { d[i].landRoot = d[i].landEnd }
+                    if d[i].landShift == F.finestDepth {
+                        d[i].landRoot = d[i].landEnd
+                        // Only a row whose root cell may be near the shore reads the coast grid.
+                        if CellSlot(d[i].landRoot).mayBeNearShore, let line = coastGrid?.address(of: positions[i]) {
+                            geonews_prefetch(line)
+                        }
+                    }
                     d[i].land = step(
                         CellSlot(d[i].landEnd), shift: &d[i].landShift, gx: d[i].gx, gy: d[i].gy, nodes: index.nodes,
                         leaf: UnsafeRawPointer(index.leaves.baseAddress!), leafWordSize: MemoryLayout<UInt64>.size)
