@@ -37,7 +37,7 @@ final class CoastGridTests: XCTestCase {
         let index = resolver.index
         let grid = CoastGrid(index)
         var far = 0, near = 0, farByTheSearch = 0
-        for p in coastalPositions(index, count: 6_000) {
+        for p in coastalPositions(index, count: 20_000) {
             let land = index.nearestLand(to: p, maxKm: index.nearShoreKm)
             if land == nil { farByTheSearch += 1 }
             if !grid.mayBeNearShore(p) {
@@ -50,9 +50,10 @@ final class CoastGridTests: XCTestCase {
                 XCTAssertNotNil(within, "\(p): the grid says land lies within \(CoastGrid.certainKm) km")
             }
         }
-        // The grid settles most positions that the 1° flag left to the search.
-        XCTAssertGreaterThan(Double(far), 0.6 * Double(farByTheSearch), "\(far) of \(farByTheSearch) far positions settled")
-        XCTAssertGreaterThan(near, 300)
+        // The grid settles most positions that the 1° flag left to the search: measured from
+        // the position itself, all but a band narrower than a cell.
+        XCTAssertGreaterThan(Double(far), 0.9 * Double(farByTheSearch), "\(far) of \(farByTheSearch) far positions settled")
+        XCTAssertGreaterThan(near, 1_000)
     }
 
     func testOffTheGridItKnowsNothing() throws {

@@ -35,15 +35,23 @@ public final class CoastGrid: @unchecked Sendable {
     /// every position it settles the search would find within the territorial sea.
     static let certainKm = 22.1
 
-    /// Per row of cells, per 64 columns: the word of ``mayBeNearShore(_:)``'s bits, then the
-    /// word of ``certainlyNearLand(_:)``'s, side by side so that one cache line holds both.
+    /// One block, in four parts:
+    /// - per row of cells, per 64 columns: the word of the cells that may be near the shore,
+    ///   then the word of ``certainlyNearLand(_:)``'s, side by side so that one cache line
+    ///   holds both;
+    /// - per row, per 64 columns: the word of the cells that the coast's edges cross, for
+    ///   ``mayBeNearShore(_:)`` to measure from the position itself;
+    /// - per row, the cosine of its most poleward latitude;
+    /// - the sine² of half the near-shore distance's angle, and that distance in rows.
     private let words: UnsafeMutablePointer<UInt64>
+    private static let edgeCellsOffset = 2 * rows * wordsPerRow
+    private static let cosinesOffset = 3 * rows * wordsPerRow
+    private static let reachOffset = cosinesOffset + rows
+    private static let blockWords = reachOffset + 2
 
     /// Builds the grid from `index`'s tree for its near-shore distance.
     public init(_ index: CountryIndex) {
-        let count = 2 * Self.rows * Self.wordsPerRow
-        words = .allocate(capacity: count)
-        words.initialize(repeating: 0, count: count)
+        words = zeroedWords(Self.blockWords)
         var marks = LandMarks(index)
         for row in 0..<CountryIndexFormat.rootRows {
             for col in 0..<CountryIndexFormat.rootColumns {
@@ -52,13 +60,24 @@ public final class CoastGrid: @unchecked Sendable {
                 marks.mark(slot, lx: col * size, ly: row * size, size: size)
             }
         }
-        var scratch = RowScratch()
-        dilate(marks.mayHoldLand, byKm: index.nearShoreKm, word: 0, &scratch)
-        dilateWithin(marks.holdsLand, km: Self.certainKm, word: 1, &scratch)
+        let scratch = RowScratch()
+        defer { scratch.deallocate() }
+        dilate(marks.mayHoldLand, byKm: index.nearShoreKm, word: 0, scratch)
+        dilateWithin(marks.holdsLand, km: Self.certainKm, word: 1, scratch)
+        (words + Self.edgeCellsOffset).update(from: marks.mayHoldLand, count: Self.rows * Self.wordsPerRow)
         marks.deallocate()
+        let cosines = UnsafeMutableRawPointer(words + Self.cosinesOffset).assumingMemoryBound(to: Double.self)
+        for row in 0..<Self.rows {
+            let south = Double(row) / Self.perDegree - 90
+            cosines[row] = max(0, cos(max(abs(south), abs(south + 1 / Self.perDegree)) * Self.radians))
+        }
+        let reachKm = index.nearShoreKm * (1 + 1e-9) + 1e-6
+        let sinHalf = sin(reachKm / (2 * GreatCircle.meanEarthRadiusKm))
+        cosines[Self.rows] = sinHalf * sinHalf
+        cosines[Self.rows + 1] = reachKm / GreatCircle.meanEarthRadiusKm / Self.radians * Self.perDegree
     }
 
-    deinit { words.deallocate() }
+    deinit { free(words) }
 
     /// False only when no land lies within the near-shore distance of `p`, off the land.
     @inline(__always)
@@ -71,8 +90,72 @@ public final class CoastGrid: @unchecked Sendable {
     /// The grid's words, for ``CoastGridBuild`` to hand out once they are complete.
     var bits: UnsafePointer<UInt64> { UnsafePointer(words) }
 
+    /// The cell's bit, and where the cell may be near the shore but is not certainly near
+    /// land, the position's own reach: ``nearShoreReaches(_:in:)``.
     @inline(__always)
-    static func mayBeNearShore(_ p: Coordinate, in words: UnsafePointer<UInt64>) -> Bool { bit(p, word: 0, in: words) ?? true }
+    static func mayBeNearShore(_ p: Coordinate, in words: UnsafePointer<UInt64>) -> Bool {
+        guard let (offset, shift) = locate(p) else { return true }
+        guard words[offset] &>> shift & 1 != 0 else { return false }
+        if words[offset &+ 1] &>> shift & 1 != 0 { return true }
+        return nearShoreReaches(p, in: words)
+    }
+
+    /// Whether a cell that the coast's edges cross lies within the near-shore distance of `p`
+    /// itself rather than of any point of its cell (which leaves a band a cell wide where a
+    /// search finds nothing).
+    ///
+    /// Off the land, the nearest land is a point of an edge, in a cell the edges cross. By the
+    /// haversine formula, a point within `d` of `p` whose row is `g` of latitude away is at
+    /// most Δλ of longitude away, with sin²(Δλ/2) ≤ (sin²(d/2R) − sin²(g/2)) / (cos φ₁ cos φ₂),
+    /// the cosines no smaller than those of each row's most poleward latitude. Each row in
+    /// reach is read over the columns of that Δλ either side of `p`: sin x ≥ x − x³/6 bounds
+    /// the gap's sine from below, and asin s ≤ s + s³ (s ≤ 1/2) the longitude from above.
+    private static func nearShoreReaches(_ p: Coordinate, in words: UnsafePointer<UInt64>) -> Bool {
+        guard abs(p.latitude) < polarLatitude else { return true }
+        let edgeCells = words + edgeCellsOffset
+        let cosines = UnsafeRawPointer(words + cosinesOffset).assumingMemoryBound(to: Double.self)
+        let sinHalfSquared = cosines[rows], reachRows = cosines[rows + 1]
+        let x = (p.longitude + 180) * perDegree, y = (p.latitude + 90) * perDegree
+        let row = Int(y)
+        let first = max(0, Int(y - reachRows - 1e-6)), last = min(rows - 1, Int(y + reachRows + 1e-6))
+        for r in first...last {
+            // Degrees of latitude from `p` to the row, 0 within it.
+            let gap = max(0, max(Double(r) - y, y - Double(r + 1)) / perDegree)
+            let h = gap * radians / 2
+            let sine = h - h * h * h / 6
+            let s2 = (sinHalfSquared - sine * sine) / (cosines[row] * cosines[r])
+            if s2 < 0 { continue }
+            if s2 >= 0.25 { return true }
+            let s = s2.squareRoot()
+            let width = 2 * (s + s * s * s) / radians * perDegree * (1 + 1e-9) + 1e-6
+            if anyCell(edgeCells + r * wordsPerRow, from: Int((x - width).rounded(.down)), through: Int((x + width).rounded(.down))) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether any bit of columns `from...through` of a row is set, wrapped around the world.
+    @inline(__always)
+    private static func anyCell(_ row: UnsafePointer<UInt64>, from: Int, through: Int) -> Bool {
+        if through - from >= columns - 1 { return true }
+        let a = (from % columns + columns) % columns, b = (through % columns + columns) % columns
+        if a > b { return anyCell(row, a, columns - 1) || anyCell(row, 0, b) }
+        return anyCell(row, a, b)
+    }
+
+    @inline(__always)
+    private static func anyCell(_ row: UnsafePointer<UInt64>, _ a: Int, _ b: Int) -> Bool {
+        var w = a >> 6
+        while w <= b >> 6 {
+            var word = row[w]
+            if w == a >> 6 { word &= ~0 &<< UInt64(a & 63) }
+            if w == b >> 6 { word &= ~0 &>> UInt64(63 - b & 63) }
+            if word != 0 { return true }
+            w += 1
+        }
+        return false
+    }
 
     @inline(__always)
     static func certainlyNearLand(_ p: Coordinate, in words: UnsafePointer<UInt64>) -> Bool {
@@ -109,13 +192,13 @@ public final class CoastGrid: @unchecked Sendable {
     /// the haversine formula a point of it within `km` is at most Δλ of longitude away, with
     /// sin²(Δλ/2) = (sin²(km/2R) − sin²(g/2)) / cos²φ (φ the most poleward latitude of both
     /// rows): the reach is a disc, not the box of its widest row.
-    private func dilate(_ marked: UnsafeMutablePointer<UInt64>, byKm km: Double, word: Int, _ s: inout RowScratch) {
+    private func dilate(_ marked: UnsafeMutablePointer<UInt64>, byKm km: Double, word: Int, _ s: RowScratch) {
         // A little beyond `km`, so that rounding never leaves out a cell the search would reach.
         let reachKm = km * (1 + 1e-9) + 1e-6
         let dLat = reachKm / GreatCircle.meanEarthRadiusKm / Self.radians
         let rowReach = Int((dLat * Self.perDegree + 1e-6).rounded(.up))
         let sinHalf = sin(reachKm / (2 * GreatCircle.meanEarthRadiusKm))
-        spread(marked, word: word, rowReach: rowReach, &s) { south, north, dy in
+        spread(marked, word: word, rowReach: rowReach, s) { south, north, dy in
             let poleward = max(abs(south - Double(dy) / Self.perDegree), abs(north + Double(dy) / Self.perDegree))
             guard poleward < Self.polarLatitude else { return nil }
             let gap = sin(Double(max(0, dy - 1)) / Self.perDegree * Self.radians / 2)
@@ -130,10 +213,10 @@ public final class CoastGrid: @unchecked Sendable {
     /// marked cell: `dy` rows and `dx` columns away, two points are at most `dy + 1` rows and
     /// `dx + 1` columns apart, and by the haversine formula at most
     /// hav⁻¹(hav(Δφ) + cos²φ · hav(Δλ)) apart (φ the most equatorward latitude of both rows).
-    private func dilateWithin(_ marked: UnsafeMutablePointer<UInt64>, km: Double, word: Int, _ s: inout RowScratch) {
+    private func dilateWithin(_ marked: UnsafeMutablePointer<UInt64>, km: Double, word: Int, _ s: RowScratch) {
         let sinHalf = sin(km / (2 * GreatCircle.meanEarthRadiusKm))
         let rowReach = Int(2 * asin(sinHalf) / Self.radians * Self.perDegree) - 1
-        spread(marked, word: word, rowReach: rowReach, &s) { south, north, dy in
+        spread(marked, word: word, rowReach: rowReach, s) { south, north, dy in
             let d = Double(dy) / Self.perDegree
             let equatorward = south - d <= 0 && north + d >= 0 ? 0 : min(abs(south - d), abs(north + d))
             let rise = sin(Double(dy + 1) / Self.perDegree * Self.radians / 2)
@@ -150,7 +233,7 @@ public final class CoastGrid: @unchecked Sendable {
     /// adds nothing). The rows are widened from the nearest outwards, each by the difference of
     /// two reaches: widening by a, then by b, widens by a + b.
     private func spread(
-        _ marked: UnsafeMutablePointer<UInt64>, word: Int, rowReach: Int, _ s: inout RowScratch,
+        _ marked: UnsafeMutablePointer<UInt64>, word: Int, rowReach: Int, _ s: RowScratch,
         reach reachOf: (_ south: Double, _ north: Double, _ dy: Int) -> Int?
     ) {
         var reach = [Int](repeating: 0, count: rowReach + 1)
@@ -183,29 +266,30 @@ public final class CoastGrid: @unchecked Sendable {
 
 /// One row of cells being widened, and the room to turn it, made once for the whole grid.
 private struct RowScratch {
-    var band = [UInt64](repeating: 0, count: CoastGrid.wordsPerRow)
-    private var west = [UInt64](repeating: 0, count: CoastGrid.wordsPerRow)
-    private var east = [UInt64](repeating: 0, count: CoastGrid.wordsPerRow)
+    let band = zeroedWords(3 * CoastGrid.wordsPerRow)
+    private var west: UnsafeMutablePointer<UInt64> { band + CoastGrid.wordsPerRow }
+    private var east: UnsafeMutablePointer<UInt64> { band + 2 * CoastGrid.wordsPerRow }
+
+    func deallocate() { free(band) }
 
     /// `band` becomes empty.
-    mutating func clear() {
-        for w in 0..<CoastGrid.wordsPerRow { band[w] = 0 }
-    }
+    func clear() { band.update(repeating: 0, count: CoastGrid.wordsPerRow) }
 
     /// Adds a marked row to `band`.
-    mutating func add(_ marked: UnsafeMutablePointer<UInt64>, row r: Int) {
+    func add(_ marked: UnsafeMutablePointer<UInt64>, row r: Int) {
         let n = CoastGrid.wordsPerRow
-        for w in 0..<n { band[w] |= marked[r * n + w] }
+        let m = marked + r * n
+        for w in 0..<n { band[w] |= m[w] }
     }
 
     /// Every set cell of `band` widened by `reach` columns each way, around the world: by
     /// 1, 2, 4… columns in turn (widening by a, then by b, widens by a + b).
-    mutating func widen(by reach: Int) {
+    func widen(by reach: Int) {
         var done = 0, step = 1
         while done < reach {
             let k = min(step, reach - done)
-            Self.rotate(band, by: k, into: &west)
-            Self.rotate(band, by: CoastGrid.columns - k, into: &east)
+            Self.rotate(band, by: k, into: west)
+            Self.rotate(band, by: CoastGrid.columns - k, into: east)
             for w in 0..<CoastGrid.wordsPerRow { band[w] |= west[w] | east[w] }
             done += k
             step *= 2
@@ -213,15 +297,27 @@ private struct RowScratch {
     }
 
     /// `row` turned east by `shift` columns (0 < shift < columns), wrapping around.
-    private static func rotate(_ row: [UInt64], by shift: Int, into out: inout [UInt64]) {
+    private static func rotate(_ row: UnsafePointer<UInt64>, by shift: Int, into out: UnsafeMutablePointer<UInt64>) {
         let n = CoastGrid.wordsPerRow
-        let wordShift = shift / 64, bitShift = UInt64(shift % 64)
+        let wordShift = shift >> 6, bitShift = UInt64(shift & 63)
+        // Word w takes its low bits from word w − wordShift and its high ones from the word
+        // before that, both around the row.
+        var i = wordShift == 0 ? 0 : n - wordShift
+        var j = i == 0 ? n - 1 : i - 1
         for w in 0..<n {
-            let lo = row[(w - wordShift + n) % n]
-            let hi = row[(w - wordShift - 1 + 2 * n) % n]
-            out[w] = bitShift == 0 ? lo : lo << bitShift | hi >> (64 - bitShift)
+            let lo = row[i], hi = row[j]
+            out[w] = bitShift == 0 ? lo : lo &<< bitShift | hi &>> (64 &- bitShift)
+            j = i
+            i = i == n - 1 ? 0 : i + 1
         }
     }
+}
+
+/// `count` words of zeros from `calloc`: fresh pages are zero already, so a large table is
+/// not written twice.
+private func zeroedWords(_ count: Int) -> UnsafeMutablePointer<UInt64> {
+    guard let raw = calloc(count, MemoryLayout<UInt64>.size) else { fatalError("out of memory for \(count) words") }
+    return raw.assumingMemoryBound(to: UInt64.self)
 }
 
 /// The cells of 1/16° that may hold land and those that certainly do, from the tree: a
@@ -240,15 +336,13 @@ private struct LandMarks {
 
     init(_ index: CountryIndex) {
         self.index = index
-        mayHoldLand = .allocate(capacity: Self.words)
-        mayHoldLand.initialize(repeating: 0, count: Self.words)
-        holdsLand = .allocate(capacity: Self.words)
-        holdsLand.initialize(repeating: 0, count: Self.words)
+        mayHoldLand = zeroedWords(Self.words)
+        holdsLand = zeroedWords(Self.words)
     }
 
     func deallocate() {
-        mayHoldLand.deallocate()
-        holdsLand.deallocate()
+        free(mayHoldLand)
+        free(holdsLand)
     }
 
     /// Marks the cells under `slot`, whose square is (`lx`, `ly`, `size`) in lattice units.
@@ -295,8 +389,9 @@ private struct LandMarks {
                 mayHoldLand[r0 &* n &+ c0 &>> 6] |= 1 &<< UInt64(c0 & 63)
                 for k in (ring.lowerBound + 1)..<ring.upperBound {
                     let (c1, r1) = Self.cell(longitude: v[2 &* k], latitude: v[2 &* k &+ 1])
-                    holdsLand[r1 &* n &+ c1 &>> 6] |= 1 &<< UInt64(c1 & 63)
+                    // Most edges stay in their cell, already marked.
                     if c1 == c0 && r1 == r0 { continue }
+                    holdsLand[r1 &* n &+ c1 &>> 6] |= 1 &<< UInt64(c1 & 63)
                     for row in min(r0, r1)...max(r0, r1) {
                         for c in min(c0, c1)...max(c0, c1) { mayHoldLand[row &* n &+ c &>> 6] |= 1 &<< UInt64(c & 63) }
                     }
