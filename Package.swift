@@ -186,7 +186,7 @@ let package = Package(
         // The declaration of libFuzzer's driver (the toolchain's libclang_rt.fuzzer).
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
         // Reads Fixtures/geodesic-reference.csv from the source tree (Scripts/geodesic_reference.py).
-        .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy"], exclude: ["Fixtures"]),
+        .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy", "CLaneMath"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsCalendarTests", dependencies: ["GeoNewsCalendar"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import CLaneMath
 import XCTest
 
 @testable import GeoNewsGeodesy
@@ -102,6 +103,27 @@ final class GreatCircleLanesTests: XCTestCase {
                 return
             }
         }
+    }
+
+    /// Where the processor has AVX2 the loop compiled for it is the one used: it gives the
+    /// baseline loop's bits for every pair.
+    func testTheAVX2LoopGivesTheBaselineBits() throws {
+        #if arch(x86_64)
+        try XCTSkipUnless(geonews_has_avx2() != 0, "no AVX2 on this processor")
+        let p = pairs()
+        let lat = p.from.map(\.latitude), lon = p.from.map(\.longitude), lat2 = p.to.map(\.latitude), lon2 = p.to.map(\.longitude)
+        let cos2 = p.to.map { cos($0.latitude * .pi / 180) }
+        var baseline = [Double](repeating: .nan, count: lat.count), wide = baseline
+        geonews_haversine_km_baseline(lat.count, lat, lon, lat2, lon2, cos2, GreatCircle.meanEarthRadiusKm, &baseline)
+        geonews_haversine_km_avx2(lat.count, lat, lon, lat2, lon2, cos2, GreatCircle.meanEarthRadiusKm, &wide)
+        XCTAssertEqual(baseline.filter(\.isNaN).count, 0)
+        for i in lat.indices where wide[i].bitPattern != baseline[i].bitPattern {
+            XCTFail("pair \(i): AVX2 \(wide[i]), baseline \(baseline[i])")
+            return
+        }
+        #else
+        throw XCTSkip("AVX2 is x86-64's")
+        #endif
     }
 
     func testWhatNoCoordinateHoldsIsMeasuredByTheScalarDistance() {
