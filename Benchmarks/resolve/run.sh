@@ -5,10 +5,11 @@
 #   BIG=1 Benchmarks/resolve/run.sh        # also peak RSS on a ≥ 2 GB input (then deleted)
 #   Benchmarks/resolve/run.sh tzfpy        # one worker beside tzfpy's get_tz (below)
 #
-# Builds geonews in release mode, makes a venv with shapely 2 from PyPI, generates a seeded
-# CSV of city, cross-border road and open-sea fixes, and prints rows/s of both, their ratio,
-# and peak RSS from /usr/bin/time -v. Generated files live in Benchmarks/out/ (git-ignored)
-# and are deleted at the end unless KEEP=1.
+# Builds geonews as Scripts/geonews and the .deb do (release, static Swift runtime), makes a
+# venv with shapely 2 from PyPI, generates a seeded CSV of city, cross-border road and
+# open-sea fixes, and prints rows/s of both, their ratio, and peak RSS from /usr/bin/time -v.
+# Generated files live in Benchmarks/out/ (git-ignored) and are deleted at the end unless
+# KEEP=1.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -21,8 +22,8 @@ MODE=${1:-shapely}
 case "$MODE" in shapely | tzfpy) ;; *) echo "usage: $0 [shapely|tzfpy]" >&2; exit 64 ;; esac
 
 if [ -z "${GEONEWS:-}" ]; then  # GEONEWS=/path/to/geonews runs a binary built elsewhere
-    echo "== building geonews (release)"
-    swift build -c release --scratch-path "$SCRATCH" --product geonews >/dev/null
+    echo "== building geonews (release, static Swift runtime, as Scripts/geonews builds it)"
+    swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product geonews >/dev/null
     GEONEWS=$ROOT/$SCRATCH/release/geonews
 fi
 
