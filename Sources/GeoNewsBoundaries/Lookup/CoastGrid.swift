@@ -39,14 +39,14 @@ public final class CoastGrid: @unchecked Sendable {
     /// - per row of cells, per 64 columns: the word of the cells that may be near the shore,
     ///   then the word of ``certainlyNearLand(_:)``'s, side by side so that one cache line
     ///   holds both;
-    /// - per row, per 64 columns: the word of the cells that the coast's edges cross, for
+    /// - per 64 columns, per row: the word of the cells that the coast's edges cross, for
     ///   ``mayBeNearShore(_:)`` to measure from the position itself;
-    /// - per row, the cosine of its most poleward latitude;
+    /// - per row, the secant of its most poleward latitude;
     /// - the sine² of half the near-shore distance's angle, and that distance in rows.
     private let words: UnsafeMutablePointer<UInt64>
     private static let edgeCellsOffset = 2 * rows * wordsPerRow
-    private static let cosinesOffset = 3 * rows * wordsPerRow
-    private static let reachOffset = cosinesOffset + rows
+    private static let secantsOffset = 3 * rows * wordsPerRow
+    private static let reachOffset = secantsOffset + rows
     private static let blockWords = reachOffset + 2
 
     /// Builds the grid from `index`'s tree for its near-shore distance.
@@ -64,17 +64,23 @@ public final class CoastGrid: @unchecked Sendable {
         defer { scratch.deallocate() }
         dilate(marks.mayHoldLand, byKm: index.nearShoreKm, word: 0, scratch)
         dilateWithin(marks.holdsLand, km: Self.certainKm, word: 1, scratch)
-        (words + Self.edgeCellsOffset).update(from: marks.mayHoldLand, count: Self.rows * Self.wordsPerRow)
+        // Column-major: a word's rows lie side by side, so the rows within reach of a position
+        // share a cache line or two.
+        for row in 0..<Self.rows {
+            for w in 0..<Self.wordsPerRow {
+                words[Self.edgeCellsOffset + w * Self.rows + row] = marks.mayHoldLand[row * Self.wordsPerRow + w]
+            }
+        }
         marks.deallocate()
-        let cosines = UnsafeMutableRawPointer(words + Self.cosinesOffset).assumingMemoryBound(to: Double.self)
+        let secants = UnsafeMutableRawPointer(words + Self.secantsOffset).assumingMemoryBound(to: Double.self)
         for row in 0..<Self.rows {
             let south = Double(row) / Self.perDegree - 90
-            cosines[row] = max(0, cos(max(abs(south), abs(south + 1 / Self.perDegree)) * Self.radians))
+            secants[row] = 1 / max(0, cos(max(abs(south), abs(south + 1 / Self.perDegree)) * Self.radians))
         }
         let reachKm = index.nearShoreKm * (1 + 1e-9) + 1e-6
         let sinHalf = sin(reachKm / (2 * GreatCircle.meanEarthRadiusKm))
-        cosines[Self.rows] = sinHalf * sinHalf
-        cosines[Self.rows + 1] = reachKm / GreatCircle.meanEarthRadiusKm / Self.radians * Self.perDegree
+        secants[Self.rows] = sinHalf * sinHalf
+        secants[Self.rows + 1] = reachKm / GreatCircle.meanEarthRadiusKm / Self.radians * Self.perDegree
     }
 
     deinit { free(words) }
@@ -107,39 +113,49 @@ public final class CoastGrid: @unchecked Sendable {
     /// Off the land, the nearest land is a point of an edge, in a cell the edges cross. By the
     /// haversine formula, a point within `d` of `p` whose row is `g` of latitude away is at
     /// most Δλ of longitude away, with sin²(Δλ/2) ≤ (sin²(d/2R) − sin²(g/2)) / (cos φ₁ cos φ₂),
-    /// the cosines no smaller than those of each row's most poleward latitude. Each row in
+    /// the cosines no smaller than those of each row's most poleward latitude (the table holds
+    /// their reciprocals, so that a row costs no division). Each row in
     /// reach is read over the columns of that Δλ either side of `p`: sin x ≥ x − x³/6 bounds
     /// the gap's sine from below, and asin s ≤ s + s³ (s ≤ 1/2) the longitude from above.
     private static func nearShoreReaches(_ p: Coordinate, in words: UnsafePointer<UInt64>) -> Bool {
         guard abs(p.latitude) < polarLatitude else { return true }
         let edgeCells = words + edgeCellsOffset
-        let cosines = UnsafeRawPointer(words + cosinesOffset).assumingMemoryBound(to: Double.self)
-        let sinHalfSquared = cosines[rows], reachRows = cosines[rows + 1]
+        let secants = UnsafeRawPointer(words + secantsOffset).assumingMemoryBound(to: Double.self)
+        let sinHalfSquared = secants[rows], reachRows = secants[rows + 1]
         let x = (p.longitude + 180) * perDegree, y = (p.latitude + 90) * perDegree
         let row = Int(y)
         let first = max(0, Int(y - reachRows - 1e-6)), last = min(rows - 1, Int(y + reachRows + 1e-6))
-        for r in first...last {
+        let secantHere = secants[row]
+        @inline(__always) func reaches(_ r: Int) -> Bool {
             // Degrees of latitude from `p` to the row, 0 within it.
             let gap = max(0, max(Double(r) - y, y - Double(r + 1)) / perDegree)
             let h = gap * radians / 2
             let sine = h - h * h * h / 6
-            let s2 = (sinHalfSquared - sine * sine) / (cosines[row] * cosines[r])
-            if s2 < 0 { continue }
+            let s2 = (sinHalfSquared - sine * sine) * secantHere * secants[r]
+            if s2 < 0 { return false }
             if s2 >= 0.25 { return true }
             let s = s2.squareRoot()
             let width = 2 * (s + s * s * s) / radians * perDegree * (1 + 1e-9) + 1e-6
-            if anyCell(edgeCells + r * wordsPerRow, from: Int((x - width).rounded(.down)), through: Int((x + width).rounded(.down))) {
-                return true
-            }
+            return anyCell(edgeCells + r, from: Int((x - width).rounded(.down)), through: Int((x + width).rounded(.down)))
+        }
+        // The position's own row first, then outwards: land near it is found at once, and
+        // only a position with none in reach reads every row.
+        if reaches(row) { return true }
+        var dy = 1
+        while row - dy >= first || row + dy <= last {
+            if row - dy >= first && reaches(row - dy) { return true }
+            if row + dy <= last && reaches(row + dy) { return true }
+            dy += 1
         }
         return false
     }
 
-    /// Whether any bit of columns `from...through` of a row is set, wrapped around the world.
+    /// Whether any bit of columns `from...through` of a row is set, wrapped around the world
+    /// (both within a row's width of it).
     @inline(__always)
     private static func anyCell(_ row: UnsafePointer<UInt64>, from: Int, through: Int) -> Bool {
         if through - from >= columns - 1 { return true }
-        let a = (from % columns + columns) % columns, b = (through % columns + columns) % columns
+        let a = from < 0 ? from + columns : from, b = through >= columns ? through - columns : through
         if a > b { return anyCell(row, a, columns - 1) || anyCell(row, 0, b) }
         return anyCell(row, a, b)
     }
@@ -148,7 +164,7 @@ public final class CoastGrid: @unchecked Sendable {
     private static func anyCell(_ row: UnsafePointer<UInt64>, _ a: Int, _ b: Int) -> Bool {
         var w = a >> 6
         while w <= b >> 6 {
-            var word = row[w]
+            var word = row[w * rows]
             if w == a >> 6 { word &= ~0 &<< UInt64(a & 63) }
             if w == b >> 6 { word &= ~0 &>> UInt64(63 - b & 63) }
             if word != 0 { return true }
@@ -166,6 +182,15 @@ public final class CoastGrid: @unchecked Sendable {
     @inline(__always)
     static func address(of p: Coordinate, in words: UnsafePointer<UInt64>) -> UnsafeRawPointer? {
         locate(p).map { UnsafeRawPointer(words + $0.offset) }
+    }
+
+    /// The edge cells' word of `p`'s column in its row (``nearShoreReaches(_:in:)`` reads the
+    /// rows around it, beside it in memory), for a batch to ask the caches for early.
+    @inline(__always)
+    static func edgeCellsAddress(of p: Coordinate, in words: UnsafePointer<UInt64>) -> UnsafeRawPointer? {
+        let x = (p.longitude + 180) * perDegree, y = (p.latitude + 90) * perDegree
+        guard x >= 0 && x < Double(columns) && y >= 0 && y < Double(rows) else { return nil }
+        return UnsafeRawPointer(words + edgeCellsOffset + (Int(x) >> 6) * rows + Int(y))
     }
 
     @inline(__always)

@@ -35,6 +35,12 @@ public final class CoastGridBuild: Sendable {
         finished.flatMap { CoastGrid.address(of: p, in: $0) }
     }
 
+    /// Where the edge cells around `p` lie, once the grid is built.
+    @inline(__always)
+    func edgeCellsAddress(of p: Coordinate) -> UnsafeRawPointer? {
+        finished.flatMap { CoastGrid.edgeCellsAddress(of: p, in: $0) }
+    }
+
     @inline(__always)
     private var finished: UnsafePointer<UInt64>? {
         build.finished?.assumingMemoryBound(to: UInt64.self)

@@ -112,6 +112,10 @@ extension CountryResolver {
                         // Only a row whose root cell may be near the shore reads the coast grid.
                         if CellSlot(d[i].landRoot).mayBeNearShore, let line = coastGrid?.address(of: positions[i]) {
                             geonews_prefetch(line)
+                            if let edges = coastGrid?.edgeCellsAddress(of: positions[i]) {
+                                geonews_prefetch(edges - 24)
+                                geonews_prefetch(edges + 24)
+                            }
                         }
                     }
                     d[i].land = step(
