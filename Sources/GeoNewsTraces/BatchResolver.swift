@@ -183,6 +183,10 @@ private struct RunState {
     let totalBytes: Int?
     let progress: ((BatchProgress) -> Void)?
     var summary = BatchSummary()
+    /// Fixes counted by catalogue index across the chunks (``ChunkTally/byIndex``), named in
+    /// ``finish(zoneRules:)``.
+    var countsByIndex: [Int] = []
+    var indexCatalogue: Catalogue?
     var journeys = JourneyBuilder()
     var wroteHeader = false
     var wroteFeature = false
@@ -215,6 +219,15 @@ private struct RunState {
         summary.recordsInError += t.errors
         summary.atSea += t.atSea
         for (country, n) in t.countries { summary.countries[country, default: 0] += n }
+        if !t.byIndex.isEmpty {
+            if countsByIndex.isEmpty {
+                countsByIndex = t.byIndex
+                indexCatalogue = t.indexCatalogue
+            } else {
+                precondition(countsByIndex.count == t.byIndex.count && indexCatalogue === t.indexCatalogue, "one catalogue per run")
+                for i in countsByIndex.indices { countsByIndex[i] += t.byIndex[i] }
+            }
+        }
         for r in t.runs { journeys.add(r) }
         bytesDone += chunk.inputBytes
         if let progress {
@@ -230,6 +243,13 @@ private struct RunState {
     /// The summary; `zoneRules` is asked for only when a trace has a fix with a zone.
     func finish(zoneRules: @autoclosure () -> TimeZoneRules?) -> BatchSummary {
         var s = summary
+        if let indexCatalogue {
+            // Entries that share a code (Somaliland and Somalia, SO) add up under it.
+            for (i, n) in countsByIndex.enumerated() where n > 0 {
+                let country = indexCatalogue.countries[i]
+                s.countries[country.iso2 ?? country.id, default: 0] += n
+            }
+        }
         s.seconds = elapsed
         s.pointsPerSecond = s.seconds > 0 ? Double(s.recordsRead) / s.seconds : 0
         s.traces = journeys.summaries(zoneRules: zoneRules())

@@ -35,9 +35,12 @@ struct ChunkTally: Sendable {
     // Counts by catalogue entry until the chunk is done: random positions change country at
     // almost every row, and hashing an object's identity costs far less than hashing its code.
     private var byCountry: [ObjectIdentifier: (country: Country, count: Int)] = [:]
-    // Counts of fixes resolved by index (``countResolved(byIndex:atSea:)``), by
-    // catalogue index; empty until the first.
-    private var byIndex: [Int] = []
+    /// Counts of fixes resolved by index (``countResolved(byIndex:atSea:)``), by catalogue
+    /// index; empty until the first. The writer adds them up across chunks and names them
+    /// once, at the end of the run, so that a worker never hashes a country's code.
+    private(set) var byIndex: [Int] = []
+    /// The catalogue ``byIndex`` points into, set by ``finish(catalogue:)``.
+    private(set) var indexCatalogue: Catalogue?
     // The run being extended.
     private var runOpen = false
     private var runTrace: [UInt8] = []
@@ -88,7 +91,7 @@ struct ChunkTally: Sendable {
 
     /// Counts fixes resolved by index, outside any journey (plain CSV rows): `counts[i]` of
     /// the country at catalogue index `i` (one entry per country), and `atSea` more.
-    /// ``finish(catalogue:)`` names the countries.
+    /// ``finish(catalogue:)`` says which catalogue they count in.
     mutating func countResolved(byIndex counts: UnsafeBufferPointer<Int>, atSea: Int) {
         if byIndex.isEmpty { byIndex = [Int](repeating: 0, count: counts.count) }
         precondition(byIndex.count == counts.count, "one count per country of one catalogue")
@@ -153,14 +156,8 @@ struct ChunkTally: Sendable {
         // Entries that share a code (Somaliland and Somalia, SO) add up under it.
         for (country, count) in byCountry.values { countries[country.iso2 ?? country.id, default: 0] += count }
         byCountry = [:]
-        if let catalogue {
-            for (i, count) in byIndex.enumerated() where count > 0 {
-                let country = catalogue.countries[i]
-                countries[country.iso2 ?? country.id, default: 0] += count
-            }
-        }
         precondition(byIndex.isEmpty || catalogue != nil, "fixes counted by index need the catalogue to be named")
-        byIndex = []
+        if !byIndex.isEmpty { indexCatalogue = catalogue }
         closeRun()
     }
 }
