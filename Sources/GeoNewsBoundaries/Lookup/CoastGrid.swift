@@ -19,7 +19,7 @@ import Darwin
 ///
 /// Both are conservative: a cell the tree cannot settle answers as if it were near the shore
 /// and not certainly near land, and the search decides. An answer never depends on the grid,
-/// only its cost. Building it reads every vertex of the index's border leaves (about 20 ms).
+/// only its cost. Building it reads every vertex of the index's border leaves (about 30 ms).
 public final class CoastGrid: @unchecked Sendable {
     // Sendable: `words` is written in init and only read after.
     /// Cells per degree.
