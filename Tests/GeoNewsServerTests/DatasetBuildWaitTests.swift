@@ -86,6 +86,47 @@ final class DatasetBuildWaitTests: XCTestCase {
         XCTAssertEqual(now.waiting, 0)
     }
 
+    /// A client killed while its upload waits resets the connection; the upload leaves the
+    /// queue then, and is not built. (A client that only shuts down its sending side may still
+    /// read the answer, as HTTP/1.1 allows: that keeps its place.)
+    func testAnUploadWhoseConnectionIsResetWhileItWaitsLeavesTheQueueAndIsNotBuilt() async throws {
+        let server = try ServerProcess(arguments: ["--max-concurrent-dataset-builds", "1", "--dataset-build-wait", "60"])
+        let token = try await server.newUser()
+        let large = try await startLargeUpload(server, token: token)
+        // A whole upload, sent by hand so that its connection can be dropped while it waits.
+        let body = Data(DatasetTests.csv.utf8)
+        let connection = try LoopbackConnection(port: server.port)
+        try connection.send(
+            "POST /v1/datasets?name=gone HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: text/csv\r\nContent-Length: \(body.count)\r\n\r\n")
+        try connection.send(body)
+        var now = try await builds(server)
+        for _ in 0..<500 where now.waiting == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            now = try await builds(server)
+        }
+        XCTAssertEqual(now.waiting, 1, "the upload waits its turn")
+        connection.abort(reset: true)
+        // It leaves the queue when the connection goes, not when the 60 s wait is over.
+        let hungUp = ContinuousClock.now
+        for _ in 0..<500 where now.waiting != 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            now = try await builds(server)
+        }
+        XCTAssertEqual(now.waiting, 0, "the upload left the queue")
+        XCTAssertLessThan(ContinuousClock.now - hungUp, .seconds(10))
+        let largeAnswer = try await large.value
+        XCTAssertEqual(largeAnswer.status, 201, largeAnswer.text)
+        // Nothing of it was built or kept: the large upload's points and archive only.
+        now = try await builds(server)
+        XCTAssertEqual(now.running, 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: server.stateDirectory.appendingPathComponent("datasets").path)
+        XCTAssertEqual(files.count, 2, files.joined(separator: " "))
+        let listed = try await server.get("/v1/datasets", token: token)
+        XCTAssertFalse(listed.text.contains("\"gone\""), listed.text)
+        XCTAssert(listed.text.contains("\"large\""), listed.text)
+    }
+
     func testAnUploadThatCannotHaveATurnWithinTheWaitIs503WithRetryAfter() async throws {
         let server = try ServerProcess(arguments: ["--max-concurrent-dataset-builds", "1", "--dataset-build-wait", "0"])
         let token = try await server.newUser()

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import GeoNews
 import Hummingbird
+import NIOCore
+import Synchronization
 
 /// The two long steps of `POST /v1/datasets`: the body to a file, then the points to a cluster
 /// archive, each with its limits.
@@ -10,15 +12,41 @@ extension DatasetRoutes {
     /// upload's turn comes (``DatasetBuildTurns``), growing `reservation` from the points file's
     /// `pointsBytes` to it and the archive together before the archive is written.
     ///
+    /// An upload whose connection closes while it waits (`connectionClosed` completes: the
+    /// client was killed or reset it, or a proxy gave up) leaves the queue then and is not
+    /// built: no one would get the answer, and the turn goes to the next. A client that only
+    /// shuts down its sending side may still read the answer, as HTTP/1.1 allows, so that
+    /// alone does not end the wait.
+    ///
     /// - Throws: a ``Problem``: 503 with `Retry-After` when no turn came within
-    ///   `--dataset-build-wait`, 413 past `--max-upload-points` or `--max-dataset-bytes`, 400
-    ///   for points that cannot be clustered, 500 when the archive cannot be written. Files
-    ///   it wrote are removed; the points file is the caller's.
+    ///   `--dataset-build-wait`, 503 when the connection closed first (no one reads it), 413
+    ///   past `--max-upload-points` or `--max-dataset-bytes`, 400 for points that cannot be
+    ///   clustered, 500 when the archive cannot be written. Files it wrote are removed; the
+    ///   points file is the caller's.
     func build(
-        points: URL, archive: URL, reservation: DatasetStorage.Reservation, pointsBytes: Int
+        points: URL, archive: URL, reservation: DatasetStorage.Reservation, pointsBytes: Int,
+        connectionClosed: EventLoopFuture<Void>
     ) async throws -> (points: Int, bytes: Int) {
         let turns = state.datasets.builds
-        guard await turns.begin() else { throw Self.buildsBusy(turns) }
+        // The wait is a task of its own, cancelled when the connection closes first, or with
+        // the request (a wait that ended has nothing left to cancel).
+        let waiting = Task { await turns.begin() }
+        let left = ClientLeft()
+        connectionClosed.whenComplete { _ in
+            left.flag.store(true, ordering: .relaxed)
+            waiting.cancel()
+        }
+        let granted = await withTaskCancellationHandler {
+            await waiting.value
+        } onCancel: {
+            waiting.cancel()
+        }
+        guard granted else {
+            if left.flag.load(ordering: .relaxed) {
+                throw Problem(.serviceUnavailable, detail: "the connection closed while the upload waited its turn: it was not clustered")
+            }
+            throw Self.buildsBusy(turns)
+        }
         defer { turns.finish() }
         let maximumPoints = state.datasets.maximumPoints
         do {
@@ -90,4 +118,9 @@ extension DatasetRoutes {
         }
         return (hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined(), received)
     }
+}
+
+/// Whether an upload's connection closed while it waited for its turn.
+private final class ClientLeft: Sendable {
+    let flag = Atomic<Bool>(false)
 }

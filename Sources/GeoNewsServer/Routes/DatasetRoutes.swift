@@ -37,7 +37,7 @@ struct DatasetRoutes {
                 state.datasets.summaries(of: records, fetchable: state.store.sharesDatasetPoints),
                 headers: [.cacheControl: "private, no-store"])
         }
-        routes.post("/v1/datasets") { request, _ in
+        routes.post("/v1/datasets") { request, context in
             let user = try await state.authenticatedUser(request)
             let format = try request.bodyFormat(Self.mediaTypes)
             let id = Self.newID()
@@ -79,7 +79,9 @@ struct DatasetRoutes {
             }
             let built: (points: Int, bytes: Int)
             do {
-                built = try await build(points: url, archive: archive, reservation: reservation, pointsBytes: bytes)
+                built = try await build(
+                    points: url, archive: archive, reservation: reservation, pointsBytes: bytes,
+                    connectionClosed: context.connectionClosed)
             } catch {
                 removeFiles()
                 throw error
