@@ -178,19 +178,17 @@ public final class CoastGrid: @unchecked Sendable {
         bit(p, word: 1, in: words) ?? false
     }
 
-    /// The address of the words that answer for `p`, for a batch to ask the caches for early.
+    /// Where what answers for `p` lies, for a batch to ask the caches for early: the words of
+    /// its cell's bits, and the edge cells' word of its column in its row
+    /// (``nearShoreReaches(_:in:)`` reads the rows around it, beside it in memory).
     @inline(__always)
-    static func address(of p: Coordinate, in words: UnsafePointer<UInt64>) -> UnsafeRawPointer? {
-        locate(p).map { UnsafeRawPointer(words + $0.offset) }
-    }
-
-    /// The edge cells' word of `p`'s column in its row (``nearShoreReaches(_:in:)`` reads the
-    /// rows around it, beside it in memory), for a batch to ask the caches for early.
-    @inline(__always)
-    static func edgeCellsAddress(of p: Coordinate, in words: UnsafePointer<UInt64>) -> UnsafeRawPointer? {
-        let x = (p.longitude + 180) * perDegree, y = (p.latitude + 90) * perDegree
-        guard x >= 0 && x < Double(columns) && y >= 0 && y < Double(rows) else { return nil }
-        return UnsafeRawPointer(words + edgeCellsOffset + (Int(x) >> 6) * rows + Int(y))
+    static func addresses(of p: Coordinate, in words: UnsafePointer<UInt64>) -> (bits: UnsafeRawPointer, edgeCells: UnsafeRawPointer)? {
+        cell(p).map {
+            (
+                UnsafeRawPointer(words + offset(row: $0.row, column: $0.column)),
+                UnsafeRawPointer(words + edgeCellsOffset + ($0.column >> 6) * rows + $0.row)
+            )
+        }
     }
 
     @inline(__always)
@@ -203,12 +201,22 @@ public final class CoastGrid: @unchecked Sendable {
     /// (NaN, or a latitude or longitude out of range).
     @inline(__always)
     private static func locate(_ p: Coordinate) -> (offset: Int, shift: UInt64)? {
+        cell(p).map { (offset(row: $0.row, column: $0.column), UInt64($0.column & 63)) }
+    }
+
+    /// The row and column of `p`'s cell; `nil` off the grid (NaN, or a latitude or longitude
+    /// out of range).
+    @inline(__always)
+    private static func cell(_ p: Coordinate) -> (row: Int, column: Int)? {
         let x = (p.longitude + 180) * Double(cellsPerDegree), y = (p.latitude + 90) * Double(cellsPerDegree)
         // Both comparisons are false for NaN, and the casts below are then in range.
         guard x >= 0 && x < Double(columns) && y >= 0 && y < Double(rows) else { return nil }
-        let col = Int(x), row = Int(y)
-        return (2 &* (row &* wordsPerRow &+ col &>> 6), UInt64(col & 63))
+        return (Int(y), Int(x))
     }
+
+    /// The offset of the pair of words that holds a cell's bits.
+    @inline(__always)
+    private static func offset(row: Int, column: Int) -> Int { 2 &* (row &* wordsPerRow &+ column &>> 6) }
 
     /// Sets, in the `word`s, every cell that may lie within `km` of a marked one, and every
     /// cell beyond ``polarLatitude``.

@@ -29,16 +29,10 @@ public final class CoastGridBuild: Sendable {
         return CoastGrid.certainlyNearLand(p, in: w)
     }
 
-    /// Where the answer for `p` lies, once the grid is built.
+    /// Where what answers for `p` lies, once the grid is built (``CoastGrid/addresses(of:in:)``).
     @inline(__always)
-    func address(of p: Coordinate) -> UnsafeRawPointer? {
-        finished.flatMap { CoastGrid.address(of: p, in: $0) }
-    }
-
-    /// Where the edge cells around `p` lie, once the grid is built.
-    @inline(__always)
-    func edgeCellsAddress(of p: Coordinate) -> UnsafeRawPointer? {
-        finished.flatMap { CoastGrid.edgeCellsAddress(of: p, in: $0) }
+    func addresses(of p: Coordinate) -> (bits: UnsafeRawPointer, edgeCells: UnsafeRawPointer)? {
+        finished.flatMap { CoastGrid.addresses(of: p, in: $0) }
     }
 
     @inline(__always)

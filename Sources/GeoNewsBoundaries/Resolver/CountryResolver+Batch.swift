@@ -110,12 +110,11 @@ extension CountryResolver {
                     if d[i].landShift == F.finestDepth {
                         d[i].landRoot = d[i].landEnd
                         // Only a row whose root cell may be near the shore reads the coast grid.
-                        if CellSlot(d[i].landRoot).mayBeNearShore, let line = coastGrid?.address(of: positions[i]) {
-                            geonews_prefetch(line)
-                            if let edges = coastGrid?.edgeCellsAddress(of: positions[i]) {
-                                geonews_prefetch(edges - 24)
-                                geonews_prefetch(edges + 24)
-                            }
+                        if CellSlot(d[i].landRoot).mayBeNearShore, let lines = coastGrid?.addresses(of: positions[i]) {
+                            geonews_prefetch(lines.bits)
+                            // The edge cells of the rows within 25 km, three either side.
+                            geonews_prefetch(lines.edgeCells - 24)
+                            geonews_prefetch(lines.edgeCells + 24)
                         }
                     }
                     d[i].land = step(

@@ -52,18 +52,18 @@ extension CountryResolver {
             searched = CoastSearch(reachKm: nearShoreKm, land: nil)
             return nil
         }
-        let knowsHolder = drawn != nil && !measuringSea
-        if knowsHolder {
-            if coastGrid?.certainlyNearLand(position) == true { return (drawn!, nil) }
+        if let drawn, !measuringSea {
+            if coastGrid?.certainlyNearLand(position) == true { return (drawn, nil) }
             if reachKm <= Self.territorialSeaKm {
-                return index.hasLand(within: Self.territorialSeaKm, of: position) ? (drawn!, nil) : nil
+                return index.hasLand(within: Self.territorialSeaKm, of: position) ? (drawn, nil) : nil
             }
         }
         let reach = max(reachKm, Self.territorialSeaKm)
         let found = index.nearestLand(to: position, maxKm: reach)
         searched = CoastSearch(reachKm: reach, land: found)
         guard let coast = found, coast.distanceKm < Self.territorialSeaKm else { return nil }
-        return (drawn ?? coast.countryIndex, knowsHolder ? nil : coast.distanceKm)
+        // A drawn country holds the position whichever land is nearest: no km without measuring.
+        return (drawn ?? coast.countryIndex, drawn != nil && !measuringSea ? nil : coast.distanceKm)
     }
 
     /// ``holder(of:in:measuringSea:reachKm:searched:)`` with the territorial sea's own search.
