@@ -189,8 +189,10 @@ let package = Package(
         .testTarget(name: "GeoNewsGeodesyTests", dependencies: ["GeoNewsGeodesy", "CLaneMath"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsJSONTests", dependencies: ["GeoNewsJSON"]),
         .testTarget(name: "GeoNewsCalendarTests", dependencies: ["GeoNewsCalendar"]),
+        // Reads Fixtures/osm-*.csv from the source tree (Scripts/build_land.py --fixtures).
         .testTarget(
-            name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding", "GeoNewsBenchmarking"]),
+            name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding", "GeoNewsBenchmarking"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
         .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),

@@ -20,12 +20,21 @@ import GeoNewsBoundaryBuilding
 //                                                 Data/area-index.json
 //   --pack [--geometry DIR]                       Data/area-index.pack, the committed encoding
 //                                                 of DIR/area-index.bin that first use unpacks
-//   --check                                       also verifies country-index.bin's and
-//                                                 DIR/area-index.bin's checksum of every byte
+//   --land [--geometry DIR]                       the land index: DIR/land-index.bin from
+//                                                 OpenStreetMap's land, DIR/osm-land.wkb
+//                                                 (Scripts/build_land.py), named by the regions
+//                                                 of DIR/area-index.bin, and its record
+//                                                 Data/land-index.json
+//   --land-pack [--geometry DIR]                  Data/land-index.pack, the committed encoding
+//                                                 of DIR/land-index.bin
+//   --check                                       also verifies country-index.bin's,
+//                                                 DIR/area-index.bin's and DIR/land-index.bin's
+//                                                 checksum of every byte
 //                                                 and cell tree layout (loads check only their
 //                                                 headers), checks DIR/area-index.bin against the
-//                                                 committed Data/area-index.json (size and
-//                                                 checksum of every byte), and that the
+//                                                 committed Data/area-index.json and
+//                                                 DIR/land-index.bin against Data/land-index.json
+//                                                 (size and checksum of every byte), and that the
 //                                                 committed basemap.geojson is valid geometry
 //                                                 with RFC 7946's winding
 #if canImport(Glibc)
@@ -44,6 +53,8 @@ var dataPath: String?
 var areas = false
 var areaIndexOnly = false
 var pack = false
+var land = false
+var landPack = false
 var geometryPath: String?
 while let a = args.first {
     args.removeFirst()
@@ -56,13 +67,15 @@ while let a = args.first {
     case "--areas": areas = true
     case "--area-index": areaIndexOnly = true
     case "--pack": pack = true
+    case "--land": land = true
+    case "--land-pack": landPack = true
     case "--geometry":
         guard let v = args.first else { fail("--geometry needs a directory", code: 64) }
         geometryPath = v
         args.removeFirst()
     case "-h", "--help":
         print(
-            "usage: geonews-index [--data DIR] [--check] [--geometry DIR] | --areas [--geometry DIR] | --area-index [--geometry DIR] | --pack [--geometry DIR]"
+            "usage: geonews-index [--data DIR] [--check] [--geometry DIR] | --areas [--geometry DIR] | --area-index [--geometry DIR] | --pack [--geometry DIR] | --land [--geometry DIR] | --land-pack [--geometry DIR]"
         )
         exit(0)
     default: fail("unknown argument '\(a)'", code: 64)
@@ -87,6 +100,21 @@ do {
     }
     if areas || areaIndexOnly {
         try buildAreaIndex(data: dir, folder: folder)
+        exit(0)
+    }
+    if land {
+        try buildLandIndex(data: dir, folder: folder)
+        exit(0)
+    }
+    if landPack {
+        let source = folder + "/" + LandIndexFormat.fileName
+        let index = try MappedFile(path: source)
+        let started = timespec.now
+        let bytes = try withExtendedLifetime(index) { try LandIndexPack.encode(index.bytes, path: source) }
+        write(bytes, to: dir.file(LandIndexPack.fileName))
+        print(
+            "packed \(source) (\(index.bytes.count) bytes) into \(dir.file(LandIndexPack.fileName)) (\(bytes.count) bytes) "
+                + "in \(format3(timespec.now - started)) s")
         exit(0)
     }
     if pack {
@@ -115,6 +143,7 @@ do {
     ]
     if check {
         try checkAreaIndex(data: dir, folder: folder)
+        try checkLandIndex(data: dir, folder: folder)
         // Loads check only the header; the whole-file checksum and layout are checked here.
         try CountryIndex(path: dir.file("country-index.bin"), catalogueIDs: catalogue.countries.map(\.id)).verify()
         print("\(dir.file("country-index.bin")) passes its checksum and layout checks")
@@ -163,6 +192,39 @@ func buildAreaIndex(data dir: DataDirectory, folder: String) throws {
             + "wrote \(target) (\(bytes.count) bytes) and \(dir.file(AreaIndexRecord.recordName))")
 }
 
+/// Builds `land-index.bin` in `folder` from OpenStreetMap's land there and the area index beside
+/// it, and records it in `Data/land-index.json`.
+func buildLandIndex(data dir: DataDirectory, folder: String) throws {
+    let ids = try Catalogue.loadJSON(from: dir).countries.map(\.id)
+    let zones = try TimeZoneCatalogue.load(from: dir).zones.map(\.id)
+    let areas = try AreaIndex(path: folder + "/" + AreaIndexRecord.fileName, catalogueIDs: ids, zoneIDs: zones)
+    let naturalEarth = try CountryIndex(path: dir.file("country-index.bin"), catalogueIDs: ids, boundaries: BoundaryFile(directory: dir))
+    let source = folder + "/" + LandIndexFormat.sourceName
+    guard let land = try? MappedFile(path: source) else {
+        fail("\(source) is missing; make it with `python3 Scripts/build_land.py --fetch`", code: 1)
+    }
+    let started = timespec.now
+    let (bytes, report) = try withExtendedLifetime(land) {
+        try LandIndexBuilder().build(land: land.bytes, path: source, areas: areas, naturalEarth: naturalEarth, catalogueIDs: ids) {
+            done, all in
+            if done % 24 == 0 || done == all { progress("land index: tile \(done) of \(all)… \(format3(timespec.now - started)) s") }
+        }
+    }
+    progress("")
+    let target = folder + "/" + LandIndexFormat.fileName
+    write(bytes, to: target)
+    let record = bytes.withUnsafeBytes { AreaIndexRecord.land(of: $0) }
+    write(Array(record.json.utf8), to: dir.file(LandIndexFormat.recordName))
+    let i = report.index
+    print(
+        "land index built in \(format3(timespec.now - started)) s from \(report.polygons) polygons (\(report.sourceVertices) vertices): "
+            + "\(i.countryCells) whole-country and \(i.seaCells) sea root cells, \(i.nodes) split nodes (\(i.nodeSlots) child slots), "
+            + "\(i.leaves) leaves, \(i.groups) country parts, \(i.rings) rings, \(i.vertices) vertices; "
+            + "\(report.splitForCountries) cells split where countries meet, \(report.partsByPoint) parts named by a point "
+            + "(\(report.partsByNaturalEarth) by Natural Earth's land); wrote \(target) (\(bytes.count) bytes) and \(dir.file(LandIndexFormat.recordName))"
+    )
+}
+
 /// Exit 1 unless `area-index.bin` in `folder` is the one `Data/area-index.json` records; throws
 /// unless it passes ``AreaIndex/verify()``.
 func checkAreaIndex(data dir: DataDirectory, folder: String) throws {
@@ -183,6 +245,25 @@ func checkAreaIndex(data dir: DataDirectory, folder: String) throws {
         path: path, catalogueIDs: try Catalogue.loadJSON(from: dir).countries.map(\.id),
         zoneIDs: try TimeZoneCatalogue.load(from: dir).zones.map(\.id))
     try index.verify()
+    print("\(path) passes its checksum and layout checks")
+}
+
+/// Exit 1 unless `land-index.bin` in `folder` is the one `Data/land-index.json` records; throws
+/// unless it passes ``CountryIndex/verify()``.
+func checkLandIndex(data dir: DataDirectory, folder: String) throws {
+    let path = folder + "/" + LandIndexFormat.fileName
+    let recorded = try AreaIndexRecord.load(from: dir, recordName: LandIndexFormat.recordName)
+    guard let file = try? MappedFile(path: path) else {
+        fail("\(path) is missing; build it with Scripts/ensure-areas", code: 1)
+    }
+    let actual = withExtendedLifetime(file) { AreaIndexRecord.land(of: file.bytes) }
+    guard actual == recorded else {
+        fail(
+            "\(path) is not the one \(dir.file(LandIndexFormat.recordName)) records (\(actual.bytes) bytes, checksum \(actual.checksum)); "
+                + "rebuild it with `geonews-index --land`", code: 1)
+    }
+    print("\(path) is the one the record names (\(actual.bytes) bytes, checksum \(actual.checksum))")
+    try CountryIndex(path: path, catalogueIDs: try Catalogue.loadJSON(from: dir).countries.map(\.id)).verify()
     print("\(path) passes its checksum and layout checks")
 }
 

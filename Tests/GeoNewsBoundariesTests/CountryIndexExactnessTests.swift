@@ -5,17 +5,19 @@ import XCTest
 @testable import GeoNewsBoundaries
 @testable import GeoNewsBoundaryBuilding
 
-/// The index against GEOS's exact polygon test. (The 10-million-point run lives in
-/// the benchmark package: `geonews-bench exactness`.)
+/// Natural Earth's country index (`country-index.bin`, still built and checked, and the
+/// land index's source of a country where only the open ocean's zones hold the land) against
+/// GEOS's exact polygon test. (The 10-million-point run lives in the benchmark package:
+/// `geonews-bench exactness`.)
 final class CountryIndexExactnessTests: XCTestCase {
     func testRandomPointsAgreeWithGEOS() throws {
-        let resolver = try TestData.resolver()
+        let index = try TestData.naturalEarthIndex()
         let exact = try ExactCountryLocator(boundaries: BoundaryFile(directory: TestData.directory))
         var rng = SplitMix64(seed: 42)
         var land = 0
         for _ in 0..<100_000 {
             let lon = rng.uniform(-180, 180), lat = rng.uniform(-90, 90)
-            let ours = resolver.index.lookup(longitude: lon, latitude: lat)
+            let ours = index.lookup(longitude: lon, latitude: lat)
             let theirs = try exact.countryIndex(at: Coordinate(latitude: lat, longitude: lon))
             XCTAssertEqual(ours < 0 ? nil : Int(ours), theirs, "at \(lat), \(lon)")
             if ours >= 0 { land += 1 }
@@ -26,7 +28,7 @@ final class CountryIndexExactnessTests: XCTestCase {
     /// Points a hair (1e-9° to 1e-6°) to every side of polygon vertices, where a wrong edge
     /// convention or clipping error would show first.
     func testVertexAdjacentProbesAgreeWithGEOS() throws {
-        let resolver = try TestData.resolver()
+        let index = try TestData.naturalEarthIndex()
         let boundaries = try BoundaryFile(directory: TestData.directory)
         let exact = try ExactCountryLocator(boundaries: boundaries)
         let context = GEOSContext()
@@ -44,7 +46,7 @@ final class CountryIndexExactnessTests: XCTestCase {
                         let x = v.0 + dx, y = v.1 + dy
                         guard abs(x) < 180, abs(y) < 90 else { continue }
                         let at = Coordinate(latitude: y, longitude: x)
-                        let ours = resolver.index.lookup(longitude: x, latitude: y)
+                        let ours = index.lookup(longitude: x, latitude: y)
                         let boundary = try exact.boundaryCountries(at: at)
                         let exactAnswer = try exact.countryIndex(at: at)
                         if !boundary.isEmpty {
@@ -73,7 +75,7 @@ extension CountryIndexExactnessTests {
     /// side (Stewart Island, the Alaskan coast), and one where the rounded determinant had the
     /// wrong sign: within ~1e-19° of an edge's line, settled by exact arithmetic.
     func testPointsWithinRoundingOfAClippedEdgeAgreeWithGEOS() throws {
-        let resolver = try TestData.resolver()
+        let index = try TestData.naturalEarthIndex()
         let exact = try ExactCountryLocator(boundaries: BoundaryFile(directory: TestData.directory))
         let probes = [(-47.24928250799991, 167.64177393600005), (60.62132496000004, -145.74982762699992)]
         for (lat, lon) in probes {
@@ -81,7 +83,7 @@ extension CountryIndexExactnessTests {
             let theirs = try exact.countryIndex(at: at)
             XCTAssertNotNil(theirs)
             XCTAssertEqual(try exact.boundaryCountries(at: at), [], "not on an edge")
-            XCTAssertEqual(resolver.index.countryIndex(at: at), theirs, "at \(lat), \(lon)")
+            XCTAssertEqual(index.countryIndex(at: at), theirs, "at \(lat), \(lon)")
         }
     }
 }
@@ -91,7 +93,7 @@ extension CountryIndexExactnessTests {
     /// clipping made there, and on the lines joining a leaf's rings: each must still be the
     /// polygons' answer.
     func testPointsOnCellSidesAgreeWithGEOS() throws {
-        let resolver = try TestData.resolver()
+        let index = try TestData.naturalEarthIndex()
         let exact = try ExactCountryLocator(boundaries: BoundaryFile(directory: TestData.directory))
         var compared = 0, land = 0, mismatches: [String] = []
         for row in 0...200 {
@@ -100,7 +102,7 @@ extension CountryIndexExactnessTests {
                 let at = Coordinate(latitude: lat, longitude: lon)
                 guard try exact.boundaryCountries(at: at).isEmpty else { continue }
                 compared += 1
-                let ours = resolver.index.countryIndex(at: at)
+                let ours = index.countryIndex(at: at)
                 if ours != nil { land += 1 }
                 if ours != (try exact.countryIndex(at: at)) { mismatches.append("\(lat), \(lon)") }
             }

@@ -8,9 +8,20 @@ enum TestData {
     static let directory = DataDirectory(path: packageRoot.appendingPathComponent("Data").path)
 
     private static let loaded = Once<CountryResolver>()
+    private static let naturalEarth = Once<CountryIndex>()
 
     static func resolver() throws -> CountryResolver {
         try loaded.value { try CountryResolver.load(from: directory) }
+    }
+
+    /// Natural Earth's country index, `country-index.bin`, with its polygons for exact answers
+    /// on a clipped edge (the resolver's land is OpenStreetMap's, `land-index.bin`).
+    static func naturalEarthIndex() throws -> CountryIndex {
+        try naturalEarth.value {
+            try CountryIndex(
+                path: directory.file("country-index.bin"), catalogueIDs: try resolver().catalogue.countries.map(\.id),
+                boundaries: BoundaryFile(directory: directory))
+        }
     }
 }
 

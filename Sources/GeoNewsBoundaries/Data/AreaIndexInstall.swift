@@ -59,9 +59,10 @@ extension DataDirectory {
         return build
     }
 
-    /// Makes the area index these data need ready to use: unpacks `Data/area-index.pack` into
-    /// `folder` (by default ``areaIndexCacheFolder()``, created if needed) unless a file of the
-    /// recorded size and checksum is there already. The index is written to a temporary file
+    /// Makes the area index and the land index these data need ready to use: unpacks
+    /// `Data/area-index.pack` and `Data/land-index.pack` into `folder` (by default
+    /// ``areaIndexCacheFolder()``, created if needed) unless files of the recorded sizes and
+    /// checksums are there already. (Data with no `land-index.json` get the area index alone.) The index is written to a temporary file
     /// in that folder, checked against `Data/area-index.json`, and only then renamed into
     /// place, so an interruption leaves no partial `area-index.bin`. Takes a few seconds.
     ///
@@ -73,15 +74,26 @@ extension DataDirectory {
         let chosen: String
         if let folder { chosen = folder } else { chosen = try areaIndexCacheFolder() }
         let target = chosen + "/" + AreaIndexRecord.fileName
-        if let existing = try? MappedFile(path: target),
-            withExtendedLifetime(existing, { AreaIndexRecord(of: existing.bytes) == record })
-        {
-            return target
-        }
+        // Data that record no land index (a hand-made folder of the area index alone) install
+        // only the area index.
+        let land =
+            Self.readable(file(LandIndexFormat.recordName))
+            ? try AreaIndexRecord.load(from: self, recordName: LandIndexFormat.recordName) : nil
+        let landTarget = chosen + "/" + LandIndexFormat.fileName
+        let areaReady = Self.holds(target, record) { AreaIndexRecord(of: $0) }
+        let landReady = land.map { land in Self.holds(landTarget, land) { AreaIndexRecord.land(of: $0) } } ?? true
+        if areaReady && landReady { return target }
         try Self.makeFolders(chosen)
         Self.removeAbandonedPartials(in: chosen)
-        try AreaIndexPack.unpack(pack: file(AreaIndexPack.fileName), to: target, expecting: record)
+        if !areaReady { try AreaIndexPack.unpack(pack: file(AreaIndexPack.fileName), to: target, expecting: record) }
+        if let land, !landReady { try LandIndexPack.unpack(pack: file(LandIndexPack.fileName), to: landTarget, expecting: land) }
         return target
+    }
+
+    /// Whether the file at `path` is the one `record` names.
+    private static func holds(_ path: String, _ record: AreaIndexRecord, _ of: (UnsafeRawBufferPointer) -> AreaIndexRecord) -> Bool {
+        guard let existing = try? MappedFile(path: path) else { return false }
+        return withExtendedLifetime(existing) { of(existing.bytes) == record }
     }
 
     private static func readable(_ path: String) -> Bool { access(path, R_OK) == 0 }
@@ -91,17 +103,18 @@ extension DataDirectory {
     static let abandonedPartialSeconds = 600
 
     /// Removes the temporary files of unpacks killed before they could remove them
-    /// (`area-index.bin.partial-*` not written to for ``abandonedPartialSeconds``).
+    /// (`area-index.bin.partial-*` and `land-index.bin.partial-*` not written to for
+    /// ``abandonedPartialSeconds``).
     static func removeAbandonedPartials(in folder: String) {
         guard let dir = opendir(folder) else { return }
         defer { closedir(dir) }
-        let prefix = AreaIndexRecord.fileName + ".partial-"
+        let prefixes = [AreaIndexRecord.fileName + ".partial-", LandIndexFormat.fileName + ".partial-"]
         let now = time(nil)
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            guard name.hasPrefix(prefix) else { continue }
+            guard prefixes.contains(where: { name.hasPrefix($0) }) else { continue }
             let path = folder + "/" + name
             var info = stat()
             if lstat(path, &info) == 0, now - info.st_mtim.tv_sec > abandonedPartialSeconds { unlink(path) }
@@ -124,24 +137,52 @@ extension DataDirectory {
     }
 }
 
-extension AreaIndexPack {
-    /// Rebuilds `area-index.bin` at `target` from the pack at `pack`: into a temporary file
-    /// beside it, checked against `record`, then renamed over `target`. Nothing is left behind
-    /// on failure.
+/// What the committed packs (``AreaIndexPack``, ``LandIndexPack``) have in common: a header that
+/// declares the rebuilt file's size and checksum, bounded as it is read, and a decoder that
+/// hands the file's bytes on in order, so that a pack is unpacked in one pass through a small
+/// buffer.
+protocol PackFormat {
+    associatedtype Header
+    /// How many bytes the header is read from.
+    static var packHeaderBytes: Int { get }
+    /// Reads and bounds a header (`packBytes`: the pack's size).
+    static func header(_ bytes: [UInt8], packBytes: UInt64, path: String) throws(DataError) -> Header
+    /// The rebuilt file's size and checksum that a header declares.
+    static func declared(by header: Header) -> (bytes: UInt64, checksum: UInt64)
+    /// Rebuilds the file `header` describes, handing its bytes to `sink` in order; returns
+    /// their checksum.
+    static func decode(
+        source: PackSource, header: Header, path: String, sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void
+    ) throws(DataError) -> UInt64
+}
+
+extension PackFormat {
+    /// The file a pack in memory rebuilds (for the encoder's own check and for tests).
+    static func decode(pack: UnsafeRawBufferPointer, path: String) throws(DataError) -> [UInt8] {
+        let header = try Self.header(Array(pack.prefix(packHeaderBytes)), packBytes: UInt64(pack.count), path: path)
+        var out: [UInt8] = []
+        let sum = try decode(source: .memory(pack), header: header, path: path) { (b) throws(DataError) in out += b }
+        guard sum == declared(by: header).checksum else { throw .corrupt(path: path, reason: "rebuilt index fails its checksum") }
+        return out
+    }
+
+    /// Rebuilds the file at `target` from the pack at `pack`: into a temporary file beside it,
+    /// checked against `record`, then renamed over `target`. Nothing is left behind on failure.
     static func unpack(pack: String, to target: String, expecting record: AreaIndexRecord) throws(DataError) {
         let fd = open(pack, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: pack, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: pack, reason: String(cString: strerror(errno))) }
-        var head = [UInt8](repeating: 0, count: fullHeaderSize)
+        var head = [UInt8](repeating: 0, count: packHeaderBytes)
         let n = head.withUnsafeMutableBufferPointer { PackSource.file(fd).read(at: 0, count: $0.count, into: $0.baseAddress!) }
-        let header = try Header(Array(head[0..<n]), packBytes: UInt64(info.st_size), path: pack)
-        guard header.unpackedBytes == UInt64(record.bytes), hex(header.checksum) == record.checksum.lowercased() else {
+        let header = try Self.header(Array(head[0..<n]), packBytes: UInt64(info.st_size), path: pack)
+        let declared = Self.declared(by: header)
+        guard declared.bytes == UInt64(record.bytes), AreaIndexPack.hex(declared.checksum) == record.checksum.lowercased() else {
             throw .stale(
                 path: pack,
-                reason: "it holds index \(hex(header.checksum)) of \(header.unpackedBytes) bytes, "
-                    + "area-index.json records \(record.checksum) of \(record.bytes)")
+                reason: "it holds index \(AreaIndexPack.hex(declared.checksum)) of \(declared.bytes) bytes, "
+                    + "\(record.file)'s record names \(record.checksum) of \(record.bytes)")
         }
         var template = Array((target + ".partial-XXXXXX").utf8CString)
         let out = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -160,8 +201,9 @@ extension AreaIndexPack {
                     done += w
                 }
             }
-            guard hex(sum) == record.checksum.lowercased() else {
-                throw .corrupt(path: pack, reason: "the rebuilt index's checksum \(hex(sum)) is not the recorded \(record.checksum)")
+            guard AreaIndexPack.hex(sum) == record.checksum.lowercased() else {
+                throw .corrupt(
+                    path: pack, reason: "the rebuilt index's checksum \(AreaIndexPack.hex(sum)) is not the recorded \(record.checksum)")
             }
             isOpen = false
             guard fchmod(out, 0o644) == 0, fsync(out) == 0, close(out) == 0 else {
@@ -176,4 +218,24 @@ extension AreaIndexPack {
             throw error
         }
     }
+}
+
+extension AreaIndexPack: PackFormat {
+    static var packHeaderBytes: Int { fullHeaderSize }
+
+    static func header(_ bytes: [UInt8], packBytes: UInt64, path: String) throws(DataError) -> Header {
+        try Header(bytes, packBytes: packBytes, path: path)
+    }
+
+    static func declared(by header: Header) -> (bytes: UInt64, checksum: UInt64) { (header.unpackedBytes, header.checksum) }
+}
+
+extension LandIndexPack: PackFormat {
+    static var packHeaderBytes: Int { headerSize }
+
+    static func header(_ bytes: [UInt8], packBytes: UInt64, path: String) throws(DataError) -> Header {
+        try Header(bytes, packBytes: packBytes, path: path)
+    }
+
+    static func declared(by header: Header) -> (bytes: UInt64, checksum: UInt64) { (header.unpackedBytes, header.checksum) }
 }

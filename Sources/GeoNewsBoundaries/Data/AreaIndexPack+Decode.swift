@@ -1,13 +1,4 @@
 extension AreaIndexPack {
-    /// The index a pack in memory rebuilds (for the encoder's own check and for tests).
-    static func decode(pack: UnsafeRawBufferPointer, path: String) throws(DataError) -> [UInt8] {
-        let header = try Header(Array(pack.prefix(fullHeaderSize)), packBytes: UInt64(pack.count), path: path)
-        var out: [UInt8] = []
-        let sum = try decode(source: .memory(pack), header: header, path: path) { (b) throws(DataError) in out += b }
-        guard sum == header.checksum else { throw .corrupt(path: path, reason: "rebuilt index fails its checksum") }
-        return out
-    }
-
     /// Rebuilds the file `header` describes, handing its bytes to `sink` in order; returns
     /// their checksum (as `Data/area-index.json` records it). Every count read from the pack is
     /// bounded by what is left of the file before it is acted on.

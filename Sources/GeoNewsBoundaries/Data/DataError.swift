@@ -25,10 +25,14 @@ public enum DataError: Error, Equatable, Sendable, CustomStringConvertible {
     static func remedy(for path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         switch name {
-        case "area-index.bin":
+        case "area-index.bin", "land-index.bin":
             return "run `geonews data install` (or Scripts/ensure-areas in a GeoNews checkout), or install the geonews package"
         case "area-index.pack":
             return "it comes with GeoNews's Data/ folder: use a complete checkout, or rebuild it with `geonews-index --pack`"
+        case "land-index.pack":
+            return "it comes with GeoNews's Data/ folder: use a complete checkout, or rebuild it with `geonews-index --land-pack`"
+        case "osm-land.wkb":
+            return "make it with `python3 Scripts/build_land.py --fetch` in a GeoNews checkout"
         case "country-areas.bin", "timezone-boundaries.bin":
             return "build it with Scripts/ensure-areas --rebuild in a GeoNews checkout, or install the geonews package"
         default:

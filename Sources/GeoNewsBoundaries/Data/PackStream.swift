@@ -156,12 +156,17 @@ final class PackStream {
 final class PackOutput {
     private let limit: UInt64
     private(set) var count: UInt64 = 0
-    private var checksum = RunningChecksum(skipping: AreaIndexFormat.headerSize)
+    private var checksum: RunningChecksum
     private var buffer: [UInt8] = []
     private let sink: (UnsafeRawBufferPointer) throws(DataError) -> Void
     private let path: String
 
-    init(limit: UInt64, path: String, sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void) {
+    /// - Parameter headerSize: the bytes of the file's header, which its checksum leaves out.
+    init(
+        limit: UInt64, path: String, headerSize: Int = AreaIndexFormat.headerSize,
+        sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void
+    ) {
+        checksum = RunningChecksum(skipping: headerSize)
         self.limit = limit
         self.path = path
         self.sink = sink
@@ -171,6 +176,11 @@ final class PackOutput {
     func word(_ w: UInt16) throws(DataError) {
         buffer.append(UInt8(truncatingIfNeeded: w))
         buffer.append(UInt8(truncatingIfNeeded: w >> 8))
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    func byte(_ b: UInt8) throws(DataError) {
+        buffer.append(b)
         if buffer.count >= 1 << 16 { try flush() }
     }
 

@@ -14,9 +14,18 @@ public struct AreaIndexRecord: Sendable, Equatable, Codable {
     /// The record of these bytes, with the checksum recomputed over them (not read from the
     /// header, so a damaged body is caught).
     public init(of data: UnsafeRawBufferPointer) {
-        file = Self.fileName
+        self.init(of: data, file: Self.fileName, headerSize: AreaIndexFormat.headerSize)
+    }
+
+    /// The record of any file of ours whose header the checksum leaves out.
+    ///
+    /// - Parameters:
+    ///   - file: the file's name, as the record gives it (the land index has a record too).
+    ///   - headerSize: the bytes of the file's header.
+    package init(of data: UnsafeRawBufferPointer, file: String, headerSize: Int) {
+        self.file = file
         bytes = data.count
-        let body = UnsafeRawBufferPointer(rebasing: data[min(AreaIndexFormat.headerSize, data.count)...])
+        let body = UnsafeRawBufferPointer(rebasing: data[min(headerSize, data.count)...])
         let sum = body.count % 32 == 0 ? CountryIndexFormat.checksum(body) : 0
         let hex = String(sum, radix: 16)
         checksum = String(repeating: "0", count: 16 - hex.count) + hex
@@ -26,7 +35,13 @@ public struct AreaIndexRecord: Sendable, Equatable, Codable {
         self = data.withUnsafeBytes { AreaIndexRecord(of: $0) }
     }
 
-    public static func load(from directory: DataDirectory) throws(DataError) -> AreaIndexRecord {
+    /// The record of the land index's bytes (``LandIndexFormat``).
+    public static func land(of data: UnsafeRawBufferPointer) -> AreaIndexRecord {
+        AreaIndexRecord(of: data, file: LandIndexFormat.fileName, headerSize: CountryIndexFormat.headerSize)
+    }
+
+    /// The committed record `recordName` (the area index's by default) of `directory`.
+    public static func load(from directory: DataDirectory, recordName: String = Self.recordName) throws(DataError) -> AreaIndexRecord {
         try MappedFile(path: directory.file(recordName)).decodeJSON(AreaIndexRecord.self)
     }
 

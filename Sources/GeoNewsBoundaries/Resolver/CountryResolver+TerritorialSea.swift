@@ -3,14 +3,15 @@ import GeoNewsGeodesy
 extension CountryResolver {
     /// The breadth of the territorial sea: 12 nautical miles (UNCLOS article 3), 22.224 km.
     ///
-    /// It is measured from Natural Earth's 1:10m coast, which stands in for the baseline: the
-    /// real baseline (low-water line, straight lines across bays and between islands) lies on
-    /// or outside the coast, so near a coast the limit drawn here is at most a few kilometres
-    /// short of the legal one, and nowhere is it farther out.
+    /// It is measured from OpenStreetMap's coast (the land of ``LandIndexFormat``), which stands
+    /// in for the baseline: the real baseline (low-water line, straight lines across bays and
+    /// between islands) lies on or outside the coast, so the limit drawn here falls short of
+    /// the legal one where straight baselines run, and nowhere is it farther out (but for the
+    /// land's rounding to 2^-16°, under 2 m).
     public static let territorialSeaKm = 22.224
 
     /// The catalogue index of the country whose land or territorial sea holds `position`, and
-    /// the great-circle km from it to Natural Earth's land (0 on that land); `nil` beyond every
+    /// the great-circle km from it to OpenStreetMap's land (0 on that land); `nil` beyond every
     /// territorial sea. `region` is the area index's region at the position.
     ///
     /// Without `measuringSea`, the km are `nil` in the territorial sea of a country the region
@@ -27,26 +28,23 @@ extension CountryResolver {
     /// finds, since every search is exact within its bound and visits the cells in one order.
     /// Where the grids show no land within ``nearShoreKm``, `searched` says so without a search.
     ///
-    /// - On Natural Earth's land: the country of the OpenStreetMap region there, or, where the
-    ///   zones draw none (Baker Island, Clipperton lie in the open ocean's `Etc/GMT±N`), the
-    ///   land's own.
+    /// - On OpenStreetMap's land: the country of the region there, or, where the zones draw
+    ///   none (Baker Island, Clipperton lie in the open ocean's `Etc/GMT±N`), the land's own
+    ///   (Natural Earth's country there, see `LandIndexBuilder`).
     /// - At sea within ``territorialSeaKm`` of that land: likewise the region's country, or
     ///   the nearest land's.
     /// - Farther out, none, whatever the region says: the zones reach hundreds of kilometres
     ///   into the sea (America/Lima draws Peru's 200-mile claim, and Pacific/Easter drew a
     ///   box of ocean around Easter Island until 2026e) because time has to be told there
     ///   too, not because the sea is the country's.
-    /// - In a region drawn around land Natural Earth lacks (``AreaIndex/holdsUnmappedLand(region:)``),
-    ///   the region's country throughout: its waters are OpenStreetMap's own 12 miles.
-    /// - In Antarctica's regions, Antarctica throughout: Natural Earth's Antarctica stops at the
-    ///   grounding line and leaves out the ice shelves (Ross, Filchner-Ronne: 1.5 million km²),
-    ///   so its coast is no baseline, and the Antarctic Treaty freezes every claim to waters.
+    /// - In Antarctica's regions, Antarctica throughout: the Antarctic Treaty freezes every
+    ///   claim to waters, and where the ice shelves end (the coast there) moves year by year.
     func holder(
         of position: Coordinate, in region: Int?, measuringSea: Bool = true, reachKm: Double = territorialSeaKm,
         searched: inout CoastSearch?, found: FoundLookups? = nil
     ) -> (country: Int, seaKm: Double?)? {
         let drawn = region.flatMap(areas.country(ofRegion:))
-        if let region, let drawn, drawn == antarctica || areas.holdsUnmappedLand(region: region) { return (drawn, 0) }
+        if region != nil, let drawn, drawn == antarctica { return (drawn, 0) }
         if let land = found != nil ? found!.land : index.countryIndex(at: position) { return (drawn ?? land, 0) }
         guard mayBeNearShore(position, found: found) else {
             searched = CoastSearch(reachKm: nearShoreKm, land: nil)

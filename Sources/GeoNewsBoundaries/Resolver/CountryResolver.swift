@@ -116,11 +116,12 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     {
         let catalogue = try Catalogue.load(from: directory)
         let ids = catalogue.countries.map(\.id)
-        let index = try CountryIndex(
-            path: directory.file("country-index.bin"), catalogueIDs: ids,
-            boundaries: BoundaryFile(directory: directory))
         let zones = try TimeZoneRules.zoneIDs(in: directory)
         let build = directory.areaIndexFolder
+        // The land the territorial sea is measured from: OpenStreetMap's, in the country index's
+        // layout. Its vertices are its own (rounded to 2^-16°), so a point within rounding of a
+        // clipped edge is settled on its rings, not on Natural Earth's polygons.
+        let index = try CountryIndex(path: build + "/" + LandIndexFormat.fileName, catalogueIDs: ids)
         let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
         let areas = try AreaIndex(path: build + "/" + AreaIndexFormat.fileName, catalogueIDs: ids, zoneIDs: zones, areas: areaFile)
         return CountryResolver(catalogue: catalogue, index: index, areas: areas, zoneIDs: zones, options: options)

@@ -9,8 +9,8 @@ import CGEOS
 //    returns a new geometry (`GEOSWKBReader_read_r`, `GEOSClipByRect_r`,
 //    `GEOSGeom_createRectangle_r`, `GEOSGeom_createPointFromXY_r`, the overlay operations
 //    `GEOSIntersection_r`, `GEOSDifference_r`, `GEOSUnaryUnion_r`, `GEOSBoundary_r`,
-//    `GEOSMakeValid_r`, `GEOSBuffer_r`, `GEOSGeom_setPrecision_r`, `GEOSTopologyPreserveSimplify_r`
-//    and `GEOSGeom_clone_r`) is
+//    `GEOSMakeValid_r`, `GEOSBuffer_r`, `GEOSGeom_setPrecision_r`, `GEOSTopologyPreserveSimplify_r`,
+//    `GEOSPointOnSurface_r` and `GEOSGeom_clone_r`) is
 //    wrapped at once. The WKB buffer of `GEOSWKBWriter_write_r` and the string of
 //    `GEOSisValidReason_r` are copied and freed with `GEOSFree_r` at once. We never hand an owned
 //    geometry to a GEOS constructor that would take it over: `GEOSGeom_createCollection_r` gets
@@ -126,6 +126,11 @@ final class GEOSContext {
         try collection(parts, type: GEOS_GEOMETRYCOLLECTION).unaryUnion()
     }
 
+    /// A GeometryCollection of clones of `parts`, as they are (no dissolving).
+    func collection(_ parts: [Geometry]) throws(GEOSError) -> Geometry {
+        try collection(parts, type: GEOS_GEOMETRYCOLLECTION)
+    }
+
     private func collection(_ parts: [Geometry], type: GEOSGeomTypes) throws(GEOSError) -> Geometry {
         var clones: [OpaquePointer?] = []
         for part in parts {
@@ -178,6 +183,49 @@ final class Geometry {
         try context.own(GEOSClipByRect_r(context.handle, pointer, xmin, ymin, xmax, ymax), "clip by rectangle")
     }
 
+    /// The part inside the rectangle: GEOS's fast rectangle clipper, or, where it fails (it
+    /// can build a ring of three points from a polygon that touches itself), the overlay
+    /// intersection of the geometry made valid.
+    func clippedRobustly(xmin: Double, ymin: Double, xmax: Double, ymax: Double) throws(GEOSError) -> Geometry {
+        do {
+            return try clipped(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
+        } catch {
+            return try overlayClip(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
+        }
+    }
+
+    private func overlayClip(xmin: Double, ymin: Double, xmax: Double, ymax: Double) throws(GEOSError) -> Geometry {
+        let valid = isValid ? self : try madeValid()
+        return try valid.intersection(try context.rectangle(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax))
+    }
+
+    /// The geometry clipped to each of `rectangles`, which must tile a region holding all of it
+    /// (the cells of a grid over its extent). GEOS's rectangle clipper answers, for some rings
+    /// that run along a rectangle's side, the rest of the rectangle instead of the ring's
+    /// inside; so the pieces' areas must add up to the geometry's, or every piece is taken from
+    /// the overlay intersection instead.
+    func clipped(toTiling rectangles: [(xmin: Double, ymin: Double, xmax: Double, ymax: Double)]) throws(GEOSError) -> [Geometry] {
+        var pieces: [Geometry] = []
+        var total = 0.0
+        for r in rectangles {
+            let piece = try clippedRobustly(xmin: r.xmin, ymin: r.ymin, xmax: r.xmax, ymax: r.ymax)
+            total += piece.area
+            pieces.append(piece)
+        }
+        let whole = area
+        guard abs(total - whole) > 1e-9 * whole + 1e-18 else { return pieces }
+        pieces = []
+        for r in rectangles { pieces.append(try overlayClip(xmin: r.xmin, ymin: r.ymin, xmax: r.xmax, ymax: r.ymax)) }
+        return pieces
+    }
+
+    /// Calls `body` with each polygon of this geometry (itself, or the parts of a collection,
+    /// nested collections included), as owned clones.
+    func forEachPolygon(_ body: (Geometry) throws(GEOSError) -> Void) throws(GEOSError) {
+        if isPolygon { return try body(self) }
+        for i in 0..<partCount { try part(i).forEachPolygon(body) }
+    }
+
     var length: Double {
         var l = 0.0
         GEOSLength_r(context.handle, pointer, &l)
@@ -185,6 +233,17 @@ final class Geometry {
     }
 
     var isValid: Bool { GEOSisValid_r(context.handle, pointer) == 1 }
+
+    /// A point that GEOS guarantees to lie in the geometry's interior (or on it, for a
+    /// degenerate one), as (x, y) degrees.
+    func pointOnSurface() throws(GEOSError) -> (x: Double, y: Double) {
+        let point = try context.own(GEOSPointOnSurface_r(context.handle, pointer), "point on surface")
+        var x = 0.0, y = 0.0
+        guard GEOSGeomGetX_r(context.handle, point.pointer, &x) == 1, GEOSGeomGetY_r(context.handle, point.pointer, &y) == 1 else {
+            throw context.error("point coordinates")
+        }
+        return (x, y)
+    }
 
     /// GEOS's reason why the geometry is not valid ("Self-intersection[x y]"), or "Valid Geometry".
     var validityReason: String {

@@ -13,6 +13,9 @@ struct CellTree {
     /// True when the items tile the plane (the regions of the area index), so that the clipped
     /// pieces of a cell must fill it; see ``Piece/clip(_:xmin:ymin:xmax:ymax:tiles:)``.
     var tiles = false
+    /// True to clip with the area check of ``Geometry/clipped(toTiling:)`` (the land index's
+    /// builder: its land has rings along cells' sides that GEOS's clipper can turn inside out).
+    var checksTiling = false
     /// The tree as built, four child slots per node.
     private(set) var quadtree: [UInt32] = []
 
@@ -39,17 +42,56 @@ struct CellTree {
             return writer.addLeaf(pieces, x0: x0, y0: y0, size: size)
         }
         let half = size / 2
-        quadtree.append(contentsOf: [0, 0, 0, 0])
-        let node = quadtree.count / 4 - 1
+        let node = appendNode()
+        var quarters = [[Piece]](repeating: [], count: 4)
+        if checksTiling {
+            for p in pieces {
+                for (k, parts) in try Self.quarter([p.geometry], x0: x0, y0: y0, half: half).enumerated() {
+                    for g in parts { if let piece = Piece(item: p.item, geometry: g) { quarters[k].append(piece) } }
+                }
+            }
+        }
         for k in 0..<4 {
             let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
-            let sub = try Piece.clip(pieces, xmin: cx, ymin: cy, xmax: cx + half, ymax: cy + half, tiles: tiles)
+            let sub =
+                checksTiling ? quarters[k] : try Piece.clip(pieces, xmin: cx, ymin: cy, xmax: cx + half, ymax: cy + half, tiles: tiles)
             let slot = try encode(sub, x0: cx, y0: cy, size: half, depth: depth + 1, writer: &writer)
-            quadtree[node * 4 + k] = slot
+            setChild(of: node, k, to: slot)
         }
-        precondition(node <= CellSlot.payloadLimit)
         return CellSlot(.node, payload: UInt32(node)).raw
     }
+
+    /// `geometries` shared among a cell's four quadrants (k & 1 east, k & 2 north), each clipped
+    /// with the area check of ``Geometry/clipped(toTiling:)``; one that lies within a quadrant
+    /// goes there as it is.
+    static func quarter(_ geometries: [Geometry], x0: Double, y0: Double, half: Double) throws -> [[Geometry]] {
+        let quadrants = (0..<4).map { k in
+            let x = x0 + (k & 1 == 1 ? half : 0), y = y0 + (k & 2 == 2 ? half : 0)
+            return (xmin: x, ymin: y, xmax: x + half, ymax: y + half)
+        }
+        var out = [[Geometry]](repeating: [], count: 4)
+        for g in geometries {
+            let e = g.envelope
+            if let k = quadrants.firstIndex(where: { e.xmin >= $0.xmin && e.xmax <= $0.xmax && e.ymin >= $0.ymin && e.ymax <= $0.ymax }) {
+                out[k].append(g)
+                continue
+            }
+            for (k, piece) in try g.clipped(toTiling: quadrants).enumerated() where !piece.isEmpty && piece.area > 0 {
+                out[k].append(piece)
+            }
+        }
+        return out
+    }
+
+    /// A new node of four empty children; its index.
+    private mutating func appendNode() -> Int {
+        quadtree.append(contentsOf: [0, 0, 0, 0])
+        let node = quadtree.count / 4 - 1
+        precondition(node <= CellSlot.payloadLimit)
+        return node
+    }
+
+    private mutating func setChild(of node: Int, _ k: Int, to slot: UInt32) { quadtree[node * 4 + k] = slot }
 }
 
 /// Writes a leaf of an index's own layout and returns its slot.
@@ -80,7 +122,7 @@ struct Piece {
     static func clip(_ pieces: [Piece], xmin: Double, ymin: Double, xmax: Double, ymax: Double, tiles: Bool) throws -> [Piece] {
         var out: [Piece] = []
         for p in pieces {
-            let clip = try p.geometry.clipped(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
+            let clip = try p.geometry.clippedRobustly(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
             if let piece = Piece(item: p.item, geometry: clip) { out.append(piece) }
         }
         let area = (xmax - xmin) * (ymax - ymin)
@@ -111,5 +153,33 @@ struct Piece {
             }
         }
         return onEdge
+    }
+}
+
+extension CellTree {
+    /// The slot for a cell of polygons whose item is not known in advance (land, whose country
+    /// is the region's it lies in): `attribute` gives the cell's pieces when it can name their
+    /// items here, or `nil` when the cell must be split first (its answer is ignored at
+    /// `maxDepth`, where it must name them). Named pieces are then encoded as any others.
+    mutating func encode<W: CellTreeLeafWriter>(
+        parts: [Geometry], x0: Double, y0: Double, size: Double, depth: Int,
+        attribute: (_ parts: [Geometry], _ x0: Double, _ y0: Double, _ depth: Int, _ finest: Bool) throws -> [Piece]?,
+        writer: inout W
+    ) throws -> UInt32 {
+        if parts.isEmpty { return emptySlot }
+        if let pieces = try attribute(parts, x0, y0, depth, depth >= maxDepth) {
+            return try encode(pieces, x0: x0, y0: y0, size: size, depth: depth, writer: &writer)
+        }
+        precondition(depth < maxDepth, "a cell at the finest depth must be attributed")
+        let half = size / 2
+        let node = appendNode()
+        let quarters = try Self.quarter(parts, x0: x0, y0: y0, half: half)
+        for k in 0..<4 {
+            let cx = x0 + (k & 1 == 1 ? half : 0), cy = y0 + (k & 2 == 2 ? half : 0)
+            let slot = try encode(
+                parts: quarters[k], x0: cx, y0: cy, size: half, depth: depth + 1, attribute: attribute, writer: &writer)
+            setChild(of: node, k, to: slot)
+        }
+        return CellSlot(.node, payload: UInt32(node)).raw
     }
 }

@@ -47,7 +47,7 @@ public struct CountryIndexBuilder {
             boxes.append((e.xmin, e.ymin, e.xmax, e.ymax))
         }
 
-        var state = BuildState()
+        var state = CountryLeafWriter()
         var tree = CellTree(leafVertexLimit: leafVertexLimit, maxDepth: maxDepth, emptySlot: CountryIndexFormat.coastalSea)
         var root = [UInt32](repeating: 0, count: CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows)
         for row in 0..<CountryIndexFormat.rootRows {
@@ -63,7 +63,7 @@ public struct CountryIndexBuilder {
                     pieces, x0: x0, y0: y0, size: 1, depth: 0, writer: &state)
             }
         }
-        flagSea(&root)
+        Self.flagSea(&root, nearShoreKm: nearShoreKm)
         state.report.seaCells = root.filter { CellSlot($0).kind == .sea }.count
         state.report.countryCells = root.filter { CellSlot($0).kind == .country }.count
         var merger = LevelMerger(quadtree: tree.quadtree, minimumFill: mergeFill)
@@ -77,9 +77,9 @@ public struct CountryIndexBuilder {
         return (bytes, state.report)
     }
 
-    /// Marks root sea cells whose neighbourhood within ``nearShoreKm`` holds no land as far
+    /// Marks root sea cells whose neighbourhood within `nearShoreKm` holds no land as far
     /// sea (0); every other sea slot stays coastal (1).
-    private func flagSea(_ root: inout [UInt32]) {
+    static func flagSea(_ root: inout [UInt32], nearShoreKm: Double) {
         let cols = CountryIndexFormat.rootColumns, rows = CountryIndexFormat.rootRows
         let original = root
         let kmPerDegree = GreatCircle.meanEarthRadiusKm * .pi / 180
@@ -103,16 +103,23 @@ public struct CountryIndexBuilder {
     }
 }
 
-private struct BuildState: CellTreeLeafWriter {
+/// Writes the leaves of `country-index.bin`'s layout (and of the land index, which shares it)
+/// and serialises the file.
+struct CountryLeafWriter: CellTreeLeafWriter {
     var leaves: [UInt64] = []
     var report = CountryIndexBuilder.Report()
+    /// When set, every vertex is rounded to the nearest multiple of 1/`snapScale` degrees (a
+    /// power of two, so the rounded value is exact and a pack can store it as an integer).
+    var snapScale: Double?
 
     mutating func addLeaf(_ pieces: [Piece], x0: Double, y0: Double, size: Double) -> UInt32 {
         let offset = leaves.count
         leaves.append(UInt64(pieces.count))
         for p in pieces {
             var rings: [[Double]] = []
-            p.geometry.forEachRing { _, _, xy in rings.append(Array(xy)) }
+            p.geometry.forEachRing { _, _, xy in
+                if let s = snapScale { rings.append(xy.map { ($0 * s).rounded() / s }) } else { rings.append(Array(xy)) }
+            }
             LeafGroup.append(country: p.item, rings: rings, to: &leaves)
             report.groups += 1
             report.rings += rings.count

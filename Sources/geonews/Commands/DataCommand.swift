@@ -6,11 +6,11 @@ import GeoNewsCommandLine
 import Glibc
 #endif
 
-/// `geonews data`: the area index a first run needs, unpacked from the committed pack.
+/// `geonews data`: the area and land indexes a first run needs, unpacked from the committed packs.
 struct DataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data",
-        abstract: "Install or locate the area index (area-index.bin) the resolver reads.",
+        abstract: "Install or locate the area and land indexes (area-index.bin, land-index.bin) the resolver reads.",
         subcommands: [DataInstallCommand.self, DataPathCommand.self]
     )
 }
@@ -19,16 +19,17 @@ struct DataCommand: AsyncParsableCommand {
 struct DataInstallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install",
-        abstract: "Unpack Data/area-index.pack into the cache (or --to DIR) and check it.",
+        abstract: "Unpack Data/area-index.pack and Data/land-index.pack into the cache (or --to DIR) and check them.",
         discussion: """
-            Writes area-index.bin to $XDG_CACHE_HOME/geonews/<data id>/ (else ~/.cache/geonews/<data id>/), \
-            the data id being the checksum Data/area-index.json records. Nothing is downloaded. The file is \
-            checked against that record before it is renamed into place; an index already there and intact \
-            is kept. Prints the file's path. Exits 65 when the pack is missing or damaged.
+            Writes area-index.bin and land-index.bin to $XDG_CACHE_HOME/geonews/<data id>/ (else \
+            ~/.cache/geonews/<data id>/), the data id being the checksum Data/area-index.json records. Nothing \
+            is downloaded. Each file is checked against its record (Data/area-index.json, Data/land-index.json) \
+            before it is renamed into place; an index already there and intact is kept. Prints the area \
+            index's path. Exits 65 when a pack is missing or damaged.
             """
     )
 
-    @Option(help: ArgumentHelp("The folder to hold area-index.bin (default: the cache folder).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The folder to hold area-index.bin and land-index.bin (default: the cache folder).", valueName: "dir"))
     var to: String?
 
     @OptionGroup var data: DataOptions
@@ -57,8 +58,9 @@ struct DataPathCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = try data.directory()
         let path = directory.areaIndexFolder + "/" + AreaIndexRecord.fileName
-        guard access(path, R_OK) == 0 else {
-            throw fail("\(path) is missing; run `geonews data install`", .dataError)
+        let land = directory.areaIndexFolder + "/" + LandIndexFormat.fileName
+        for p in [path, land] where access(p, R_OK) != 0 {
+            throw fail("\(p) is missing; run `geonews data install`", .dataError)
         }
         print(path)
     }

@@ -1,0 +1,320 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The committed, compact encoding of `land-index.bin` (`Data/land-index.pack`), from which a
+/// first run rebuilds the index byte for byte in seconds, with no download and no GEOS.
+///
+/// Little-endian throughout.
+///
+/// ```
+/// offset size
+///      0    8  magic "GNLPACK1"
+///      8    4  format version (LandIndexPack.version)
+///     12    4  number of streams (3)
+///     16    8  size of the rebuilt file in bytes
+///     24    8  its checksum, as Data/land-index.json records it (CountryIndexFormat.checksum
+///              of every byte after its 96-byte header)
+///     32  16×3 per stream: its size in the pack, the size it inflates to
+///     80       the streams, one after another, each a zlib stream (RFC 1950)
+/// ```
+///
+/// Streams:
+///  0. `plain`: every byte of the file but its leaves' vertices, in file order (the header,
+///     the root grid, the nodes, each leaf's group count, each group's header word and ring
+///     table, the padding), except that a group's ring table comes before its vertices.
+///  1. `x`, 2. `y`: per vertex of every leaf, in file order, the difference of its longitude
+///     (latitude) from the vertex given before, in units of 2^-``LandIndexFormat/snapBits``
+///     degrees, zigzag-encoded as a LEB128 varint. Every vertex of a land index lies on that
+///     lattice (the builder rounds them), so the doubles are rebuilt exactly. The copies the
+///     layout repeats are not given: each ring's closing vertex (its first again) and the
+///     returns to the group's first vertex between rings (see ``CountryIndexFormat``), which
+///     the ring table places. They are a fifth of all vertices, and the longest jumps.
+public enum LandIndexPack {
+    /// The pack's name in the data folder.
+    public static let fileName = "land-index.pack"
+    static let magic: [UInt8] = Array("GNLPACK1".utf8)
+    static let version: UInt32 = 1
+    static let streamCount = 3
+    static let headerSize = 32 + 16 * streamCount
+    static let unit = Double(1 << LandIndexFormat.snapBits)
+
+    /// Why an index cannot be packed.
+    public struct EncodeError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The pack of a land index's bytes; refuses a file that is not one (a vertex off the
+    /// lattice, a leaf that runs past its section), and checks that the pack rebuilds it.
+    public static func encode(_ index: UnsafeRawBufferPointer, path: String) throws -> [UInt8] {
+        let layout = try Layout(index, path: path, fileBytes: UInt64(index.count))
+        var plain: [UInt8] = [], xs: [UInt8] = [], ys: [UInt8] = []
+        plain.reserveCapacity(index.count / 4)
+        plain += index[0..<layout.leavesOffset]
+        var previous = (x: Int64(0), y: Int64(0))
+        var word = 0
+        func copyWords(_ n: Int) { plain += index[(layout.leavesOffset + 8 * word)..<(layout.leavesOffset + 8 * (word + n))]; word += n }
+        func varint(_ v: Int64, _ out: inout [UInt8]) {
+            var z = UInt64(bitPattern: (v << 1) ^ (v >> 63))
+            while z >= 0x80 {
+                out.append(UInt8(z & 0x7F) | 0x80)
+                z >>= 7
+            }
+            out.append(UInt8(z))
+        }
+        while word < layout.leafWords {
+            let groups = Int(layout.leafWord(index, word))
+            copyWords(1)
+            for _ in 0..<groups {
+                let head = layout.leafWord(index, word)
+                let n = Int(head >> 32), rings = Int(head >> 16 & 0xFFFF)
+                guard word + 1 + 2 * n + rings <= layout.leafWords else {
+                    throw EncodeError(description: "\(path): a leaf group at word \(word) runs past the leaves")
+                }
+                let vertices = word + 1, table = word + 1 + 2 * n
+                copyWords(1)
+                word = table
+                copyWords(rings)
+                let copies = try Copies(ringTable: (0..<rings).map { layout.leafWord(index, table + $0) }, vertexCount: n)
+                for k in 0..<n {
+                    let at = vertices + 2 * k
+                    let x = layout.leafWord(index, at), y = layout.leafWord(index, at + 1)
+                    if let source = copies.source(of: k) {
+                        guard x == layout.leafWord(index, vertices + 2 * source), y == layout.leafWord(index, vertices + 2 * source + 1)
+                        else {
+                            throw EncodeError(
+                                description:
+                                    "\(path): vertex \(k) of the group at leaf word \(vertices - 1) is not the copy its ring table names")
+                        }
+                        continue
+                    }
+                    guard let qx = Int64(exactly: Double(bitPattern: x) * unit), let qy = Int64(exactly: Double(bitPattern: y) * unit)
+                    else {
+                        throw EncodeError(
+                            description: "\(path): a vertex at leaf word \(at) is off the 2^-\(LandIndexFormat.snapBits)° lattice")
+                    }
+                    varint(qx - previous.x, &xs)
+                    varint(qy - previous.y, &ys)
+                    previous = (qx, qy)
+                }
+            }
+        }
+        plain += index[(layout.leavesOffset + 8 * layout.leafWords)...]
+        let streams = [plain, xs, ys]
+        let packed = streams.map(AreaIndexPack.deflate)
+        var out = magic
+        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+        put(version)
+        put(UInt32(streamCount))
+        put(UInt64(index.count))
+        put(CountryIndexFormat.checksum(UnsafeRawBufferPointer(rebasing: index[CountryIndexFormat.headerSize...])))
+        for (p, s) in zip(packed, streams) {
+            put(UInt64(p.count))
+            put(UInt64(s.count))
+        }
+        for p in packed { out += p }
+        let rebuilt = try out.withUnsafeBytes { try decode(pack: $0, path: path) }
+        guard rebuilt.elementsEqual(index) else { throw EncodeError(description: "\(path): the pack does not rebuild the index") }
+        return out
+    }
+
+    /// The fixed fields of a pack's header, each bounded by the pack's size where it is read.
+    struct Header {
+        var unpackedBytes: UInt64
+        var checksum: UInt64
+        var streams: [(packed: UInt64, inflated: UInt64)]
+
+        init(_ b: [UInt8], packBytes: UInt64, path: String) throws(DataError) {
+            func integer<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+                var v: T = 0
+                for i in 0..<MemoryLayout<T>.size { v |= T(b[offset + i]) << (8 * i) }
+                return v
+            }
+            guard b.count >= LandIndexPack.headerSize, Array(b[0..<8]) == LandIndexPack.magic else {
+                throw .corrupt(path: path, reason: "not a GeoNews land index pack (bad magic)")
+            }
+            let version = integer(UInt32.self, at: 8)
+            guard version == LandIndexPack.version else {
+                throw .stale(path: path, reason: "pack format \(version), this build reads \(LandIndexPack.version)")
+            }
+            guard integer(UInt32.self, at: 12) == UInt32(LandIndexPack.streamCount) else {
+                throw .corrupt(path: path, reason: "\(integer(UInt32.self, at: 12)) streams, not \(LandIndexPack.streamCount)")
+            }
+            unpackedBytes = integer(UInt64.self, at: 16)
+            checksum = integer(UInt64.self, at: 24)
+            guard unpackedBytes <= AreaIndexPack.maxUnpackedBytes, unpackedBytes >= UInt64(CountryIndexFormat.headerSize) else {
+                throw .corrupt(path: path, reason: "a rebuilt size of \(unpackedBytes) bytes is out of range")
+            }
+            streams = []
+            var total = UInt64(LandIndexPack.headerSize)
+            for s in 0..<LandIndexPack.streamCount {
+                let packed = integer(UInt64.self, at: 32 + 16 * s), inflated = integer(UInt64.self, at: 40 + 16 * s)
+                guard packed <= packBytes, inflated <= AreaIndexPack.maxUnpackedBytes,
+                    inflated <= packed * AreaIndexPack.maxInflationRatio + 64, total + packed <= packBytes
+                else {
+                    throw .corrupt(path: path, reason: "stream \(s) sizes out of range (\(packed) packed, \(inflated) inflated)")
+                }
+                total += packed
+                streams.append((packed, inflated))
+            }
+            guard total == packBytes else {
+                throw .corrupt(path: path, reason: "\(packBytes) bytes where the header names \(total) (truncated?)")
+            }
+        }
+    }
+
+    /// Where a country-index-format file's leaves lie, as its header says.
+    struct Layout {
+        let leavesOffset: Int
+        let leafWords: Int
+
+        func leafWord(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt64 {
+            UInt64(littleEndian: b.loadUnaligned(fromByteOffset: leavesOffset + 8 * i, as: UInt64.self))
+        }
+    }
+
+    /// Rebuilds the file `header` describes, handing its bytes to `sink` in order; returns
+    /// their checksum. Every count read from the pack is bounded by what is left of the file
+    /// before it is acted on.
+    static func decode(
+        source: PackSource, header: Header, path: String,
+        sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void
+    ) throws(DataError) -> UInt64 {
+        var offset = UInt64(headerSize)
+        var streams: [PackStream] = []
+        for (s, sizes) in zip(["plain", "x", "y"], header.streams) {
+            streams.append(
+                try PackStream(source: source, range: offset..<(offset + sizes.packed), inflated: sizes.inflated, name: s, path: path))
+            offset += sizes.packed
+        }
+        let plain = streams[0], xs = streams[1], ys = streams[2]
+        let out = PackOutput(limit: header.unpackedBytes, path: path, headerSize: CountryIndexFormat.headerSize, sink: sink)
+        var indexHeader = [UInt8](repeating: 0, count: CountryIndexFormat.headerSize)
+        for i in indexHeader.indices { indexHeader[i] = try plain.byte() }
+        let found = indexHeader.withUnsafeBytes { h in
+            Result { () throws(DataError) in try Layout(h, path: path, fileBytes: header.unpackedBytes) }
+        }
+        let layout = try found.get()
+        for b in indexHeader { try out.byte(b) }
+        try plain.copy(UInt64(layout.leavesOffset - CountryIndexFormat.headerSize), to: out)
+        func word() throws(DataError) -> UInt64 {
+            var w: UInt64 = 0
+            for i in 0..<8 { w |= UInt64(try plain.byte()) << (8 * i) }
+            return w
+        }
+        func put(_ w: UInt64) throws(DataError) { for i in 0..<8 { try out.byte(UInt8(truncatingIfNeeded: w >> (8 * i))) } }
+        func delta(_ s: PackStream) throws(DataError) -> Int64 {
+            var z: UInt64 = 0
+            for shift in stride(from: 0, through: 63, by: 7) {
+                let b = try s.byte()
+                z |= UInt64(b & 0x7F) << UInt64(shift)
+                if b & 0x80 == 0 { return Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1) }
+            }
+            throw .corrupt(path: path, reason: "pack stream: a varint longer than 10 bytes")
+        }
+        var at = 0
+        var previous = (x: Int64(0), y: Int64(0))
+        while at < layout.leafWords {
+            let groups = try word()
+            guard groups <= UInt64(layout.leafWords - at - 1) else {
+                throw .corrupt(path: path, reason: "a leaf at word \(at) runs past the leaves")
+            }
+            try put(groups)
+            at += 1
+            for _ in 0..<groups {
+                let head = try word()
+                let n = Int(head >> 32), rings = Int(head >> 16 & 0xFFFF)
+                guard n <= (layout.leafWords - at - 1 - rings) / 2 else {
+                    throw .corrupt(path: path, reason: "a leaf group at word \(at) runs past the leaves")
+                }
+                try put(head)
+                var table: [UInt64] = []
+                for _ in 0..<rings { table.append(try word()) }
+                let copies: Copies
+                do { copies = try Copies(ringTable: table, vertexCount: n) } catch {
+                    throw .corrupt(path: path, reason: "a leaf group at word \(at): \(error)")
+                }
+                var run = [UInt64](repeating: 0, count: 2 * n)
+                for k in 0..<n {
+                    if let source = copies.source(of: k) {
+                        run[2 * k] = run[2 * source]
+                        run[2 * k + 1] = run[2 * source + 1]
+                        continue
+                    }
+                    previous.x &+= try delta(xs)
+                    previous.y &+= try delta(ys)
+                    run[2 * k] = (Double(previous.x) / unit).bitPattern
+                    run[2 * k + 1] = (Double(previous.y) / unit).bitPattern
+                }
+                for w in run { try put(w) }
+                for w in table { try put(w) }
+                at += 1 + 2 * n + rings
+            }
+        }
+        let rest = header.unpackedBytes - UInt64(layout.leavesOffset + 8 * layout.leafWords)
+        try plain.copy(rest, to: out)
+        for s in streams { try s.finish() }
+        try out.flush()
+        guard out.count == header.unpackedBytes else {
+            throw .corrupt(path: path, reason: "the pack rebuilds \(out.count) bytes, not the declared \(header.unpackedBytes)")
+        }
+        return out.finalChecksum
+    }
+}
+
+extension LandIndexPack.Layout {
+    /// The layout an index header names, bounded by the size of the file it heads.
+    init(_ header: UnsafeRawBufferPointer, path: String, fileBytes: UInt64) throws(DataError) {
+        typealias F = CountryIndexFormat
+        guard header.count >= F.headerSize, Array(header[0..<8]) == F.magic else {
+            throw .corrupt(path: path, reason: "not a GeoNews land index (bad magic)")
+        }
+        let offset = header.loadUnaligned(fromByteOffset: 48 + 16, as: UInt64.self)
+        let words = header.loadUnaligned(fromByteOffset: 48 + 8 * F.sectionCount + 8, as: UInt32.self)
+        guard offset % 8 == 0, offset >= UInt64(F.headerSize), offset <= fileBytes, UInt64(words) * 8 <= fileBytes - offset else {
+            throw .corrupt(path: path, reason: "the index's leaves lie outside its \(fileBytes) bytes")
+        }
+        self.init(leavesOffset: Int(offset), leafWords: Int(words))
+    }
+}
+
+extension LandIndexPack {
+    /// The vertices of a group that repeat another, as its ring table places them: each ring's
+    /// last (its first again), and every vertex outside the rings (a return to the group's
+    /// first vertex). Each copy's source comes before it.
+    struct Copies {
+        /// Per vertex, the vertex it repeats, or -1.
+        private let sources: [Int32]
+
+        struct Problem: Error, CustomStringConvertible {
+            let description: String
+        }
+
+        init(ringTable: [UInt64], vertexCount n: Int) throws(Problem) {
+            var sources = [Int32](repeating: -1, count: n)
+            var inRing = [Bool](repeating: false, count: n)
+            var previousEnd = 0
+            for (r, word) in ringTable.enumerated() {
+                let first = Int(word & 0xFFFF_FFFF), end = Int(word >> 32)
+                guard first >= previousEnd, end >= first + 2, end <= n else {
+                    throw Problem(description: "ring \(r) spans \(first)..<\(end) of \(n) vertices")
+                }
+                for k in first..<end { inRing[k] = true }
+                sources[end - 1] = Int32(first)
+                previousEnd = end
+            }
+            for k in 0..<n where !inRing[k] {
+                guard k > 0 else { throw Problem(description: "vertex 0 lies outside every ring") }
+                sources[k] = 0
+            }
+            self.sources = sources
+        }
+
+        func source(of k: Int) -> Int? {
+            let s = sources[k]
+            return s < 0 ? nil : Int(s)
+        }
+    }
+}

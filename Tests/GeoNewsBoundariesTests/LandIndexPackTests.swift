@@ -1,0 +1,115 @@
+import Foundation
+import GeoNewsBoundaryBuilding
+import GeoNewsGeodesy
+import XCTest
+
+@testable import GeoNewsBoundaries
+
+/// The land index built from a small hand-made land, its pack, and the committed one.
+final class LandIndexPackTests: XCTestCase {
+    /// Little-endian WKB of a MultiPolygon of one-ring polygons, each given open as (x, y).
+    static func multiPolygon(_ rings: [[(Double, Double)]]) -> [UInt8] {
+        var out: [UInt8] = [1]
+        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out += $0 } }
+        func f64(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        u32(6)
+        u32(rings.count)
+        for ring in rings {
+            out.append(1)
+            u32(3)
+            u32(1)
+            u32(ring.count + 1)
+            for (x, y) in ring + [ring[0]] { f64(x); f64(y) }
+        }
+        return out
+    }
+
+    /// An island west of Lizard Island (Queensland, in Australia's regions) and a square on
+    /// Baker Island (in the open ocean's Etc/GMT+12, which names no country).
+    static func tinyLand() throws -> (bytes: [UInt8], report: LandIndexBuilder.Report, ids: [String]) {
+        let resolver = try TestData.resolver()
+        let ids = resolver.catalogue.countries.map(\.id)
+        let naturalEarth = try CountryIndex(path: TestData.directory.file("country-index.bin"), catalogueIDs: ids)
+        let wkb = multiPolygon([
+            [(145.44, -14.68), (145.47, -14.68), (145.47, -14.65), (145.44, -14.65)],
+            [(-176.49, 0.18), (-176.46, 0.18), (-176.46, 0.21), (-176.49, 0.21)],
+        ])
+        let built = try wkb.withUnsafeBytes {
+            try LandIndexBuilder().build(land: $0, path: "test", areas: resolver.areas, naturalEarth: naturalEarth, catalogueIDs: ids)
+        }
+        return (built.bytes, built.report, ids)
+    }
+
+    func testATinyLandIsBuiltNamedPackedAndRebuiltByteForByte() throws {
+        let (bytes, report, ids) = try Self.tinyLand()
+        XCTAssertEqual(report.polygons, 2)
+        XCTAssertEqual(report.sourceVertices, 10)
+        XCTAssertEqual(report.partsByNaturalEarth, 1, "Baker Island's square lies only in the open ocean's regions")
+        let pack = try bytes.withUnsafeBytes { try LandIndexPack.encode($0, path: "test") }
+        XCTAssertEqual(Array(pack[0..<8]), Array("GNLPACK1".utf8))
+        XCTAssertEqual(try pack.withUnsafeBytes { try LandIndexPack.decode(pack: $0, path: "test") }, bytes)
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("land-\(UUID().uuidString).bin").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let index = try CountryIndex(path: path, catalogueIDs: ids)
+        try index.verify()
+        func iso2(_ lat: Double, _ lon: Double) -> String? {
+            index.countryIndex(at: Coordinate(latitude: lat, longitude: lon)).map {
+                try! TestData.resolver().catalogue.countries[$0].iso2 ?? ""
+            }
+        }
+        XCTAssertEqual(iso2(-14.665, 145.455), "AU")
+        XCTAssertEqual(iso2(0.195, -176.475), "UM", "named by Natural Earth's Baker Island")
+        XCTAssertNil(iso2(-14.60, 145.30), "at sea")
+        // 0.03° of longitude east of the island's east side at 14.665° S.
+        let land = try XCTUnwrap(index.nearestLand(to: Coordinate(latitude: -14.665, longitude: 145.50)))
+        let expected = GreatCircle.distance(
+            from: Coordinate(latitude: -14.665, longitude: 145.50), to: Coordinate(latitude: -14.665, longitude: 145.47))
+        XCTAssertEqual(land.distanceKm, expected, accuracy: 0.002)
+    }
+
+    func testAVertexOffTheLatticeIsRefusedByThePacker() throws {
+        var (bytes, _, _) = try Self.tinyLand()
+        let leaves = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 64, as: UInt64.self) })
+        // The first leaf's first group: word 0 the group count, word 1 its header, then x, y.
+        let at = leaves + 16
+        let x = bytes.withUnsafeBytes { Double(bitPattern: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        withUnsafeBytes(of: (x + 1e-9).bitPattern.littleEndian) { for (i, b) in $0.enumerated() { bytes[at + i] = b } }
+        XCTAssertThrowsError(try bytes.withUnsafeBytes { try LandIndexPack.encode($0, path: "t.bin") }) { error in
+            XCTAssertTrue("\(error)".contains("off the 2^-16° lattice"), "\(error)")
+        }
+    }
+
+    func testATruncatedOrDamagedPackIsRefused() throws {
+        let (bytes, _, _) = try Self.tinyLand()
+        let pack = try bytes.withUnsafeBytes { try LandIndexPack.encode($0, path: "test") }
+        let short = Array(pack.dropLast(5))
+        XCTAssertThrowsError(try short.withUnsafeBytes { try LandIndexPack.decode(pack: $0, path: "p") }) { error in
+            XCTAssertTrue("\(error)".contains("p is damaged"), "\(error)")
+        }
+        var unchanged = 0
+        for at in stride(from: LandIndexPack.headerSize, to: pack.count, by: 7) {
+            var damaged = pack
+            damaged[at] ^= 0x5A
+            guard let rebuilt = try? damaged.withUnsafeBytes({ try LandIndexPack.decode(pack: $0, path: "t") }) else { continue }
+            XCTAssertEqual(rebuilt, bytes, "byte \(at)")
+            unchanged += 1
+        }
+        XCTAssertLessThanOrEqual(unchanged, LandIndexPack.streamCount)
+        var header = pack
+        header[16] ^= 0x01  // the declared size
+        XCTAssertThrowsError(try header.withUnsafeBytes { try LandIndexPack.decode(pack: $0, path: "p") })
+    }
+
+    /// The land index the resolver reads is the one `Data/land-index.json` records, and its
+    /// every byte passes the checksum and the layout check.
+    func testTheInstalledLandIndexIsTheRecordedOne() throws {
+        let dir = TestData.directory
+        let record = try AreaIndexRecord.load(from: dir, recordName: LandIndexFormat.recordName)
+        let path = dir.areaIndexFolder + "/" + LandIndexFormat.fileName
+        let file = try MappedFile(path: path)
+        XCTAssertEqual(withExtendedLifetime(file) { AreaIndexRecord.land(of: file.bytes) }, record)
+        try TestData.resolver().index.verify()
+    }
+}
