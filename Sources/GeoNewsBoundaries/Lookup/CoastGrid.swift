@@ -53,12 +53,12 @@ public final class CoastGrid: @unchecked Sendable {
     public init(_ index: CountryIndex) {
         words = zeroedWords(Self.blockWords)
         var marks = LandMarks(index)
-        for row in 0..<CountryIndexFormat.rootRows {
-            for col in 0..<CountryIndexFormat.rootColumns {
-                let slot = CellSlot(index.root[row * CountryIndexFormat.rootColumns + col])
-                let size = 1 << CountryIndexFormat.finestDepth
-                marks.mark(slot, lx: col * size, ly: row * size, size: size)
-            }
+        if let stored = index.coastMarks {
+            // The land index stores its marks: copying them spares reading every vertex.
+            marks.mayHoldLand.update(from: stored.baseAddress!, count: LandMarks.words)
+            marks.holdsLand.update(from: stored.baseAddress! + LandMarks.words, count: LandMarks.words)
+        } else {
+            marks.markTree()
         }
         let scratch = RowScratch()
         defer { scratch.deallocate() }
@@ -378,6 +378,17 @@ private struct LandMarks {
         free(holdsLand)
     }
 
+    /// Marks the cells under every root slot of the tree.
+    mutating func markTree() {
+        for row in 0..<CountryIndexFormat.rootRows {
+            for col in 0..<CountryIndexFormat.rootColumns {
+                let slot = CellSlot(index.root[row * CountryIndexFormat.rootColumns + col])
+                let size = 1 << CountryIndexFormat.finestDepth
+                mark(slot, lx: col * size, ly: row * size, size: size)
+            }
+        }
+    }
+
     /// Marks the cells under `slot`, whose square is (`lx`, `ly`, `size`) in lattice units.
     mutating func mark(_ slot: CellSlot, lx: Int, ly: Int, size: Int) {
         switch slot.kind {
@@ -457,5 +468,22 @@ private struct LandMarks {
             mayHoldLand[w] |= mask
             holdsLand[w] |= mask
         }
+    }
+}
+
+extension CoastGrid {
+    /// The number of words of ``landMarks(of:)``.
+    package static var landMarkWords: Int { 2 * LandMarks.words }
+
+    /// What a grid is built from, read off `index`'s tree: per 1/16° cell, whether it may hold
+    /// land (a coast's edge crosses it), then whether it certainly does, as bits by row. A land
+    /// index stores them (``CountryIndex/coastMarks``), so that building a grid reads 4 MB
+    /// instead of every vertex.
+    package static func landMarks(of index: CountryIndex) -> [UInt64] {
+        var marks = LandMarks(index)
+        defer { marks.deallocate() }
+        marks.markTree()
+        return Array(UnsafeBufferPointer(start: marks.mayHoldLand, count: LandMarks.words))
+            + Array(UnsafeBufferPointer(start: marks.holdsLand, count: LandMarks.words))
     }
 }

@@ -26,6 +26,9 @@ public final class CountryIndex: @unchecked Sendable {
     let root: UnsafeBufferPointer<UInt32>
     let nodes: UnsafeBufferPointer<UInt32>
     let leaves: UnsafeBufferPointer<UInt64>
+    /// The coast grid's marks (``CoastGrid/landMarks(of:)``), which a land index stores after
+    /// its leaves; `nil` for Natural Earth's index, whose grid reads them off the tree.
+    package let coastMarks: UnsafeBufferPointer<UInt64>?
 
     /// Maps `country-index.bin` and checks its header: format version, catalogue hash, and that
     /// every section lies inside the file. The checksum of every byte and the layout walk are
@@ -80,6 +83,16 @@ public final class CountryIndex: @unchecked Sendable {
         leaves = try section(2, UInt64.self)
         guard root.count == F.rootColumns * F.rootRows else {
             throw .corrupt(path: path, reason: "section sizes disagree")
+        }
+        let marks = Int(try f.integer(UInt64.self, at: F.coastMarksOffset))
+        if marks == 0 {
+            coastMarks = nil
+        } else {
+            let words = CoastGrid.landMarkWords
+            guard marks % 8 == 0, marks >= F.headerSize, marks <= b.count, words * 8 <= b.count - marks else {
+                throw .corrupt(path: path, reason: "its coast marks lie outside the file")
+            }
+            coastMarks = UnsafeBufferPointer(start: (b.baseAddress! + marks).assumingMemoryBound(to: UInt64.self), count: words)
         }
     }
 

@@ -14,7 +14,9 @@
 ///     44    4  finest cell: 2^-depth degrees (must equal CountryIndexFormat.finestDepth)
 ///     48   8×3 section offsets: root, nodes, leaves
 ///     72   4×3 section element counts, same order
-///     84   12  reserved, 0
+///     84    8  offset of the coast grid's marks (``CoastGrid/landMarks(of:)``, after the
+///              leaves), or 0: a land index stores them, Natural Earth's does not
+///     92    4  reserved, 0
 ///     96       sections
 /// ```
 ///
@@ -47,6 +49,8 @@ package enum CountryIndexFormat {
     package static let magic: [UInt8] = Array("GNINDEX1".utf8)
     package static let version: UInt32 = 2
     package static let headerSize = 96
+    /// Where the header gives the offset of the coast grid's marks (0: none).
+    package static let coastMarksOffset = 84
     package static let rootColumns = 360
     package static let rootRows = 180
     package static let sectionCount = 3

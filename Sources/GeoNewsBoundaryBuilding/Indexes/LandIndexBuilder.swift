@@ -1,3 +1,4 @@
+import Foundation
 import GeoNewsBoundaries
 import GeoNewsGeodesy
 
@@ -215,10 +216,30 @@ public struct LandIndexBuilder {
         writer.report.nodes = merger.nodeCount
         writer.report.nodeSlots = merger.nodes.count
         report.index = writer.report
-        let bytes = writer.serialise(
+        var bytes = writer.serialise(
             root: root, nodes: merger.nodes, catalogueIDs: catalogueIDs, boundariesFingerprint: CountryIndexFormat.fnv1a(land),
             nearShoreMetres: UInt32(nearShoreKm * 1000))
+        try Self.appendCoastMarks(to: &bytes, catalogueIDs: catalogueIDs)
         return (bytes, report)
+    }
+
+    /// Appends the coast grid's marks, read off the index's own tree, names their offset in the
+    /// header and recomputes the checksum (see ``CountryIndexFormat``).
+    static func appendCoastMarks(to bytes: inout [UInt8], catalogueIDs: [String]) throws {
+        typealias F = CountryIndexFormat
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("land-index-\(getpid()).bin").path
+        defer { unlink(path) }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw DataError.unreadable(path: path, reason: "cannot write the index to read its marks")
+        }
+        let marks = CoastGrid.landMarks(of: try CountryIndex(path: path, catalogueIDs: catalogueIDs))
+        precondition(bytes.count % 8 == 0 && (bytes.count - F.headerSize) % 32 == 0)
+        let offset = UInt64(bytes.count)
+        marks.withUnsafeBytes { bytes += $0 }
+        while (bytes.count - F.headerSize) % 32 != 0 { bytes.append(0) }
+        withUnsafeBytes(of: offset.littleEndian) { for (i, b) in $0.enumerated() { bytes[F.coastMarksOffset + i] = b } }
+        let sum = bytes.withUnsafeBytes { F.checksum(UnsafeRawBufferPointer(rebasing: $0[F.headerSize...])) }
+        withUnsafeBytes(of: sum.littleEndian) { for (i, b) in $0.enumerated() { bytes[32 + i] = b } }
     }
 
     /// The tile (of `count`) that holds an offset of `degrees` from the grid's origin.
