@@ -102,6 +102,17 @@ final class LandIndexPackTests: XCTestCase {
         XCTAssertThrowsError(try header.withUnsafeBytes { try LandIndexPack.decode(pack: $0, path: "p") })
     }
 
+    /// The coast grid's marks the land index stores are the ones its tree gives, and Natural
+    /// Earth's index, which stores none, still has its grid read off the tree.
+    func testTheStoredCoastMarksAreTheTreesOwn() throws {
+        let index = try TestData.resolver().index
+        let stored = try XCTUnwrap(index.coastMarks)
+        XCTAssertEqual(stored.count, CoastGrid.landMarkWords)
+        XCTAssertEqual(Array(stored), CoastGrid.landMarks(of: index))
+        XCTAssertGreaterThan(stored.reduce(0) { $0 + $1.nonzeroBitCount }, 100_000, "cells along every coast")
+        XCTAssertNil(try TestData.naturalEarthIndex().coastMarks)
+    }
+
     /// The land index the resolver reads is the one `Data/land-index.json` records, and its
     /// every byte passes the checksum and the layout check.
     func testTheInstalledLandIndexIsTheRecordedOne() throws {
