@@ -199,21 +199,8 @@ public enum LandIndexPack {
         let layout = try found.get()
         for b in indexHeader { try out.byte(b) }
         try plain.copy(UInt64(layout.leavesOffset - CountryIndexFormat.headerSize), to: out)
-        func word() throws(DataError) -> UInt64 {
-            var w: UInt64 = 0
-            for i in 0..<8 { w |= UInt64(try plain.byte()) << (8 * i) }
-            return w
-        }
-        func put(_ w: UInt64) throws(DataError) { for i in 0..<8 { try out.byte(UInt8(truncatingIfNeeded: w >> (8 * i))) } }
-        func delta(_ s: PackStream) throws(DataError) -> Int64 {
-            var z: UInt64 = 0
-            for shift in stride(from: 0, through: 63, by: 7) {
-                let b = try s.byte()
-                z |= UInt64(b & 0x7F) << UInt64(shift)
-                if b & 0x80 == 0 { return Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1) }
-            }
-            throw .corrupt(path: path, reason: "pack stream: a varint longer than 10 bytes")
-        }
+        func word() throws(DataError) -> UInt64 { try plain.word64() }
+        func put(_ w: UInt64) throws(DataError) { try out.word64(w) }
         var at = 0
         var previous = (x: Int64(0), y: Int64(0))
         while at < layout.leafWords {
@@ -243,8 +230,8 @@ public enum LandIndexPack {
                         run[2 * k + 1] = run[2 * source + 1]
                         continue
                     }
-                    previous.x &+= try delta(xs)
-                    previous.y &+= try delta(ys)
+                    previous.x &+= try xs.zigzag64()
+                    previous.y &+= try ys.zigzag64()
                     run[2 * k] = (Double(previous.x) / unit).bitPattern
                     run[2 * k + 1] = (Double(previous.y) / unit).bitPattern
                 }

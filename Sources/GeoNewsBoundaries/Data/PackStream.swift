@@ -77,6 +77,32 @@ final class PackStream {
         return output[position]
     }
 
+    /// Eight bytes as a little-endian word, read in one piece when the buffer holds them.
+    @inline(__always)
+    func word64() throws(DataError) -> UInt64 {
+        if available - position >= 8 {
+            defer { position += 8 }
+            return UInt64(littleEndian: UnsafeRawPointer(output + position).loadUnaligned(as: UInt64.self))
+        }
+        var w: UInt64 = 0
+        for i in 0..<8 { w |= UInt64(try byte()) << (8 * i) }
+        return w
+    }
+
+    /// A zigzag-encoded LEB128 varint of up to 64 bits, as a signed difference.
+    @inline(__always)
+    func zigzag64() throws(DataError) -> Int64 {
+        var z: UInt64 = 0
+        var shift: UInt64 = 0
+        while shift < 64 {
+            let b = try byte()
+            z |= UInt64(b & 0x7F) << shift
+            if b & 0x80 == 0 { return Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1) }
+            shift += 7
+        }
+        throw corrupt("a varint longer than 10 bytes")
+    }
+
     /// A LEB128 varint of at most `limit`.
     func varint(limit: UInt32 = UInt32(UInt16.max)) throws(DataError) -> UInt32 {
         var value: UInt32 = 0
@@ -181,6 +207,13 @@ final class PackOutput {
 
     func byte(_ b: UInt8) throws(DataError) {
         buffer.append(b)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// A little-endian 64-bit word.
+    @inline(__always)
+    func word64(_ w: UInt64) throws(DataError) {
+        withUnsafeBytes(of: w.littleEndian) { buffer.append(contentsOf: $0) }
         if buffer.count >= 1 << 16 { try flush() }
     }
 
