@@ -11,9 +11,9 @@ import Darwin
 ///
 /// The containing country is the one whose land or territorial sea holds the position, as
 /// OpenStreetMap draws them (the regions of ``AreaIndex``: timezone-boundary-builder's zones
-/// split by country), with the sea cut at 12 nautical miles from Natural Earth's coast (see
+/// split by country), with the sea cut at 12 nautical miles from OpenStreetMap's coast (see
 /// ``territorialSeaKm``); beyond every territorial sea there is none, and the nearest land is
-/// Natural Earth's (``CountryIndex``). The suggestion's rules, in order:
+/// OpenStreetMap's (the land index, read as a ``CountryIndex``). The suggestion's rules, in order:
 /// 1. Inside one of the 54 news countries: that country, reason ``SuggestionReason/inside``,
 ///    distance 0.
 /// 2. Inside a territory whose sovereign is a news country (Réunion → France): the sovereign,
@@ -29,7 +29,8 @@ import Darwin
 /// indexes are touched per query; GEOS is not on this path.
 public final class CountryResolver: IndexedCountryResolving, Sendable {
     public let catalogue: Catalogue
-    /// Natural Earth's land: the nearest country at sea.
+    /// OpenStreetMap's land (the land index, ``LandIndexFormat``): what is land, and the coast
+    /// the territorial sea and the nearest country at sea are measured from.
     public let index: CountryIndex
     /// The (country, zone) regions: the containing country and the time zone.
     public let areas: AreaIndex
@@ -44,8 +45,8 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// when ``ResolverOptions/buildsCoastGrid`` asks.
     public let coastGrid: CoastGridBuild?
     /// Within this many kilometres of a news country's land, a point at sea is suggested that
-    /// country (25 km: the territorial sea is 22 km, and Natural Earth's 10 m coastline
-    /// leaves most coastal towns within a few kilometres of it).
+    /// country (25 km: the territorial sea is 22 km, and a little more covers coastal towns
+    /// given a few kilometres out).
     public let nearShoreKm: Double
 
     /// The news markers as unit vectors: the nearest marker on the sphere is the one with the
@@ -106,10 +107,10 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         return (cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
     }
 
-    /// Loads the catalogue, the zones and both prebuilt indexes: `country-index.bin` from the
-    /// data directory, `area-index.bin` (and `country-areas.bin` for exact answers on an
-    /// edge, when present) from the build folder beside it or the cache (see
-    /// ``DataDirectory/areaIndexFolder``).
+    /// Loads the catalogue, the zones and both prebuilt indexes from the build folder beside
+    /// the data directory or the cache (see ``DataDirectory/areaIndexFolder``):
+    /// `area-index.bin` (and `country-areas.bin` for exact answers on an edge, when present),
+    /// then `land-index.bin`, OpenStreetMap's land.
     ///
     /// - Parameter options: see ``init(catalogue:index:areas:zoneIDs:options:)``.
     public static func load(from directory: DataDirectory, options: ResolverOptions = .singlePosition) throws(DataError) -> CountryResolver
@@ -118,12 +119,13 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         let ids = catalogue.countries.map(\.id)
         let zones = try TimeZoneRules.zoneIDs(in: directory)
         let build = directory.areaIndexFolder
-        // The land the territorial sea is measured from: OpenStreetMap's, in the country index's
-        // layout. Its vertices are its own (rounded to 2^-16°), so a point within rounding of a
-        // clipped edge is settled on its rings, not on Natural Earth's polygons.
-        let index = try CountryIndex(path: build + "/" + LandIndexFormat.fileName, catalogueIDs: ids)
         let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
         let areas = try AreaIndex(path: build + "/" + AreaIndexFormat.fileName, catalogueIDs: ids, zoneIDs: zones, areas: areaFile)
+        // The land the territorial sea is measured from: OpenStreetMap's, in the country index's
+        // layout, beside the area index. Its vertices are its own (rounded to 2^-16°), so a
+        // point within rounding of a clipped edge is settled on its rings, not on Natural
+        // Earth's polygons.
+        let index = try CountryIndex(path: build + "/" + LandIndexFormat.fileName, catalogueIDs: ids)
         return CountryResolver(catalogue: catalogue, index: index, areas: areas, zoneIDs: zones, options: options)
     }
 

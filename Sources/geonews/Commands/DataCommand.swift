@@ -10,7 +10,7 @@ import Glibc
 struct DataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data",
-        abstract: "Install or locate the area and land indexes (area-index.bin, land-index.bin) the resolver reads.",
+        abstract: "Install the area and land indexes (area-index.bin, land-index.bin) the resolver reads, or locate them.",
         subcommands: [DataInstallCommand.self, DataPathCommand.self]
     )
 }
@@ -48,7 +48,7 @@ struct DataInstallCommand: AsyncParsableCommand {
 struct DataPathCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "path",
-        abstract: "Print where the resolver reads area-index.bin; exit 65 if it is not there.",
+        abstract: "Print where the resolver reads area-index.bin (land-index.bin lies beside it); exit 65 if it is not there.",
         discussion:
             "Without an index there, names the path the resolver looked at (outside a checkout, the cache path `geonews data install` writes)."
     )
@@ -58,9 +58,8 @@ struct DataPathCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = try data.directory()
         let path = directory.areaIndexFolder + "/" + AreaIndexRecord.fileName
-        let land = directory.areaIndexFolder + "/" + LandIndexFormat.fileName
-        for p in [path, land] where access(p, R_OK) != 0 {
-            throw fail("\(p) is missing; run `geonews data install`", .dataError)
+        guard access(path, R_OK) == 0 else {
+            throw fail("\(path) is missing; run `geonews data install`", .dataError)
         }
         print(path)
     }
