@@ -117,8 +117,9 @@ public final class AreaIndex: @unchecked Sendable {
     @inline(__always)
     public func zone(ofRegion r: Int) -> Int { Int(regions[2 &* r &+ 1] & ~CountryAreaFile.unmappedLandBit) }
 
-    /// Whether region `r` is drawn around land that Natural Earth lacks (Bạch Long Vĩ): its
-    /// country then holds throughout it, not only within 12 miles of Natural Earth's coast.
+    /// Whether region `r` is drawn around land that Natural Earth lacks (Bạch Long Vĩ), as the
+    /// area split marks it. The resolver no longer reads the mark: such land is in the land
+    /// index, with its 12 miles.
     @inline(__always)
     public func holdsUnmappedLand(region r: Int) -> Bool { regions[2 &* r &+ 1] & CountryAreaFile.unmappedLandBit != 0 }
 

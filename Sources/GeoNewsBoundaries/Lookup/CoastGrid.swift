@@ -6,8 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Two answers about Natural Earth's land for every cell of 1/16° (about 7 km), read from
-/// ``CountryIndex``'s tree, so that most positions at sea near a coast need no nearest-land
+/// Two answers about the land for every cell of 1/16° (about 7 km), read from
+/// ``CountryIndex``'s tree (or the marks a land index stores), so that most positions at sea near a coast need no nearest-land
 /// search:
 /// - ``mayBeNearShore(_:)``: false only where no land lies within the index's near-shore
 ///   distance (25 km) of any point of the cell that is off the land (the resolver asks only

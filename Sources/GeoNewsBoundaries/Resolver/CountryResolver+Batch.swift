@@ -11,7 +11,7 @@ extension CountryResolver {
     /// ``resolveIndexed(_:measuring:)``'s.
     ///
     /// A lookup's cost is mostly waiting for memory: the root slot, each node and the leaf of
-    /// two trees (the regions and Natural Earth's land), a cache miss each for a random row.
+    /// two trees (the regions and the land), a cache miss each for a random row.
     /// Here the rows go in blocks of ``batchBlock``: the descents of a block are walked one
     /// level at a time across all its rows, asking the caches for each row's next slot before
     /// reading any, so that the rows' misses overlap; then each row is resolved as alone, from
@@ -45,7 +45,7 @@ extension CountryResolver {
         }
     }
 
-    /// What a row's fetched descents found: its region and its Natural Earth land, from the
+    /// What a row's fetched descents found: its region and its land, from the
     /// slots they ended at, without walking the trees again; `nil` for a row they skipped.
     @inline(__always)
     private func found(_ p: Coordinate, _ d: PendingDescent) -> FoundLookups? {
