@@ -132,24 +132,8 @@ public enum AreaIndexPack {
             else {
                 throw .corrupt(path: path, reason: "sizes out of range (file \(unpackedBytes), leaves \(leavesBytes) at \(leavesOffset))")
             }
-            streams = []
-            var total = UInt64(AreaIndexPack.fullHeaderSize)
-            for s in 0..<AreaIndexPack.streamCount {
-                let packed = integer(UInt64.self, at: 48 + 16 * s), inflated = integer(UInt64.self, at: 56 + 16 * s)
-                guard packed <= packBytes, inflated <= AreaIndexPack.maxUnpackedBytes,
-                    inflated <= packed * AreaIndexPack.maxInflationRatio + 64
-                else {
-                    throw .corrupt(path: path, reason: "stream \(s) sizes out of range (\(packed) packed, \(inflated) inflated)")
-                }
-                guard total + packed <= packBytes else {
-                    throw .corrupt(path: path, reason: "truncated: stream \(s) ends past the pack's \(packBytes) bytes")
-                }
-                total += packed
-                streams.append((packed, inflated))
-            }
-            guard total == packBytes else {
-                throw .corrupt(path: path, reason: "\(packBytes) bytes where the header names \(total) (truncated?)")
-            }
+            streams = try AreaIndexPack.streamTable(
+                b, at: 48, count: AreaIndexPack.streamCount, headerSize: AreaIndexPack.fullHeaderSize, packBytes: packBytes, path: path)
             guard
                 streams[Stream.plain.rawValue].inflated == unpackedBytes - leavesBytes - (leavesOffset - UInt64(AreaIndexFormat.headerSize))
             else {
@@ -215,6 +199,36 @@ public enum AreaIndexPack {
     /// A coordinate's sides code: 1 at 0, 2 at 16,384, otherwise 0.
     static func side(of coordinate: UInt16) -> UInt8 {
         coordinate == 0 ? 1 : coordinate == 1 << 14 ? 2 : 0
+    }
+
+    /// A pack header's table of streams (its size in the pack, the size it inflates to, per
+    /// stream, from byte `offset` of `b`), each bounded where it is read: within the pack,
+    /// within zlib's largest ratio, and all of them filling the pack after its header.
+    static func streamTable(
+        _ b: [UInt8], at offset: Int, count: Int, headerSize: Int, packBytes: UInt64, path: String
+    ) throws(DataError) -> [(packed: UInt64, inflated: UInt64)] {
+        func integer(at o: Int) -> UInt64 {
+            var v: UInt64 = 0
+            for i in 0..<8 { v |= UInt64(b[o + i]) << (8 * i) }
+            return v
+        }
+        var streams: [(packed: UInt64, inflated: UInt64)] = []
+        var total = UInt64(headerSize)
+        for s in 0..<count {
+            let packed = integer(at: offset + 16 * s), inflated = integer(at: offset + 8 + 16 * s)
+            guard packed <= packBytes, inflated <= maxUnpackedBytes, inflated <= packed * maxInflationRatio + 64 else {
+                throw .corrupt(path: path, reason: "stream \(s) sizes out of range (\(packed) packed, \(inflated) inflated)")
+            }
+            guard total + packed <= packBytes else {
+                throw .corrupt(path: path, reason: "truncated: stream \(s) ends past the pack's \(packBytes) bytes")
+            }
+            total += packed
+            streams.append((packed, inflated))
+        }
+        guard total == packBytes else {
+            throw .corrupt(path: path, reason: "\(packBytes) bytes where the header names \(total) (truncated?)")
+        }
+        return streams
     }
 
     /// `checksum` as the 16 hex digits of `Data/area-index.json`.

@@ -147,21 +147,8 @@ public enum LandIndexPack {
             guard unpackedBytes <= AreaIndexPack.maxUnpackedBytes, unpackedBytes >= UInt64(CountryIndexFormat.headerSize) else {
                 throw .corrupt(path: path, reason: "a rebuilt size of \(unpackedBytes) bytes is out of range")
             }
-            streams = []
-            var total = UInt64(LandIndexPack.headerSize)
-            for s in 0..<LandIndexPack.streamCount {
-                let packed = integer(UInt64.self, at: 32 + 16 * s), inflated = integer(UInt64.self, at: 40 + 16 * s)
-                guard packed <= packBytes, inflated <= AreaIndexPack.maxUnpackedBytes,
-                    inflated <= packed * AreaIndexPack.maxInflationRatio + 64, total + packed <= packBytes
-                else {
-                    throw .corrupt(path: path, reason: "stream \(s) sizes out of range (\(packed) packed, \(inflated) inflated)")
-                }
-                total += packed
-                streams.append((packed, inflated))
-            }
-            guard total == packBytes else {
-                throw .corrupt(path: path, reason: "\(packBytes) bytes where the header names \(total) (truncated?)")
-            }
+            streams = try AreaIndexPack.streamTable(
+                b, at: 32, count: LandIndexPack.streamCount, headerSize: LandIndexPack.headerSize, packBytes: packBytes, path: path)
         }
     }
 
