@@ -9,6 +9,11 @@ import XCTest
 /// is built from (`--check-fixtures` redraws them): on the land, 1–21 km off its coast, and
 /// farther than 23 km from every coast. None lies south of 60° S, where Antarctica's regions
 /// hold throughout.
+///
+/// Each position is resolved as a row of `geonews resolve` is (``ResolutionMeasures/batch``):
+/// the rules decide the country the same way for a single position, and the batch skips the
+/// border distance and the unbounded search for the nearest country that these checks do not
+/// read.
 final class OpenStreetMapLandPropertyTests: XCTestCase {
     var resolver: CountryResolver!
 
@@ -42,7 +47,7 @@ final class OpenStreetMapLandPropertyTests: XCTestCase {
         XCTAssertEqual(points.count, 20_000)
         var broken: [String] = []
         for (p, _) in points {
-            let r = resolver.resolve(p)
+            let r = resolver.resolve(p, measuring: .batch)
             let region = resolver.areas.region(at: p)
             let expected = region.flatMap(resolver.areas.country(ofRegion:)).map { resolver.catalogue.countries[$0].id }
             guard let got = r.country?.id else {
@@ -70,7 +75,7 @@ final class OpenStreetMapLandPropertyTests: XCTestCase {
         XCTAssertEqual(points.count, 20_000)
         var broken: [String] = []
         for (p, km) in points {
-            let r = resolver.resolve(p)
+            let r = resolver.resolve(p, measuring: .batch)
             if r.country == nil {
                 let land = resolver.index.nearestLand(to: p, maxKm: 50)
                 broken.append(
@@ -86,7 +91,7 @@ final class OpenStreetMapLandPropertyTests: XCTestCase {
         XCTAssertEqual(points.count, 20_000)
         var broken: [String] = []
         for (p, _) in points {
-            let r = resolver.resolve(p)
+            let r = resolver.resolve(p, measuring: .batch)
             if let c = r.country, c.iso2 != "AQ" {
                 broken.append("\(p.latitude), \(p.longitude): \(c.id), more than 23 km from every coast")
             }
