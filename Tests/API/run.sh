@@ -10,8 +10,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 server="${1:-$root/.build/debug/geonews-serve}"
 venv="$root/.venv-serve"
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q -r Tests/API/requirements.txt
+"$root/Scripts/python-venvs" .venv-serve
 status=0
 echo "== vector tiles: decoded by mapbox-vector-tile against the server's GeoJSON"
 "$venv/bin/python" Tests/API/check_tiles.py "$server" || status=1

@@ -14,10 +14,7 @@ if [ -z "${GEONEWS_SERVE:-}" ] && ! grep -q '"geonews-serve"' "$root/Package.swi
   echo "webmap: 0 passed, 0 failed"
   exit 0
 fi
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import selenium' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check selenium==4.27.1
-fi
+"$root/Scripts/python-venvs" Tests/WebMap/.venv
 if [ ! -x "$serve" ]; then
   echo "webmap: geonews-serve is not built ($serve); the browser scenarios need it" >&2
   echo "webmap: 0 passed, 1 failed"
