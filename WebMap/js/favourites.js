@@ -2,7 +2,7 @@
 // /v1/settings) under this browser's bearer token, so they survive reloads and restarts.
 import { api, hasToken } from './api.js';
 import { openPanel, h, age } from './panel.js';
-import { showArticle } from './headlines.js';
+import { showArticle } from './article.js';
 import { flag } from './flags.js';
 
 export const NAME_LANGUAGES = ['ar', 'bn', 'de', 'el', 'en', 'es', 'fa', 'fr', 'he', 'hi', 'hu', 'id', 'it', 'ja', 'ko',
@@ -28,15 +28,6 @@ export async function loadSettings() {
   if (!hasToken()) return current;
   current = { ...DEFAULT_SETTINGS, ...(await api.settings()) };
   return current;
-}
-
-export async function saveForLater(article, status) {
-  try {
-    await api.saveFavourite(article);
-    status.textContent = 'Saved to Read later';
-  } catch (e) {
-    status.textContent = `Not saved: ${e.message}`;
-  }
 }
 
 export async function showFavourites() {

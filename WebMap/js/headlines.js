@@ -1,9 +1,9 @@
-// A country's headlines: tabs for the seven categories, the article list, one article's view,
-// and honest failures (the reason, a retry, and the age of a stale answer).
+// A country's headlines: tabs for the seven categories, the article list (an article opens in
+// article.js), and honest failures (the reason, a retry, and the age of a stale answer).
 import { api } from './api.js';
 import { flag } from './flags.js';
 import { openPanel, h, age, ago } from './panel.js';
-import { saveForLater } from './favourites.js';
+import { showArticle } from './article.js';
 
 export const CATEGORIES = ['general', 'business', 'entertainment', 'health', 'science', 'sports', 'technology'];
 
@@ -84,32 +84,4 @@ function failed(list, reason, retry) {
 
 function providerName(p) {
   return { 'google-news': 'Google News', newsapi: 'NewsAPI', gnews: 'GNews' }[p] ?? p ?? 'the cache';
-}
-
-/** One article: title, source, time, image, description, the source's link and a copy-link share. */
-export function showArticle(a, container, back) {
-  const host = (() => { try { return new URL(a.url).host; } catch { return a.url; } })();
-  const status = h('p', { role: 'status', class: 'muted small' });
-  container.replaceChildren(h('article', { class: 'article' },
-    back ? h('button', { type: 'button', class: 'back', onclick: back }, '← Back') : null,
-    h('h3', {}, a.title),
-    h('p', { class: 'meta' }, [a.source, a.publishedAt ? new Date(a.publishedAt).toLocaleString() : null, age(a.publishedAt)].filter(Boolean).join(' · ')),
-    a.imageURL ? h('img', { src: a.imageURL, alt: '', loading: 'lazy' }) : null,
-    a.description ? h('p', {}, a.description) : null,
-    h('p', {}, h('a', { href: a.url, target: '_blank', rel: 'noopener' }, `Read on ${host}`)),
-    h('div', { class: 'actions' },
-      h('button', { type: 'button', onclick: () => copyLink(a.url, status) }, 'Copy link'),
-      h('button', { type: 'button', onclick: () => saveForLater(a, status) }, 'Read later')),
-    status));
-  container.querySelector('h3').tabIndex = -1;
-  container.querySelector('h3').focus();
-}
-
-async function copyLink(url, status) {
-  try {
-    await navigator.clipboard.writeText(url);
-    status.textContent = 'Link copied';
-  } catch {
-    status.textContent = `Copy this link: ${url}`;
-  }
 }
