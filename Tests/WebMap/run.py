@@ -1,6 +1,7 @@
-"""Runs the web map's browser scenarios against a real geonews-serve and the loopback provider
-fixtures, at desktop and phone sizes, saving screenshots of each; prints one line per scenario
-and "webmap: N passed, M failed" last. Exit status 1 when any failed.
+"""Runs the web map's checks of its source (once) and its browser scenarios against a real
+geonews-serve and the loopback provider fixtures, at desktop and phone sizes, saving screenshots
+of each; prints one line per check and scenario and "webmap: N passed, M failed" last. Exit
+status 1 when any failed.
 
     Tests/WebMap/.venv/bin/python Tests/WebMap/run.py --serve .build/debug/geonews-serve [--out DIR]
 """
@@ -17,10 +18,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser import DESKTOP, PHONE, chromium, set_size  # noqa: E402
 from fixture_server import ProviderFixtureServer  # noqa: E402
+from module_graph import check_the_modules_import_without_a_cycle  # noqa: E402
 from scenarios import SCENARIOS  # noqa: E402
 from servers import GeoNewsServer, free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Checks of the page's source that need neither a browser nor a server: run once, not per size.
+SOURCE_CHECKS = [check_the_modules_import_without_a_cycle]
 
 # A harmless request per route, to learn whether the server has it yet.
 PROBES = {
@@ -90,6 +95,17 @@ def main():
     sizes = [{"desktop": DESKTOP, "phone": PHONE}[s] for s in args.sizes.split(",")]
     passed = failed = 0
     blocked = {}
+    for check in SOURCE_CHECKS:
+        name = check.__name__.removeprefix("check_")
+        if args.only and args.only not in name:
+            continue
+        try:
+            detail = check()
+            passed += 1
+            print(f"PASS source {name}: {detail}", flush=True)
+        except AssertionError as e:
+            failed += 1
+            print(f"FAIL source {name}: {e}", flush=True)
     with tempfile.TemporaryDirectory(prefix="geonews-webmap-") as work:
         ctx = Context(args.serve, args.out, work)
         missing = missing_routes(ctx.server)
