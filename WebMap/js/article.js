@@ -2,7 +2,8 @@
 // description, the source's link, a copy-link share and "Read later". Both lists import this
 // view and it imports neither, so the modules form no cycle.
 import { api } from './api.js';
-import { h, age } from './panel.js';
+import { h } from './element.js';
+import { age } from './panel.js';
 
 /** Shows article `a` in `container`; `back`, when given, is what the ← Back button does. */
 export function showArticle(a, container, back) {

@@ -2,6 +2,7 @@
 // way supercluster's Leaflet demo does it: one request per map move, the answer drawn as is.
 import { api } from './api.js';
 import { flag } from './flags.js';
+import { h } from './element.js';
 
 // Below this zoom the whole world is asked for, so the bubbles account for every point
 // even where the view shows less than the world (the sum at 15,000 km is all 54 markers).
@@ -120,10 +121,7 @@ export class ClusterLayer {
     const label = `${count} ${this.dataset ? 'points' : 'countries'}: zoom in`;
     return L.marker([0, 0], {
       title: label, alt: label, zIndexOffset: 1000, // above the wide country labels
-      icon: L.divIcon({
-        html: `<span>${p.point_count_abbreviated ?? count}</span>`,
-        className: 'bubble', iconSize: [size, size],
-      }),
+      icon: elementIcon('bubble', [size, size], h('span', {}, String(p.point_count_abbreviated ?? count))),
     }).on('add', (e) => {
       const el = e.target.getElement();
       el.dataset.count = String(count);
@@ -137,10 +135,10 @@ export class ClusterLayer {
     const iso2 = typeof p.id === 'string' ? p.id.toUpperCase() : null;
     const name = (iso2 && this.names.get(iso2)?.name) || p.name || (iso2 ?? 'point');
     const label = this.dataset ? name : `${name}: headlines`;
-    const html = this.dataset ? '<span class="dot"></span>' : `<span class="flag">${flag(iso2)}</span><span class="name">${escapeHTML(name)}</span>`;
+    const icon = this.dataset ? elementIcon('point', null, h('span', { class: 'dot' }))
+      : elementIcon('country-marker', null, h('span', { class: 'flag' }, flag(iso2)), h('span', { class: 'name' }, name));
     return L.marker([0, 0], {
-      title: label, alt: label,
-      icon: L.divIcon({ html, className: this.dataset ? 'point' : 'country-marker', iconSize: null }),
+      title: label, alt: label, icon,
     }).on('add', (e) => {
       const el = e.target.getElement();
       el.dataset.count = '1';
@@ -168,6 +166,17 @@ export class ClusterLayer {
   }
 }
 
-export function escapeHTML(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+/**
+ * A div icon that holds `children` (elements and text, never HTML). Leaflet 1.6 takes one
+ * element as a div icon's html, and a country marker's flex box holds two: flag and name.
+ */
+function elementIcon(className, iconSize, ...children) {
+  const icon = L.divIcon({ html: false, className, iconSize });
+  const createIcon = icon.createIcon.bind(icon);
+  icon.createIcon = (old) => {
+    const div = createIcon(old);
+    div.replaceChildren(...children);
+    return div;
+  };
+  return icon;
 }

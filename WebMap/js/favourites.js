@@ -1,7 +1,8 @@
 // "Read later" favourites and the user's settings, both kept by the server (/v1/favourites,
 // /v1/settings) under this browser's bearer token, so they survive reloads and restarts.
 import { api, hasToken } from './api.js';
-import { openPanel, h, age } from './panel.js';
+import { h } from './element.js';
+import { openPanel, age } from './panel.js';
 import { showArticle } from './article.js';
 import { flag } from './flags.js';
 

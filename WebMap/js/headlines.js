@@ -2,7 +2,8 @@
 // article.js), and honest failures (the reason, a retry, and the age of a stale answer).
 import { api } from './api.js';
 import { flag } from './flags.js';
-import { openPanel, h, age, ago } from './panel.js';
+import { h } from './element.js';
+import { openPanel, age, ago } from './panel.js';
 import { showArticle } from './article.js';
 
 export const CATEGORIES = ['general', 'business', 'entertainment', 'health', 'science', 'sports', 'technology'];

@@ -23,18 +23,6 @@ export function closePanel() {
   returnFocus?.focus?.();
 }
 
-/** Makes an element from a tag, attributes and children (strings become text, never HTML). */
-export function h(tag, attributes = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attributes)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? '' : v);
-  }
-  el.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
-  return el;
-}
-
 /** "5 min ago", "3 h ago" for an ISO 8601 time; '' when there is none. */
 export function age(iso) {
   if (!iso) return '';

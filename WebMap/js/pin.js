@@ -2,7 +2,7 @@
 // "my position", and the first-load question "Centre the map on <suggested country>?".
 import { api } from './api.js';
 import { flag } from './flags.js';
-import { escapeHTML } from './clusters.js';
+import { h } from './element.js';
 import { formatKm, flyToAltitude, MY_POSITION_ALTITUDE_M } from './map.js';
 
 const ASKED_KEY = 'geonews.asked-to-centre';
@@ -26,17 +26,17 @@ export function setUpPins(map, language, onError) {
     const { lat, lng } = e.latlng.wrap();
     pin?.remove();
     pin = L.marker(e.latlng, { title: 'Dropped pin', alt: 'Dropped pin', keyboard: true }).addTo(map);
-    pin.bindPopup('Resolving…').openPopup();
+    pin.bindPopup(h('span', {}, 'Resolving…')).openPopup();
     try {
       const r = await api.resolve(lat.toFixed(6), lng.toFixed(6), language());
-      const where = r.country ? `${flag(r.country.iso2)} ${escapeHTML(r.country.name)}`
-        : `At sea${r.nearest ? `, ${formatKm(r.nearest.distanceKm)} from ${escapeHTML(r.nearest.name)}` : ''}`;
-      pin.setPopupContent(`<div class="pin" data-suggested="${escapeHTML(r.suggestion.iso2)}" data-reason="${escapeHTML(r.suggestion.reason)}">
-        <strong>${where}</strong><br>${lat.toFixed(4)}, ${lng.toFixed(4)}<br>
-        News: ${flag(r.suggestion.iso2)} ${escapeHTML(r.suggestion.name)}<br>
-        <span class="muted">${escapeHTML(describe(r))}</span></div>`);
+      const where = r.country ? `${flag(r.country.iso2)} ${r.country.name}`
+        : `At sea${r.nearest ? `, ${formatKm(r.nearest.distanceKm)} from ${r.nearest.name}` : ''}`;
+      pin.setPopupContent(h('div', { class: 'pin', 'data-suggested': r.suggestion.iso2, 'data-reason': r.suggestion.reason },
+        h('strong', {}, where), h('br'), `${lat.toFixed(4)}, ${lng.toFixed(4)}`, h('br'),
+        `News: ${flag(r.suggestion.iso2)} ${r.suggestion.name}`, h('br'),
+        h('span', { class: 'muted' }, describe(r))));
     } catch (err) {
-      pin.setPopupContent(`<span class="error">Could not resolve: ${escapeHTML(err.message)}</span>`);
+      pin.setPopupContent(h('span', { class: 'error' }, `Could not resolve: ${err.message}`));
       onError(err);
     }
   });

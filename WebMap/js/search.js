@@ -2,7 +2,7 @@
 // GET /v1/countries?search= (the catalogue's own search) as the user types.
 import { api } from './api.js';
 import { flag } from './flags.js';
-import { escapeHTML } from './clusters.js';
+import { h } from './element.js';
 
 export function setUpSearch({ input, list, language, onChoose, onError }) {
   let results = [];
@@ -40,10 +40,10 @@ export function setUpSearch({ input, list, language, onChoose, onError }) {
       const found = await api.countries(text, language());
       if (mine !== generation) return;
       results = (Array.isArray(found) ? found : found.countries ?? []).slice(0, 8);
-      list.innerHTML = results.map((c, i) =>
-        `<li id="search-option-${i}" role="option" aria-selected="false" data-iso2="${escapeHTML(c.iso2 ?? '')}">` +
-        `${flag(c.iso2)} ${escapeHTML(c.name)} <span class="muted">${escapeHTML(c.iso2 ?? c.id)}${c.news ? ' ★' : ''}</span></li>`).join('')
-        || '<li class="muted" role="option" aria-disabled="true">No country matches</li>';
+      list.replaceChildren(...(results.length ? results.map((c, i) =>
+        h('li', { id: `search-option-${i}`, role: 'option', 'aria-selected': 'false', 'data-iso2': c.iso2 ?? '' },
+          `${flag(c.iso2)} ${c.name} `, h('span', { class: 'muted' }, `${c.iso2 ?? c.id}${c.news ? ' ★' : ''}`)))
+        : [h('li', { class: 'muted', role: 'option', 'aria-disabled': 'true' }, 'No country matches')]));
       list.hidden = false;
       input.setAttribute('aria-expanded', 'true');
       list.dataset.query = text;

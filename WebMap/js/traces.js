@@ -3,7 +3,7 @@
 // crossings marked, and listed as segments (country, km, time).
 import { api } from './api.js';
 import { flag } from './flags.js';
-import { h } from './panel.js';
+import { h } from './element.js';
 
 const PALETTE = ['#d1495b', '#00798c', '#edae49', '#66a182', '#8d5a97', '#2e4057', '#f4743b', '#3c91e6'];
 const EARTH_RADIUS_KM = 6371.0088; // the library's mean radius
