@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding", "GeoNewsBenchmarking"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering"]),
+        .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering", "GeoNewsBenchmarking"]),
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
         .target(name: "GeoNewsLoopback", path: "Tests/GeoNewsLoopback"),
         .testTarget(

@@ -1,3 +1,5 @@
+import Foundation
+import GeoNewsBenchmarking
 import GeoNewsGeodesy
 import XCTest
 
@@ -9,6 +11,19 @@ import XCTest
 final class ClusterArchiveDamageTests: XCTestCase {
     var archive: [UInt8] = []
     var sectionCount = 0
+
+    /// The damage is drawn from this run's seed, printed by each test that draws:
+    /// `GEONEWS_TEST_SEED=N swift test --filter ClusterArchiveDamageTests` draws a failed run's
+    /// damage again.
+    static let seed: UInt64 =
+        ProcessInfo.processInfo.environment["GEONEWS_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+
+    /// A generator from ``seed``, named on standard output first (a trap ends the run before
+    /// any failure message could).
+    func seededRandom(_ test: String = #function) -> SplitMix64 {
+        print("ClusterArchiveDamageTests.\(test): random damage from seed \(Self.seed) (GEONEWS_TEST_SEED=\(Self.seed) draws it again)")
+        return SplitMix64(seed: Self.seed)
+    }
 
     override func setUpWithError() throws {
         let index = try ClusterIndex(points: ReferenceClustering.samplePoints(count: 600, seed: 9))
@@ -67,7 +82,7 @@ final class ClusterArchiveDamageTests: XCTestCase {
     }
 
     func testAnyChangedByteFailsTheChecksum() {
-        var random = SystemRandomNumberGenerator()
+        var random = seededRandom()
         for _ in 0..<50 {
             let at = Int.random(in: 24..<archive.count, using: &random)
             assertRefused(saying: "checksum mismatch", resum: false) { $0[at] ^= UInt8.random(in: 1...255, using: &random) }
@@ -118,7 +133,7 @@ final class ClusterArchiveDamageTests: XCTestCase {
     /// Random damage past the header with a checksum made right again: the read refuses it or
     /// gives an index whose every query still returns (never traps or reads astray).
     func testRandomDamageNeverTraps() throws {
-        var random = SystemRandomNumberGenerator()
+        var random = seededRandom()
         let body = section(0).offset
         for _ in 0..<120 {
             var bytes = archive
