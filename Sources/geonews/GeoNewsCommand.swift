@@ -37,7 +37,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let preload = ResolverPreload.start(
             arguments: arguments, subcommands: configuration.subcommands.compactMap { $0.configuration.commandName })
-        await ResolverPreload.$started.withValue(preload) {
+        await ResolverPreload.$started.withValue(preload) { () async -> Void in
             if LocateShortcut.applies(to: arguments) {
                 await LocateCommand.runReportingOneLine(arguments)
             } else {

@@ -190,7 +190,7 @@ final class AreaIndexPackTests: XCTestCase {
         let target = dir.path + "/out"
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
         for name in ["area-index.bin.partial-old123", "area-index.bin.partial-new456"] {
-            FileManager.default.createFile(atPath: target + "/" + name, contents: Data([1, 2, 3]))
+            XCTAssertTrue(FileManager.default.createFile(atPath: target + "/" + name, contents: Data([1, 2, 3])))
         }
         let old = Date(timeIntervalSinceNow: -Double(DataDirectory.abandonedPartialSeconds + 60))
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: target + "/area-index.bin.partial-old123")

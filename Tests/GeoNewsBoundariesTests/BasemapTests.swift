@@ -7,7 +7,7 @@ import XCTest
 /// committed Data/basemap.geojson by `geonews-index --check` in Scripts/test).
 final class BasemapTests: XCTestCase {
     /// Built once for all the tests here (about 3 s in a debug build).
-    nonisolated(unsafe) private static let bytes = Result { try buildBytes() }
+    private static let bytes = Result { try buildBytes() }
     nonisolated(unsafe) private static let built = Result { try buildFeatures() }
 
     private func features() throws -> [[String: Any]] { try Self.built.get() }

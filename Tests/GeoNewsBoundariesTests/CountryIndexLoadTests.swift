@@ -13,7 +13,7 @@ final class CountryIndexLoadTests: XCTestCase {
         var bytes = withExtendedLifetime(original) { Array(original.bytes) }
         body(&bytes)
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString).bin").path
-        FileManager.default.createFile(atPath: out, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: out, contents: Data(bytes)))
         addTeardownBlock { try? FileManager.default.removeItem(atPath: out) }
         return out
     }

@@ -20,7 +20,7 @@ final class DataCommandTests: XCTestCase {
 
     func testPathPrintsTheIndexTheResolverReads() throws {
         let folder = try emptyFolder()
-        FileManager.default.createFile(atPath: folder + "/area-index.bin", contents: Data([0]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/area-index.bin", contents: Data([0])))
         let run = try CommandRunner.geonews(["data", "path"], environment: ["GEONEWS_BUILD_DATA": folder])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, "\(folder)/area-index.bin\n")

@@ -34,7 +34,7 @@ final class MissingAreaIndexTests: XCTestCase {
 
     func testAnIndexThatIsNotOneIsDamagedOrStaleNeverAnAnswer() throws {
         let folder = try emptyFolder()
-        FileManager.default.createFile(atPath: folder + "/area-index.bin", contents: Data(repeating: 0x41, count: 4096))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/area-index.bin", contents: Data(repeating: 0x41, count: 4096)))
         let run = try CommandRunner.geonews(
             ["--lat", "48.8566", "--lon", "2.3522", "--no-headlines"],
             environment: ["GEONEWS_BUILD_DATA": folder])

@@ -41,7 +41,7 @@ final class JSONOutputTests: XCTestCase {
     func testNumbersAreWrittenAsJSONEncoderWritesThem() throws {
         let values: [Double] = [
             0, -0.0, 1, -3, 48.8566, 0.1 + 0.2, 1e-5, 1e-7, 0.0001, 12.5, 1e15, 2.5e15, 9_007_199_254_740_992,
-            9_007_199_254_740_994, 1e16, 1.2345678901234568e20, 5e-324, .greatestFiniteMagnitude, -180, 179.999999,
+            9_007_199_254_740_994, 1e16, 1.2345678901234568e20, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -180, 179.999999,
         ]
         for value in values {
             var out = JSONOutput()

@@ -27,7 +27,7 @@ final class PostgresStoreTests: XCTestCase {
         configuration.options.connectTimeout = .seconds(5)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+            _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
         } catch {
             try? await connection.close()
             throw error

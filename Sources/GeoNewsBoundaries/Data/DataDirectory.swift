@@ -82,6 +82,7 @@ public struct DataDirectory: Sendable, Hashable {
     private static func currentDirectory() -> String? {
         var buf = [CChar](repeating: 0, count: 4096)
         guard getcwd(&buf, buf.count) != nil else { return nil }
-        return String(cString: buf)
+        let end = buf.firstIndex(of: 0) ?? buf.count
+        return String(decoding: buf[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -30,7 +30,7 @@ enum DatasetArchive {
         defer {
             // The points and the index built from them (hundreds of MB for a million points)
             // are gone by now; without this, glibc keeps much of that heap in the process.
-            returnFreeHeap?(0)
+            _ = returnFreeHeap?(0)
         }
         return try buildArchive(points: points, archive: archive, maximumPoints: maximumPoints, name: name, admit: admit)
     }

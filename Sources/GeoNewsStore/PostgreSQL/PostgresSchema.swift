@@ -74,8 +74,8 @@ enum PostgresSchema {
     @discardableResult
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
         try await connection.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger).collect()
-            try await connection.query(
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger).collect()
+            _ = try await connection.query(
                 "CREATE TABLE IF NOT EXISTS geonews_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
                 logger: logger
             ).collect()
@@ -86,9 +86,9 @@ enum PostgresSchema {
             var done: [String] = []
             for migration in migrations where !applied.contains(migration.name) {
                 for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
                 }
-                try await connection.query("INSERT INTO geonews_migration (name) VALUES (\(migration.name))", logger: logger).collect()
+                _ = try await connection.query("INSERT INTO geonews_migration (name) VALUES (\(migration.name))", logger: logger).collect()
                 done.append(migration.name)
             }
             return done

@@ -58,7 +58,7 @@ extension PostgresStore {
         return try await transaction { [logger] connection in
             var usage = DatasetUsage(points: 0, bytes: 0)
             if let owner = dataset.owner {
-                try await connection.query("SELECT id FROM geonews_user WHERE id = \(owner) FOR UPDATE", logger: logger).collect()
+                _ = try await connection.query("SELECT id FROM geonews_user WHERE id = \(owner) FOR UPDATE", logger: logger).collect()
                 for try await (points, bytes) in try await connection.query(Self.usageQuery(owner), logger: logger).decode(
                     (Int64, Int64).self)
                 {
@@ -68,14 +68,14 @@ extension PostgresStore {
             guard usage.points + dataset.points <= quota.points, usage.bytes + dataset.bytes <= quota.bytes else {
                 return (usage, false)
             }
-            try await connection.query(
+            _ = try await connection.query(
                 """
                 INSERT INTO dataset (id, name, points, version, file, owner_id, bytes, created_at) VALUES
                 (\(dataset.id), \(dataset.name), \(Int64(dataset.points)), \(dataset.version), \(dataset.file),
                 \(dataset.owner), \(Int64(dataset.bytes)), \(Date()))
                 """, logger: logger
             ).collect()
-            try await connection.query(
+            _ = try await connection.query(
                 "INSERT INTO dataset_points (dataset_id, content) VALUES (\(dataset.id), \(ByteBuffer(bytes: content)))", logger: logger
             ).collect()
             return (usage, true)

@@ -21,7 +21,7 @@ extension PostgresStore {
         try await transaction { [logger] connection in
             let owned = try await Self.datasetRecords(
                 connection, "DELETE FROM dataset WHERE owner_id = \(user) RETURNING \(unescaped: Self.datasetColumns)", logger: logger)
-            try await connection.query("DELETE FROM geonews_user WHERE id = \(user)", logger: logger).collect()
+            _ = try await connection.query("DELETE FROM geonews_user WHERE id = \(user)", logger: logger).collect()
             return owned
         }
     }
@@ -42,7 +42,7 @@ extension PostgresStore {
                 throw StoreError.ambiguous("\(ids.count) users' tokens start with that prefix; revoke by user id")
             }
             for id in ids {
-                try await connection.query("UPDATE geonews_user SET revoked_at = \(Date()) WHERE id = \(id)", logger: logger).collect()
+                _ = try await connection.query("UPDATE geonews_user SET revoked_at = \(Date()) WHERE id = \(id)", logger: logger).collect()
             }
             return ids
         }
