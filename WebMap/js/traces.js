@@ -71,13 +71,19 @@ export function segmentsOf(points) {
       const middle = { lat: (q.lat + p.lat) / 2, lon: (q.lon + p.lon) / 2 };
       const t0 = Date.parse(q.time), t1 = Date.parse(p.time);
       const time = Number.isFinite(t0) && Number.isFinite(t1) ? new Date((t0 + t1) / 2).toISOString().replace('.000Z', 'Z') : null;
-      crossings.push({ from: q.iso2, to: p.iso2, ...middle, time });
+      crossings.push({ from: q.iso2, to: p.iso2, ...middle, time, trace: p.trace });
       last.points.push(middle);
       line.unshift(middle);
     }
     segments.push({ iso2: p.iso2, trace: p.trace, km: 0, points: line, start: p.time, end: p.time });
   });
   return { segments, crossings };
+}
+
+/** A line's tooltip: the trace's name, when the file gives one, over `text`. The name is the
+ * file's own text (a GPX name, a trace_id), so it goes in as a text node, never as HTML. */
+function tooltip(trace, text) {
+  return h('div', { class: 'trace-tooltip' }, trace ? [h('strong', {}, trace), h('br')] : [], text);
 }
 
 function duration(a, b) {
@@ -140,11 +146,11 @@ export function setUpTraces(map, onError) {
       const key = s.iso2 ?? 'sea';
       if (!colours.has(key)) colours.set(key, key === 'sea' ? '#6b7b8c' : PALETTE[colours.size % PALETTE.length]);
       L.polyline(s.points.map((p) => [p.lat, p.lon]), { renderer, color: colours.get(key), weight: 5, opacity: 0.9, className: `trace-segment trace-${key}` })
-        .bindTooltip(`${s.iso2 ?? 'at sea'}: ${s.km.toFixed(1)} km`).addTo(layer);
+        .bindTooltip(tooltip(s.trace, `${s.iso2 ?? 'at sea'}: ${s.km.toFixed(1)} km`)).addTo(layer);
     }
     for (const c of crossings) {
       L.circleMarker([c.lat, c.lon], { renderer, radius: 6, color: '#222', weight: 2, fillColor: '#fff', fillOpacity: 1, className: 'crossing' })
-        .bindTooltip(`${c.from ?? 'sea'} → ${c.to ?? 'sea'}${c.time ? ` at ${c.time}` : ''}`).addTo(layer);
+        .bindTooltip(tooltip(c.trace, `${c.from ?? 'sea'} → ${c.to ?? 'sea'}${c.time ? ` at ${c.time}` : ''}`)).addTo(layer);
     }
     section.dataset.state = 'loaded';
     section.dataset.countries = [...new Set(segments.map((s) => s.iso2 ?? 'sea'))].join(',');
