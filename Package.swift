@@ -171,7 +171,12 @@ let package = Package(
         // Builds the derived data with GEOS: Data/country-index.bin, catalogue.bin and basemap.geojson
         // from Data/boundaries.bin, then .build-data/country-areas.bin and area-index.bin from the
         // decoded time zones (Scripts/ensure-areas), and checks them all (--check).
-        .executableTarget(name: "geonews-index", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding"]),
+        .executableTarget(
+            name: "geonews-index",
+            dependencies: [
+                "GeoNewsBoundaries", "GeoNewsBoundaryBuilding", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The benchmark suites (geonews-bench) are a package of their own, Benchmarks/Package.swift,
         // which depends on this one by path.
         // Property checks of the parsers for libFuzzer (Scripts/fuzz builds it with
@@ -204,7 +209,7 @@ let package = Package(
             dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.
-        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews"]),
+        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews", "geonews-index"]),
         .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsServer", "GeoNewsLoopback"]),
         .testTarget(
             name: "GeoNewsStoreTests",

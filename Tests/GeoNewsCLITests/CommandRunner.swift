@@ -24,9 +24,12 @@ struct CommandRunner {
         return dir
     }
 
-    /// Runs `geonews ARGUMENTS` to its end; `input`, when given, is its standard input.
-    static func geonews(_ arguments: [String], environment extra: [String: String] = [:], input: Data? = nil) throws -> Output {
-        let process = try prepared(arguments, environment: extra)
+    /// Runs `geonews ARGUMENTS` (or another of the package's executables, `executable`) to its
+    /// end; `input`, when given, is its standard input.
+    static func geonews(
+        _ arguments: [String], environment extra: [String: String] = [:], input: Data? = nil, executable: String = "geonews"
+    ) throws -> Output {
+        let process = try prepared(arguments, environment: extra, executable: executable)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -50,11 +53,15 @@ struct CommandRunner {
             status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
-    /// The `geonews` process with the tests' environment, not yet started.
-    static func prepared(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
-        let executable = productsDirectory.appendingPathComponent("geonews")
+    /// The `geonews` process (or `executable`'s) with the tests' environment, not yet started.
+    static func prepared(
+        _ arguments: [String], environment extra: [String: String] = [:], executable name: String = "geonews"
+    ) throws
+        -> Process
+    {
+        let executable = productsDirectory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw XCTSkip("geonews is not built at \(executable.path); run `swift build` first")
+            throw XCTSkip("\(name) is not built at \(executable.path); run `swift build` first")
         }
         let process = Process()
         process.executableURL = executable

@@ -1,42 +1,6 @@
 import GeoNewsBoundaries
 import GeoNewsBoundaryBuilding
 
-// geonews-index: builds Data/country-index.bin from Data/boundaries.bin with GEOS, compiles
-// Data/countries.json into Data/catalogue.bin for fast loading, and simplifies the boundaries
-// into Data/basemap.geojson, the web map's base layer.
-//
-//   swift run -c release geonews-index            rebuild the index in place
-//   swift run -c release geonews-index --check    exit 1 if the committed files are not what
-//                                                 this build produces
-//   --data DIR                                    the data directory (default: located as
-//                                                 the geonews command locates it)
-//   --areas [--geometry DIR]                      split the time zones into country areas, print
-//                                                 every decision and write DIR/country-areas.bin
-//                                                 (DIR holds the decoded geometry of
-//                                                 Scripts/build_timezones.py; by default
-//                                                 .build-data beside Data/), then the area index
-//   --area-index [--geometry DIR]                 only the area index: DIR/area-index.bin from
-//                                                 DIR/country-areas.bin, and its record
-//                                                 Data/area-index.json
-//   --pack [--geometry DIR]                       Data/area-index.pack, the committed encoding
-//                                                 of DIR/area-index.bin that first use unpacks
-//   --land [--geometry DIR]                       the land index: DIR/land-index.bin from
-//                                                 OpenStreetMap's land, DIR/osm-land.wkb
-//                                                 (Scripts/build_land.py), named by the regions
-//                                                 of DIR/area-index.bin, and its record
-//                                                 Data/land-index.json
-//   --land-pack [--geometry DIR]                  Data/land-index.pack, the committed encoding
-//                                                 of DIR/land-index.bin
-//   --check                                       also verifies country-index.bin's,
-//                                                 DIR/area-index.bin's and DIR/land-index.bin's
-//                                                 checksum of every byte
-//                                                 and cell tree layout (loads check only their
-//                                                 headers), checks DIR/area-index.bin against the
-//                                                 committed Data/area-index.json and
-//                                                 DIR/land-index.bin against Data/land-index.json
-//                                                 (size and checksum of every byte), and that the
-//                                                 committed basemap.geojson is valid geometry
-//                                                 with RFC 7946's winding
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,87 +11,50 @@ func fail(_ message: String, code: Int32) -> Never {
     exit(code)
 }
 
-var args = Array(CommandLine.arguments.dropFirst())
-var check = false
-var dataPath: String?
-var areas = false
-var areaIndexOnly = false
-var pack = false
-var land = false
-var landPack = false
-var geometryPath: String?
-while let a = args.first {
-    args.removeFirst()
-    switch a {
-    case "--check": check = true
-    case "--data":
-        guard let v = args.first else { fail("--data needs a directory", code: 64) }
-        dataPath = v
-        args.removeFirst()
-    case "--areas": areas = true
-    case "--area-index": areaIndexOnly = true
-    case "--pack": pack = true
-    case "--land": land = true
-    case "--land-pack": landPack = true
-    case "--geometry":
-        guard let v = args.first else { fail("--geometry needs a directory", code: 64) }
-        geometryPath = v
-        args.removeFirst()
-    case "-h", "--help":
-        print(
-            "usage: geonews-index [--data DIR] [--check] [--geometry DIR] | --areas [--geometry DIR] | --area-index [--geometry DIR] | --pack [--geometry DIR] | --land [--geometry DIR] | --land-pack [--geometry DIR]"
-        )
-        exit(0)
-    default: fail("unknown argument '\(a)'", code: 64)
+/// Splits the time zones into country areas, printing every decision, and writes
+/// `country-areas.bin` in `folder`.
+func buildAreas(data dir: DataDirectory, folder: String) throws {
+    let started = timespec.now
+    let (bytes, regions, decisions) = try CountryAreaSplitter().build(data: dir, geometryFolder: folder) { zone in
+        if zone % 20 == 0 { progress("country areas: zone \(zone) of 444… \(format3(timespec.now - started)) s") }
     }
+    for d in decisions { print(d) }
+    progress("")
+    let target = folder + "/" + CountryAreaFile.fileName
+    write(bytes, to: target)
+    print(
+        "\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s; "
+            + "wrote \(target) (\(bytes.count) bytes)")
 }
 
-do {
-    let dir = try dataPath.map { DataDirectory(path: $0) } ?? DataDirectory.locate()
-    let folder = geometryPath ?? dir.buildFolder
-    if areas {
-        let started = timespec.now
-        let (bytes, regions, decisions) = try CountryAreaSplitter().build(data: dir, geometryFolder: folder) { zone in
-            if zone % 20 == 0 { progress("country areas: zone \(zone) of 444… \(format3(timespec.now - started)) s") }
-        }
-        for d in decisions { print(d) }
-        progress("")
-        let target = folder + "/" + CountryAreaFile.fileName
-        write(bytes, to: target)
-        print(
-            "\(regions) regions from the zones, \(decisions.count) decisions, in \(format3(timespec.now - started)) s; "
-                + "wrote \(target) (\(bytes.count) bytes)")
-    }
-    if areas || areaIndexOnly {
-        try buildAreaIndex(data: dir, folder: folder)
-        exit(0)
-    }
-    if land {
-        try buildLandIndex(data: dir, folder: folder)
-        exit(0)
-    }
-    if landPack {
-        let source = folder + "/" + LandIndexFormat.fileName
-        let index = try MappedFile(path: source)
-        let started = timespec.now
-        let bytes = try withExtendedLifetime(index) { try LandIndexPack.encode(index.bytes, path: source) }
-        write(bytes, to: dir.file(LandIndexPack.fileName))
-        print(
-            "packed \(source) (\(index.bytes.count) bytes) into \(dir.file(LandIndexPack.fileName)) (\(bytes.count) bytes) "
-                + "in \(format3(timespec.now - started)) s")
-        exit(0)
-    }
-    if pack {
-        let source = folder + "/" + AreaIndexRecord.fileName
-        let index = try MappedFile(path: source)
-        let started = timespec.now
-        let bytes = try withExtendedLifetime(index) { try AreaIndexPack.encode(Array(index.bytes)) }
-        write(bytes, to: dir.file(AreaIndexPack.fileName))
-        print(
-            "packed \(source) (\(index.bytes.count) bytes) into \(dir.file(AreaIndexPack.fileName)) (\(bytes.count) bytes) "
-                + "in \(format3(timespec.now - started)) s")
-        exit(0)
-    }
+/// Packs `land-index.bin` in `folder` into `Data/land-index.pack`.
+func packLandIndex(data dir: DataDirectory, folder: String) throws {
+    let source = folder + "/" + LandIndexFormat.fileName
+    let index = try MappedFile(path: source)
+    let started = timespec.now
+    let bytes = try withExtendedLifetime(index) { try LandIndexPack.encode(index.bytes, path: source) }
+    write(bytes, to: dir.file(LandIndexPack.fileName))
+    print(
+        "packed \(source) (\(index.bytes.count) bytes) into \(dir.file(LandIndexPack.fileName)) (\(bytes.count) bytes) "
+            + "in \(format3(timespec.now - started)) s")
+}
+
+/// Packs `area-index.bin` in `folder` into `Data/area-index.pack`.
+func packAreaIndex(data dir: DataDirectory, folder: String) throws {
+    let source = folder + "/" + AreaIndexRecord.fileName
+    let index = try MappedFile(path: source)
+    let started = timespec.now
+    let bytes = try withExtendedLifetime(index) { try AreaIndexPack.encode(Array(index.bytes)) }
+    write(bytes, to: dir.file(AreaIndexPack.fileName))
+    print(
+        "packed \(source) (\(index.bytes.count) bytes) into \(dir.file(AreaIndexPack.fileName)) (\(bytes.count) bytes) "
+            + "in \(format3(timespec.now - started)) s")
+}
+
+/// Builds the country index, the compiled catalogue and the base map into `Data/`, or with
+/// `check` compares them with the committed files (exit 1 when one differs) after verifying the
+/// area and land indexes in `folder` and the country index and base map committed.
+func buildCountryIndex(data dir: DataDirectory, folder: String, check: Bool) throws {
     let catalogue = try Catalogue.loadJSON(from: dir)
     let boundaries = try BoundaryFile(directory: dir)
     let started = timespec.now
@@ -163,8 +90,6 @@ do {
             print("wrote \(target) (\(content.count) bytes)")
         }
     }
-} catch {
-    fail("\(error)", code: 65)
 }
 
 /// Builds `area-index.bin` from `country-areas.bin` in `folder` and records it in
