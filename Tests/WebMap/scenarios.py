@@ -174,18 +174,25 @@ def scenario_geolocation_at_luxembourg_suggests_belgium(ctx, driver):
     return f"{question} {reason}"
 
 
+def drop_trace(driver, name, text, media_type):
+    """Drops a file named `name` holding `text` on the map, as a person drags one from their
+    files, and returns the trace panel once the trace is resolved."""
+    section = driver.find_element(By.ID, "trace")
+    driver.execute_script("""
+        const dt = new DataTransfer();
+        dt.items.add(new File([arguments[1]], arguments[0], {type: arguments[2]}));
+        document.getElementById('map').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+    """, name, text, media_type)
+    wait_for(driver, lambda d: section.get_attribute("data-state") in ("loaded", "error"), what=f"the resolved trace {name!r}")
+    assert section.get_attribute("data-state") == "loaded", f"the trace panel says {section.text!r}"
+    return section
+
+
 @needs(CLUSTERS, COUNTRIES, RESOLVE_BATCH)
 def scenario_dropping_a_gpx_trace_paris_milan_draws_fr_ch_it(ctx, driver):
     open_page(ctx, driver)
     gpx = (HERE / "Fixtures" / "paris-milan.gpx").read_text()
-    driver.execute_script("""
-        const dt = new DataTransfer();
-        dt.items.add(new File([arguments[0]], 'paris-milan.gpx', {type: 'application/gpx+xml'}));
-        document.getElementById('map').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
-    """, gpx)
-    section = driver.find_element(By.ID, "trace")
-    wait_for(driver, lambda d: section.get_attribute("data-state") in ("loaded", "error"), what="the resolved trace")
-    assert section.get_attribute("data-state") == "loaded", f"the trace panel says {section.text!r}"
+    section = drop_trace(driver, "paris-milan.gpx", gpx, "application/gpx+xml")
     countries = section.get_attribute("data-countries").split(",")
     assert countries == ["FR", "CH", "IT"], f"segments {countries}"
     rows = [r.text for r in section.find_elements(By.CSS_SELECTOR, "tbody tr")]
@@ -198,6 +205,68 @@ def scenario_dropping_a_gpx_trace_paris_milan_draws_fr_ch_it(ctx, driver):
     wait_until_settled(driver)
     ctx.screenshot(driver, "trace")
     return f"segments {rows}; {len(lines)} lines, {len(crossings)} crossings"
+
+
+# Markup where a file holds a trace's name: run, it would set window.__pwned.
+MARKUP_NAMES = ['<img src=x onerror="window.__pwned=1">', "<script>window.__pwned=1</script>"]
+
+# Opens the tooltip of each segment and crossing the way the mouse does (Leaflet opens a
+# path's tooltip on mouseover) and returns what each shows: its text, and the elements in it.
+TRACE_TOOLTIPS = """
+const seen = [];
+for (const path of document.querySelectorAll('path.trace-segment, path.crossing')) {
+  const r = path.getBoundingClientRect();
+  const at = {bubbles: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2};
+  path.dispatchEvent(new MouseEvent('mouseover', at));
+  // The one just opened is the last: a closed one fades out for 200 ms before it is removed.
+  const tip = [...document.querySelectorAll('.leaflet-tooltip-pane .leaflet-tooltip')].pop();
+  seen.push({kind: path.classList.contains('crossing') ? 'crossing' : 'segment',
+             name: tip?.querySelector('strong')?.textContent ?? null, text: tip?.textContent ?? null,
+             tags: tip ? [...tip.querySelectorAll('*')].map(e => e.tagName.toLowerCase()) : []});
+  path.dispatchEvent(new MouseEvent('mouseout', at));
+}
+return seen;
+"""
+
+# Whatever markup became elements anywhere in the page, and whether any of it ran.
+INJECTED = """
+return {pwned: window.__pwned ?? null,
+        elements: [...document.querySelectorAll('[onerror], script:not([src])')].map(e => e.outerHTML.slice(0, 80))};
+"""
+
+
+@needs(CLUSTERS, COUNTRIES, RESOLVE_BATCH)
+def scenario_markup_in_a_trace_file_is_shown_as_text_and_never_runs(ctx, driver):
+    open_page(ctx, driver)
+    files = [("markup-names.gpx", "application/gpx+xml"), ("markup-names.csv", "text/csv"),
+             ("markup-names.geojson", "application/geo+json")]
+    shown = []
+    for fixture, media_type in files:
+        # The file's own name is markup too, and the panel shows it.
+        name = f"{MARKUP_NAMES[0]}{Path(fixture).suffix}"
+        section = drop_trace(driver, name, (HERE / "Fixtures" / fixture).read_text(), media_type)
+        summary = section.find_element(By.CSS_SELECTOR, "#trace-body p").text
+        assert summary == f"{name}: 8 fixes, 2 border crossings", f"{fixture}: the panel reads {summary!r}"
+        countries = section.get_attribute("data-countries").split(",")
+        assert countries == ["FR", "CH", "IT"], f"{fixture}: segments {countries}"
+        tips = driver.execute_script(TRACE_TOOLTIPS)
+        injected = driver.execute_script(INJECTED)
+        assert injected == {"pwned": None, "elements": []}, f"{fixture}: markup from the file became {injected}"
+        kinds = [t["kind"] for t in tips]
+        assert kinds.count("segment") == 4 and kinds.count("crossing") == 2, f"{fixture}: tooltips of {kinds}"
+        names = [t["name"] for t in tips]
+        assert set(names) == set(MARKUP_NAMES), f"{fixture}: the tooltips name the traces {names}"
+        for t in tips:
+            assert t["text"].startswith(t["name"]), f"{fixture}: a tooltip reads {t['text']!r}"
+            assert t["tags"] == ["div", "strong", "br"], f"{fixture}: a tooltip holds the elements {t['tags']}: {t['text']!r}"
+        shown.append(f"{Path(fixture).suffix[1:]} {len(tips)} tooltips")
+    # Once more after the map has settled on the last trace: an <img> made from markup runs its
+    # onerror only when its fetch of "x" has failed.
+    wait_until_settled(driver)
+    ctx.screenshot(driver, "trace-markup")
+    injected = driver.execute_script(INJECTED)
+    assert injected == {"pwned": None, "elements": []}, f"markup from the files became {injected}"
+    return f"{', '.join(shown)}; names shown as text, window.__pwned undefined"
 
 
 @needs(CLUSTERS, COUNTRIES, HEADLINES)
@@ -391,6 +460,7 @@ SCENARIOS = [
     scenario_a_favourite_survives_reload_and_server_restart,
     scenario_geolocation_at_luxembourg_suggests_belgium,
     scenario_dropping_a_gpx_trace_paris_milan_draws_fr_ch_it,
+    scenario_markup_in_a_trace_file_is_shown_as_text_and_never_runs,
     scenario_unreachable_providers_show_the_error,
     scenario_a_stale_answer_shows_its_age,
     scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker,
