@@ -137,3 +137,16 @@ extension Array where Element == Article {
         }.map(\.element)
     }
 }
+
+extension Article {
+    /// `text` as a link a page may open or load: an absolute `http` or `https` URL with a host,
+    /// else `nil`. Providers pass on what publishers send; a `javascript:` or `data:` "link"
+    /// would run in the page that shows it, so such an article is dropped and such an image left
+    /// out.
+    static func webURL(_ text: String?) -> URL? {
+        guard let text, let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
+    }
+}

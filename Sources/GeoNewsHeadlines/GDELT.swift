@@ -78,15 +78,15 @@ public struct GDELT: HeadlineSource {
         }
     }
 
-    /// A wire article as an article; `nil` without a title or an absolute URL.
+    /// A wire article as an article; `nil` without a title or a web link (``Article/webURL(_:)``).
     static func article(_ wire: GDELTWire.WireArticle, table: GDELTCountryTable) -> Article? {
         guard let title = wire.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty,
-            let link = wire.url, let url = URL(string: link), url.scheme != nil
+            let url = Article.webURL(wire.url)
         else { return nil }
         let domain = wire.domain.flatMap { $0.isEmpty ? nil : $0 }
         return Article(
             title: title, sourceName: domain, url: url,
-            imageURL: wire.socialimage.flatMap { $0.isEmpty ? nil : URL(string: $0) },
+            imageURL: Article.webURL(wire.socialimage),
             publishedAt: wire.seendate.flatMap(WireTimestamp.gdelt), provider: .gdelt,
             sourceURL: domain.flatMap { URL(string: "https://\($0)") },
             language: wire.language.flatMap(table.languageCode))

@@ -110,12 +110,10 @@ public struct GNews: HeadlineSource {
             throw response.failure(.gnews, key: key, message: message)
         }
         return try JSONBody.decode(Body.self, from: response.body, provider: .gnews).articles.compactMap { wire in
-            guard let title = wire.title, !title.isEmpty, let link = wire.url, let url = URL(string: link),
-                url.scheme != nil
-            else { return nil }
+            guard let title = wire.title, !title.isEmpty, let url = Article.webURL(wire.url) else { return nil }
             return Article(
                 title: title, sourceName: wire.source?.name, description: wire.description, url: url,
-                imageURL: wire.image.flatMap { URL(string: $0) },
+                imageURL: Article.webURL(wire.image),
                 publishedAt: wire.publishedAt.flatMap(WireTimestamp.iso8601), provider: .gnews,
                 sourceURL: wire.source?.url.flatMap { URL(string: $0) })
         }

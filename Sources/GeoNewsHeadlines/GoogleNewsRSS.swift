@@ -90,10 +90,10 @@ public struct GoogleNewsRSS: HeadlineSource {
 
     /// An item as an article; `nil` when it lacks a title or a usable link.
     static func article(from item: RSSItem) -> Article? {
-        guard let url = URL(string: item.link), url.scheme != nil else { return nil }
+        guard let url = Article.webURL(item.link) else { return nil }
         let (headline, publisher) = splitTitle(item.title, source: item.sourceName)
         guard !headline.isEmpty else { return nil }
-        let site = URL(string: item.sourceURL).flatMap { $0.scheme == nil || $0.host == nil ? nil : $0 }
+        let site = Article.webURL(item.sourceURL)
         return Article(
             title: headline, sourceName: item.sourceName.isEmpty ? publisher : item.sourceName,
             url: url, publishedAt: WireTimestamp.rfc2822(item.pubDate), provider: .googleNews, sourceURL: site)

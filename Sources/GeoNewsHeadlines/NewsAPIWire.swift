@@ -40,12 +40,12 @@ enum NewsAPIWire {
 
     static func article(_ wire: WireArticle) -> Article? {
         guard !isRemovedPlaceholder(wire), let title = wire.title?.trimmingCharacters(in: .whitespacesAndNewlines),
-            !title.isEmpty, let link = wire.url, let url = URL(string: link), url.scheme != nil
+            !title.isEmpty, let url = Article.webURL(wire.url)
         else { return nil }
         return Article(
             title: Article.headline(title, publisher: wire.source?.name), sourceName: wire.source?.name, author: nonEmpty(wire.author),
             description: nonEmpty(wire.description), url: url,
-            imageURL: wire.urlToImage.flatMap { URL(string: $0) },
+            imageURL: Article.webURL(wire.urlToImage),
             publishedAt: wire.publishedAt.flatMap(WireTimestamp.iso8601), provider: .newsAPI)
     }
 

@@ -73,4 +73,23 @@ final class RSSFeedTests: XCTestCase {
     func testItemWithoutLinkIsSkipped() {
         XCTAssertNil(GoogleNewsRSS.article(from: RSSItem(title: "Headline - Source", link: "")))
     }
+
+    /// A link a page would run or load inline is no article: only http and https with a host.
+    func testAnItemWhoseLinkIsNotAWebAddressIsSkipped() {
+        for link in [
+            "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "file:///etc/passwd", "https:///path",
+        ] {
+            XCTAssertNil(GoogleNewsRSS.article(from: RSSItem(title: "Headline - Source", link: link)), link)
+        }
+        let kept = GoogleNewsRSS.article(from: RSSItem(title: "Headline - Source", link: "HTTPS://example.org/a"))
+        XCTAssertEqual(kept?.url.host, "example.org")
+    }
+
+    func testOnlyWebAddressesAreWebURLs() {
+        XCTAssertEqual(Article.webURL("http://example.org/x?y=1")?.absoluteString, "http://example.org/x?y=1")
+        XCTAssertNil(Article.webURL(nil))
+        XCTAssertNil(Article.webURL(""))
+        XCTAssertNil(Article.webURL("vbscript:msgbox"))
+        XCTAssertNil(Article.webURL("//example.org/relative"))
+    }
 }

@@ -7,21 +7,33 @@ import { age } from './panel.js';
 
 /** Shows article `a` in `container`; `back`, when given, is what the ← Back button does. */
 export function showArticle(a, container, back) {
-  const host = (() => { try { return new URL(a.url).host; } catch { return a.url; } })();
+  const link = webAddress(a.url), image = webAddress(a.imageURL);
+  const host = link ? new URL(link).host : '';
   const status = h('p', { role: 'status', class: 'muted small' });
   container.replaceChildren(h('article', { class: 'article' },
     back ? h('button', { type: 'button', class: 'back', onclick: back }, '← Back') : null,
     h('h3', {}, a.title),
     h('p', { class: 'meta' }, [a.source, a.publishedAt ? new Date(a.publishedAt).toLocaleString() : null, age(a.publishedAt)].filter(Boolean).join(' · ')),
-    a.imageURL ? h('img', { src: a.imageURL, alt: '', loading: 'lazy' }) : null,
+    image ? h('img', { src: image, alt: '', loading: 'lazy' }) : null,
     a.description ? h('p', {}, a.description) : null,
-    h('p', {}, h('a', { href: a.url, target: '_blank', rel: 'noopener' }, `Read on ${host}`)),
+    link ? h('p', {}, h('a', { href: link, target: '_blank', rel: 'noopener' }, `Read on ${host}`)) : null,
     h('div', { class: 'actions' },
       h('button', { type: 'button', onclick: () => copyLink(a.url, status) }, 'Copy link'),
       h('button', { type: 'button', onclick: () => saveForLater(a, status) }, 'Read later')),
     status));
   container.querySelector('h3').tabIndex = -1;
   container.querySelector('h3').focus();
+}
+
+/** `url` when it is an http or https address, else null: a `javascript:` or `data:` link in a
+ * saved article would run in this page if it were followed or loaded. */
+function webAddress(url) {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
 }
 
 async function copyLink(url, status) {
