@@ -25,6 +25,7 @@ public enum GeoNewsAPI {
         configuration: ServerConfiguration, data: DataDirectory, logger: Logger,
         onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
+        try configuration.validate()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusNaming(registry: registry))
         let store = try await openStore(configuration, logger: logger)

@@ -78,6 +78,60 @@ public struct ServerConfiguration: Sendable {
         self.stateDirectory = stateDirectory
     }
 
+    /// The most ``maximumConcurrentDatasetBuilds``: past a few, builds only share the cores and
+    /// add to the heap.
+    public static let mostConcurrentDatasetBuilds = 64
+    /// The longest ``datasetBuildWaitSeconds``: an hour.
+    public static let longestDatasetBuildWait: Int64 = 3_600
+
+    /// A value out of its range, named as the command line names it.
+    public struct Refusal: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// Throws, naming the first value out of its range, unless every value is one the server
+    /// can run with: `geonews-serve` checks its options here before it binds, and
+    /// ``GeoNewsAPI/run(configuration:data:logger:onListening:)`` checks again.
+    public func validate() throws(Refusal) {
+        func refuse(_ text: String) -> Refusal { Refusal(description: text) }
+        guard (0...65535).contains(port) else { throw refuse("port \(port) is outside 0…65535") }
+        guard maximumBodyBytes > 0 else { throw refuse("max body bytes \(maximumBodyBytes) must be above 0") }
+        guard idleTimeoutSeconds > 0 else { throw refuse("idle timeout \(idleTimeoutSeconds) must be above 0 seconds") }
+        guard headerTimeoutSeconds > 0 else { throw refuse("header timeout \(headerTimeoutSeconds) must be above 0 seconds") }
+        guard bodyTimeoutSeconds > 0 else { throw refuse("body timeout \(bodyTimeoutSeconds) must be above 0 seconds") }
+        guard bodyMinimumRate >= 0 else { throw refuse("body min rate \(bodyMinimumRate) must be 0 or more bytes per second") }
+        guard shutdownTimeoutSeconds > 0 else { throw refuse("shutdown timeout \(shutdownTimeoutSeconds) must be above 0 seconds") }
+        if let corsOrigin, URL(string: corsOrigin)?.host == nil {
+            throw refuse("CORS origin '\(corsOrigin)' is not of the form scheme://host[:port]")
+        }
+        guard tokenLifetimeSeconds > 0 else { throw refuse("token lifetime \(tokenLifetimeSeconds) s must be above 0") }
+        guard quotaPoints > 0 else { throw refuse("quota points \(quotaPoints) must be above 0") }
+        guard quotaBytes > 0 else { throw refuse("quota bytes \(quotaBytes) must be above 0") }
+        guard (1...Int(Int32.max)).contains(maximumUploadPoints) else {
+            throw refuse("max upload points \(maximumUploadPoints) is outside 1…\(Int32.max)")
+        }
+        guard maximumDatasetBytes > 0 else { throw refuse("max dataset bytes \(maximumDatasetBytes) must be above 0") }
+        guard mappedDatasetBudget > 0 else { throw refuse("mapped dataset budget \(mappedDatasetBudget) must be above 0") }
+        guard (1...Self.mostConcurrentDatasetBuilds).contains(maximumConcurrentDatasetBuilds) else {
+            throw refuse(
+                "max concurrent dataset builds \(maximumConcurrentDatasetBuilds) is outside 1…\(Self.mostConcurrentDatasetBuilds)")
+        }
+        guard (0...Self.longestDatasetBuildWait).contains(datasetBuildWaitSeconds) else {
+            throw refuse("dataset build wait \(datasetBuildWaitSeconds) is outside 0…\(Self.longestDatasetBuildWait) seconds")
+        }
+        guard writesPerSecond > 0, writesPerSecond <= 1_000_000 else {
+            throw refuse("write rate \(writesPerSecond) must be above 0 and at most 1000000 per second")
+        }
+        guard (1...1_000_000).contains(writeBurst) else { throw refuse("write burst \(writeBurst) is outside 1…1000000") }
+        guard (1...10_000_000).contains(trackedAddresses) else {
+            throw refuse("tracked addresses \(trackedAddresses) is outside 1…10000000")
+        }
+    }
+
+    /// Every default, with the state directory's: the one place they are stated (the options of
+    /// `geonews-serve` show them in their help).
+    public static var defaults: ServerConfiguration { ServerConfiguration(stateDirectory: defaultStateDirectory()) }
+
     /// `$XDG_STATE_HOME/geonews`, else `~/.local/state/geonews`.
     public static func defaultStateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let state = environment["XDG_STATE_HOME"], !state.isEmpty {

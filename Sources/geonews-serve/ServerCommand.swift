@@ -28,11 +28,11 @@ struct ServerCommand: AsyncParsableCommand {
         subcommands: [TokensCommand.self]
     )
 
-    @Option(help: ArgumentHelp("Address to bind.", valueName: "address"))
-    var host = "127.0.0.1"
+    @Option(help: ArgumentHelp("Address to bind (default: \(ServerConfiguration.defaults.host)).", valueName: "address"))
+    var host: String?
 
-    @Option(help: ArgumentHelp("TCP port, 0…65535 (0 picks a free one).", valueName: "port"))
-    var port = 8080
+    @Option(help: ArgumentHelp("TCP port, 0…65535; 0 picks a free one (default: \(ServerConfiguration.defaults.port)).", valueName: "port"))
+    var port: Int?
 
     @Option(
         help: ArgumentHelp("Folder of the users' database (default: $XDG_STATE_HOME/geonews or ~/.local/state/geonews).", valueName: "dir"))
@@ -50,29 +50,41 @@ struct ServerCommand: AsyncParsableCommand {
             valueName: "origin"))
     var corsOrigin: String?
 
-    @Option(help: ArgumentHelp("Largest request body accepted, in bytes; larger ones get 413.", valueName: "bytes"))
-    var maxBodyBytes = 64 << 20
-
-    @Option(help: ArgumentHelp("Seconds a connection may stay silent before it is closed.", valueName: "seconds"))
-    var idleTimeout: Int64 = 30
-
-    @Option(help: ArgumentHelp("Seconds a new connection may take to send its first request's headers.", valueName: "seconds"))
-    var headerTimeout: Int64 = 10
+    @Option(
+        help: ArgumentHelp(
+            "Largest request body accepted, in bytes; larger ones get 413 (default: \(ServerConfiguration.defaults.maximumBodyBytes)).",
+            valueName: "bytes"))
+    var maxBodyBytes: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Seconds a request body may take to arrive, plus one per --body-min-rate bytes received; slower bodies get 408.",
+            "Seconds a connection may stay silent before it is closed (default: \(ServerConfiguration.defaults.idleTimeoutSeconds)).",
             valueName: "seconds"))
-    var bodyTimeout: Int64 = 60
-
-    @Option(help: ArgumentHelp("Bytes of request body that earn it one more second past --body-timeout (0: none).", valueName: "bytes"))
-    var bodyMinRate = 64 << 10
+    var idleTimeout: Int64?
 
     @Option(
         help: ArgumentHelp(
-            "Seconds the requests in flight have to finish after SIGTERM or SIGINT before their connections are closed.",
+            "Seconds a new connection may take to send its first request's headers (default: \(ServerConfiguration.defaults.headerTimeoutSeconds)).",
             valueName: "seconds"))
-    var shutdownTimeout: Int64 = 30
+    var headerTimeout: Int64?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a request body may take to arrive, plus one per --body-min-rate bytes received; slower bodies get 408 (default: \(ServerConfiguration.defaults.bodyTimeoutSeconds)).",
+            valueName: "seconds"))
+    var bodyTimeout: Int64?
+
+    @Option(
+        help: ArgumentHelp(
+            "Bytes of request body that earn it one more second past --body-timeout; 0: none (default: \(ServerConfiguration.defaults.bodyMinimumRate)).",
+            valueName: "bytes"))
+    var bodyMinRate: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds the requests in flight have to finish after SIGTERM or SIGINT before their connections are closed (default: \(ServerConfiguration.defaults.shutdownTimeoutSeconds)).",
+            valueName: "seconds"))
+    var shutdownTimeout: Int64?
 
     @Option(help: ArgumentHelp("Folder of the web map page served at / (default: WebMap beside Data/ when present).", valueName: "dir"))
     var pageDir: String?
@@ -94,16 +106,6 @@ struct ServerCommand: AsyncParsableCommand {
     var benchmarkConstantRoute = false
 
     func run() async throws {
-        guard (0...65535).contains(port) else { throw fail("port \(port) is outside 0…65535", .usage) }
-        guard maxBodyBytes > 0 else { throw fail("max body bytes \(maxBodyBytes) must be above 0", .usage) }
-        guard idleTimeout > 0 else { throw fail("idle timeout \(idleTimeout) must be above 0 seconds", .usage) }
-        guard headerTimeout > 0 else { throw fail("header timeout \(headerTimeout) must be above 0 seconds", .usage) }
-        guard bodyTimeout > 0 else { throw fail("body timeout \(bodyTimeout) must be above 0 seconds", .usage) }
-        guard bodyMinRate >= 0 else { throw fail("body min rate \(bodyMinRate) must be 0 or more bytes per second", .usage) }
-        guard shutdownTimeout > 0 else { throw fail("shutdown timeout \(shutdownTimeout) must be above 0 seconds", .usage) }
-        if let corsOrigin, URL(string: corsOrigin)?.host == nil {
-            throw fail("CORS origin '\(corsOrigin)' is not of the form scheme://host[:port]", .usage)
-        }
         let data: DataDirectory
         do {
             data = try dataPath.map { DataDirectory(path: $0) } ?? DataDirectory.locate()
@@ -112,17 +114,24 @@ struct ServerCommand: AsyncParsableCommand {
         }
         var configuration = ServerConfiguration(
             stateDirectory: stateDir.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultStateDirectory())
-        configuration.host = host
-        configuration.port = port
+        // An option given replaces the configuration's default; ServerConfiguration states each
+        // default once and checks every range.
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
         configuration.corsOrigin = corsOrigin
-        configuration.maximumBodyBytes = maxBodyBytes
-        configuration.idleTimeoutSeconds = idleTimeout
-        configuration.headerTimeoutSeconds = headerTimeout
-        configuration.bodyTimeoutSeconds = bodyTimeout
-        configuration.bodyMinimumRate = bodyMinRate
-        configuration.shutdownTimeoutSeconds = shutdownTimeout
+        if let maxBodyBytes { configuration.maximumBodyBytes = maxBodyBytes }
+        if let idleTimeout { configuration.idleTimeoutSeconds = idleTimeout }
+        if let headerTimeout { configuration.headerTimeoutSeconds = headerTimeout }
+        if let bodyTimeout { configuration.bodyTimeoutSeconds = bodyTimeout }
+        if let bodyMinRate { configuration.bodyMinimumRate = bodyMinRate }
+        if let shutdownTimeout { configuration.shutdownTimeoutSeconds = shutdownTimeout }
         configuration.benchmarkConstantRoute = benchmarkConstantRoute
-        try ownership.apply(to: &configuration)
+        ownership.apply(to: &configuration)
+        do {
+            try configuration.validate()
+        } catch {
+            throw fail(error.description, .usage)
+        }
         configuration.postgres = try Self.postgres(store ?? ProcessInfo.processInfo.environment["GEONEWS_STORE"])
         configuration.pageDirectory = try folder(
             pageDir, option: "--page-dir",
@@ -133,7 +142,7 @@ struct ServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "geonews-serve")
         logger.logLevel = .notice
         do {
-            try await GeoNewsAPI.run(configuration: configuration, data: data, logger: logger) { [host] port in
+            try await GeoNewsAPI.run(configuration: configuration, data: data, logger: logger) { [host = configuration.host] port in
                 // Unbuffered, so that a supervisor or a test reading the pipe sees it at once.
                 FileHandle.standardOutput.write(Data("geonews-serve: listening on http://\(host):\(port)\n".utf8))
             }
@@ -143,7 +152,7 @@ struct ServerCommand: AsyncParsableCommand {
             case .state: throw fail(error.description, .ioError)
             }
         } catch {
-            throw fail("cannot serve on \(host):\(port): \(error)", .unavailable)
+            throw fail("cannot serve on \(configuration.host):\(configuration.port): \(error)", .unavailable)
         }
     }
 

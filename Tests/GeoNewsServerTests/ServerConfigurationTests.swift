@@ -1,0 +1,86 @@
+import Foundation
+import GeoNewsServer
+import XCTest
+
+/// The server's settings are checked in one place, `ServerConfiguration.validate()`, which the
+/// command line and `GeoNewsAPI.run` both call, and their defaults are stated once there.
+final class ServerConfigurationTests: XCTestCase {
+    func testTheDefaultsAreValid() throws {
+        let defaults = ServerConfiguration.defaults
+        XCTAssertNoThrow(try defaults.validate())
+        XCTAssertEqual(defaults.host, "127.0.0.1")
+        XCTAssertEqual(defaults.port, 8080)
+    }
+
+    func testEveryValueOutOfItsRangeIsRefusedByName() {
+        let cases: [(WritableKeyPath<ServerConfiguration, Int>, Int, String)] = [
+            (\.port, 65_536, "port 65536 is outside 0…65535"),
+            (\.port, -1, "port -1 is outside 0…65535"),
+            (\.maximumBodyBytes, 0, "max body bytes 0 must be above 0"),
+            (\.bodyMinimumRate, -1, "body min rate -1 must be 0 or more bytes per second"),
+            (\.quotaPoints, 0, "quota points 0 must be above 0"),
+            (\.quotaBytes, -5, "quota bytes -5 must be above 0"),
+            (\.maximumUploadPoints, Int(Int32.max) + 1, "max upload points 2147483648 is outside 1…2147483647"),
+            (\.maximumDatasetBytes, 0, "max dataset bytes 0 must be above 0"),
+            (\.mappedDatasetBudget, 0, "mapped dataset budget 0 must be above 0"),
+            (\.maximumConcurrentDatasetBuilds, 65, "max concurrent dataset builds 65 is outside 1…64"),
+            (\.writeBurst, 0, "write burst 0 is outside 1…1000000"),
+            (\.trackedAddresses, 10_000_001, "tracked addresses 10000001 is outside 1…10000000"),
+        ]
+        for (field, value, message) in cases {
+            var configuration = ServerConfiguration.defaults
+            configuration[keyPath: field] = value
+            XCTAssertThrowsError(try configuration.validate(), message) { error in
+                XCTAssertEqual((error as? ServerConfiguration.Refusal)?.description, message)
+            }
+        }
+        let seconds: [(WritableKeyPath<ServerConfiguration, Int64>, Int64, String)] = [
+            (\.idleTimeoutSeconds, 0, "idle timeout 0 must be above 0 seconds"),
+            (\.headerTimeoutSeconds, -1, "header timeout -1 must be above 0 seconds"),
+            (\.bodyTimeoutSeconds, 0, "body timeout 0 must be above 0 seconds"),
+            (\.shutdownTimeoutSeconds, 0, "shutdown timeout 0 must be above 0 seconds"),
+            (\.datasetBuildWaitSeconds, 3_601, "dataset build wait 3601 is outside 0…3600 seconds"),
+        ]
+        for (field, value, message) in seconds {
+            var configuration = ServerConfiguration.defaults
+            configuration[keyPath: field] = value
+            XCTAssertThrowsError(try configuration.validate(), message) { error in
+                XCTAssertEqual((error as? ServerConfiguration.Refusal)?.description, message)
+            }
+        }
+        var rate = ServerConfiguration.defaults
+        rate.writesPerSecond = 0
+        XCTAssertThrowsError(try rate.validate())
+        var origin = ServerConfiguration.defaults
+        origin.corsOrigin = "map.example.org"
+        XCTAssertThrowsError(try origin.validate()) { error in
+            XCTAssertEqual("\(error)", "CORS origin 'map.example.org' is not of the form scheme://host[:port]")
+        }
+    }
+
+    /// The command line reports the configuration's refusal as one line and exit 64, and its
+    /// help shows the configuration's defaults.
+    func testTheCommandLineSaysTheRefusalAndShowsTheDefaults() throws {
+        let serve = ServerProcess.executable.path
+        guard FileManager.default.isExecutableFile(atPath: serve) else { throw XCTSkip("geonews-serve is not built") }
+        var environment = ProcessInfo.processInfo.environment
+        environment["GEONEWS_DATA"] = ServerProcess.packageRoot.appendingPathComponent("Data").path
+        let state = ServerProcess.newStateDirectory().path
+        for (arguments, message) in [
+            (["--port", "70000"], "port 70000 is outside 0…65535"),
+            (["--write-burst", "0"], "write burst 0 is outside 1…1000000"),
+            (["--dataset-build-wait", "7200"], "dataset build wait 7200 is outside 0…3600 seconds"),
+        ] {
+            let run = try SharedStoreTests.run(serve, arguments + ["--state-dir", state], environment: environment)
+            XCTAssertEqual(run.status, 64, run.output)
+            XCTAssertEqual(run.output.split(separator: "\n").count, 1, run.output)
+            XCTAssertTrue(run.output.contains(message), run.output)
+        }
+        let help = try SharedStoreTests.run(serve, ["--help"], environment: environment)
+        XCTAssertEqual(help.status, 0)
+        let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for shown in ["(default: 8080)", "(default: 127.0.0.1)", "(default: 30)", "(default: 90d)", "(default: 10000)"] {
+            XCTAssertTrue(text.contains(shown), "\(shown) in\n\(help.output)")
+        }
+    }
+}
