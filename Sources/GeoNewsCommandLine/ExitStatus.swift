@@ -17,6 +17,9 @@ public enum ExitStatus: Int32, Sendable {
     /// Resolved, but the headlines could not be fetched (offline, provider failure, bad key,
     /// or the `geonews-news` executable missing).
     case headlinesUnavailable = 69
+    /// An output cannot be created: it exists and is never replaced, or its folder is missing
+    /// (`geonews-serve backup`, `restore`).
+    case cannotCreate = 73
     /// Writing the output failed.
     case ioError = 74
     /// A provider needs configuration that is missing (an API key).

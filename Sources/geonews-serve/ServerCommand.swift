@@ -25,7 +25,7 @@ struct ServerCommand: AsyncParsableCommand {
             """,
         version: GeoNewsRelease.version,
         // Operators' commands on the state directory; without one, the server runs.
-        subcommands: [TokensCommand.self]
+        subcommands: [TokensCommand.self, BackupCommand.self, RestoreCommand.self]
     )
 
     @Option(help: ArgumentHelp("Address to bind (default: \(ServerConfiguration.defaults.host)).", valueName: "address"))
