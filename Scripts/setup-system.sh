@@ -15,7 +15,7 @@
 #                                   all of the above, headless Chromium with its WebDriver and a
 #                                   colour emoji font (the web map's browser tests; the markers'
 #                                   flags), PostgreSQL 15's server binaries (postgresql-15, the
-#                                   PostgreSQL store's tests) and nginx (nginx-light, in front of
+#                                   PostgreSQL store's tests; openssl makes their test CA) and nginx (nginx-light, in front of
 #                                   two instances in the kill test)
 #
 # Safe to run again: it installs only what is missing. Needs root (or sudo) the first time.
@@ -43,6 +43,7 @@ if [ "$job" = test ]; then
   command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
   [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
   [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql-15)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
