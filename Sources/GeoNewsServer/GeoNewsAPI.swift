@@ -174,6 +174,7 @@ public enum GeoNewsAPI {
         router.add(middleware: MetricsMiddleware())
         router.add(
             middleware: WriteRateLimit(
+                proxies: state.configuration.proxies,
                 buckets: WriteBuckets(
                     rate: state.configuration.writesPerSecond, burst: state.configuration.writeBurst,
                     trackedAddresses: state.configuration.trackedAddresses)))

@@ -64,6 +64,9 @@ public struct ServerConfiguration: Sendable {
     public var writesPerSecond = 5.0
     /// Writes one client address may make at once before the rate applies.
     public var writeBurst = 30
+    /// The proxies in front of the server, as CIDR blocks (`--trusted-proxy`): from them the
+    /// client address is taken from `Forwarded` or `X-Forwarded-For` (``TrustedProxies``).
+    public var trustedProxies: [String] = []
     /// Client addresses whose write rate is tracked at once; past it the fullest buckets
     /// (the addresses quiet longest) are forgotten, so memory stays bounded.
     public var trackedAddresses = 10_000
@@ -126,6 +129,10 @@ public struct ServerConfiguration: Sendable {
         guard (1...10_000_000).contains(trackedAddresses) else {
             throw refuse("tracked addresses \(trackedAddresses) is outside 1…10000000")
         }
+        guard trustedProxies.count <= 1_000 else { throw refuse("\(trustedProxies.count) trusted proxies is more than 1000") }
+        for block in trustedProxies where TrustedProxies.Block(parsing: block[...]) == nil {
+            throw refuse("trusted proxy '\(block.prefix(64))' is not an address or a CIDR block (such as 10.0.0.0/8 or fd00::/8)")
+        }
     }
 
     /// Every default, with the state directory's: the one place they are stated (the options of
@@ -133,6 +140,9 @@ public struct ServerConfiguration: Sendable {
     public static var defaults: ServerConfiguration { ServerConfiguration(stateDirectory: defaultStateDirectory()) }
 
     /// `$XDG_STATE_HOME/geonews`, else `~/.local/state/geonews`.
+    /// ``trustedProxies`` parsed (``validate()`` refuses a block that does not parse).
+    public var proxies: TrustedProxies { TrustedProxies(trustedProxies.compactMap { TrustedProxies.Block(parsing: $0[...]) }) }
+
     public static func defaultStateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
             return URL(fileURLWithPath: state).appendingPathComponent("geonews")

@@ -99,6 +99,13 @@ struct ServerCommand: AsyncParsableCommand {
         help: ArgumentHelp("The GeoNews Data directory (default: $GEONEWS_DATA, else found beside the executable).", valueName: "dir"))
     var dataPath: String?
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A proxy in front of the server, as an address or a CIDR block (repeatable): from it the client is taken from Forwarded or X-Forwarded-For, the rightmost address that is not a trusted proxy; from any other peer those headers are ignored.",
+            valueName: "cidr"))
+    var trustedProxies: [String] = []
+
     @OptionGroup var ownership: OwnershipOptions
 
     // Benchmarks/run-serve.sh only: the floor of the stack beside the real routes.
@@ -126,6 +133,7 @@ struct ServerCommand: AsyncParsableCommand {
         if let bodyMinRate { configuration.bodyMinimumRate = bodyMinRate }
         if let shutdownTimeout { configuration.shutdownTimeoutSeconds = shutdownTimeout }
         configuration.benchmarkConstantRoute = benchmarkConstantRoute
+        configuration.trustedProxies = trustedProxies
         ownership.apply(to: &configuration)
         do {
             try configuration.validate()

@@ -1,15 +1,21 @@
+import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
 
 /// Limits the writes each client address makes (POST, PUT, PATCH, DELETE under the paths of
 /// users, favourites, settings and datasets) with a token bucket per address: `burst` at once,
-/// then `rate` per second. Past it the answer is 429 problem JSON with `Retry-After`.
+/// then `rate` per second; and, as well, those of each bearer token, so that the users behind
+/// one address (an office, a carrier's NAT) and one user behind many are limited alike. Past
+/// either the answer is 429 problem JSON with `Retry-After`. The address is the client's as
+/// ``TrustedProxies`` names it: behind a trusted proxy, the forwarded one.
 ///
 /// At most `trackedAddresses` buckets are kept: a new address past that makes the fullest
 /// tenth be forgotten (a bucket that has refilled is as good as new, and an address being
 /// limited has the emptiest), so that memory stays bounded whatever the number of clients.
 struct WriteRateLimit<Context: RemoteAddressRequestContext>: RouterMiddleware {
+    let proxies: TrustedProxies
     let buckets: WriteBuckets
 
     static var limitedPaths: [String] { ["/v1/users", "/v1/favourites", "/v1/settings", "/v1/datasets"] }
@@ -20,16 +26,52 @@ struct WriteRateLimit<Context: RemoteAddressRequestContext>: RouterMiddleware {
         else {
             return try await next(request, context)
         }
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
-        if let wait = buckets.take(address) {
-            throw Problem(
-                .tooManyRequests, title: "Too many writes",
-                detail: "this address made more than \(buckets.burst) writes at once or \(buckets.rate) per second; retry after \(wait) s",
-                type: "https://geonews.invalid/problems/rate-limited", headers: [.retryAfter: "\(wait)"])
+        let peer = context.remoteAddress?.ipAddress ?? "unknown"
+        let address = proxies.client(
+            peer: peer, forwarded: Self.joined(request.headers, forwardedName),
+            forwardedFor: Self.joined(request.headers, xForwardedForName))
+        if let wait = buckets.take("address " + address) {
+            throw limited("this address", wait)
+        }
+        if let token = Self.bearer(request.headers), let wait = buckets.take("token \(Self.digest(token))") {
+            throw limited("this user", wait)
         }
         return try await next(request, context)
     }
+
+    private func limited(_ who: String, _ wait: Int) -> Problem {
+        Problem(
+            .tooManyRequests, title: "Too many writes",
+            detail: "\(who) made more than \(buckets.burst) writes at once or \(buckets.rate) per second; retry after \(wait) s",
+            type: "https://geonews.invalid/problems/rate-limited", headers: [.retryAfter: "\(wait)"])
+    }
+
+    /// A field's values joined as HTTP joins repeated fields; `nil` when absent or past 4 KB.
+    static func joined(_ headers: HTTPFields, _ name: HTTPField.Name) -> String? {
+        let values = headers[values: name]
+        guard !values.isEmpty else { return nil }
+        let text = values.joined(separator: ",")
+        return text.utf8.count <= 4_096 ? text : nil
+    }
+
+    /// The bearer token of the request, if it sends one (not checked here: the routes do).
+    static func bearer(_ headers: HTTPFields) -> Substring? {
+        guard let value = headers[.authorization], value.utf8.count <= 512, value.hasPrefix("Bearer ") else { return nil }
+        return value.dropFirst(7)
+    }
+
+    /// The token as a bucket's key: its digest, so that no token is held in the table.
+    static func digest(_ token: Substring) -> String {
+        SHA256.hash(data: Array(token.utf8)).prefix(12).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
 }
+
+/// `Forwarded` (RFC 7239) and `X-Forwarded-For`, read from a trusted proxy's requests.
+private let forwardedName = HTTPField.Name("Forwarded")!
+private let xForwardedForName = HTTPField.Name("X-Forwarded-For")!
 
 /// The token buckets of ``WriteRateLimit``, shared by every connection.
 final class WriteBuckets: Sendable {
