@@ -30,25 +30,21 @@ func buildAreas(data dir: DataDirectory, folder: String) throws {
 /// Packs `land-index.bin` in `folder` into `Data/land-index.pack`.
 func packLandIndex(data dir: DataDirectory, folder: String) throws {
     let source = folder + "/" + LandIndexFormat.fileName
-    let index = try MappedFile(path: source)
-    let started = timespec.now
-    let bytes = try withExtendedLifetime(index) { try LandIndexPack.encode(index.bytes, path: source) }
-    write(bytes, to: dir.file(LandIndexPack.fileName))
-    print(
-        "packed \(source) (\(index.bytes.count) bytes) into \(dir.file(LandIndexPack.fileName)) (\(bytes.count) bytes) "
-            + "in \(format3(timespec.now - started)) s")
+    try pack(source, into: dir.file(LandIndexPack.fileName)) { try LandIndexPack.encode($0, path: source) }
 }
 
 /// Packs `area-index.bin` in `folder` into `Data/area-index.pack`.
 func packAreaIndex(data dir: DataDirectory, folder: String) throws {
-    let source = folder + "/" + AreaIndexRecord.fileName
+    try pack(folder + "/" + AreaIndexRecord.fileName, into: dir.file(AreaIndexPack.fileName)) { try AreaIndexPack.encode(Array($0)) }
+}
+
+/// Maps `source`, writes `encode` of its bytes to `target` and says so.
+func pack(_ source: String, into target: String, _ encode: (UnsafeRawBufferPointer) throws -> [UInt8]) throws {
     let index = try MappedFile(path: source)
     let started = timespec.now
-    let bytes = try withExtendedLifetime(index) { try AreaIndexPack.encode(Array(index.bytes)) }
-    write(bytes, to: dir.file(AreaIndexPack.fileName))
-    print(
-        "packed \(source) (\(index.bytes.count) bytes) into \(dir.file(AreaIndexPack.fileName)) (\(bytes.count) bytes) "
-            + "in \(format3(timespec.now - started)) s")
+    let bytes = try withExtendedLifetime(index) { try encode(index.bytes) }
+    write(bytes, to: target)
+    print("packed \(source) (\(index.bytes.count) bytes) into \(target) (\(bytes.count) bytes) in \(format3(timespec.now - started)) s")
 }
 
 /// Builds the country index, the compiled catalogue and the base map into `Data/`, or with

@@ -29,6 +29,38 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_until_up(port, tries=300):
+    """Waits (0.1 s a try) until the server on `port` answers /healthz 200."""
+    for _ in range(tries):
+        if request(port, "GET", "/healthz")[0] == 200:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def stop_server(server, log, secret=None):
+    """Stops `server` (SIGTERM, then SIGKILL after 60 s); a problem if its output holds `secret`."""
+    server.terminate()
+    try:
+        server.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.seek(0)
+    return ["the server's output holds the password"] if secret and secret in log.read() else []
+
+
+def report(name, figures, problems):
+    """Prints a line per figure and per problem, then "NAME: passed" or the failures; the exit code."""
+    for line in figures:
+        print(f"{name}: {line}")
+    for p in problems:
+        print(f"{name}: FAILED: {p}")
+    if problems:
+        return 1
+    print(f"{name}: passed")
+    return 0
+
+
 class Instance:
     """One geonews-serve on a fixed port, restartable after a kill."""
 

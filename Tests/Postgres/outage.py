@@ -19,7 +19,7 @@ import time
 from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from failover import free_port, request  # noqa: E402
+from failover import free_port, report, request, stop_server, wait_until_up  # noqa: E402
 
 
 def main():
@@ -41,10 +41,7 @@ def main():
             problems.append(f"{what}: {got}, expected {wanted}")
 
     try:
-        for _ in range(300):
-            if request(port, "GET", "/healthz")[0] == 200:
-                break
-            time.sleep(0.1)
+        wait_until_up(port)
         status, body, _ = request(port, "POST", "/v1/users")
         expect("POST /v1/users", status, 201)
         token = body["token"]
@@ -76,22 +73,9 @@ def main():
         expect("GET /v1/settings, store back", (status, (body or {}).get("newsCountry")), (200, "fr"))
         expect("/readyz, store back", request(port, "GET", "/readyz")[0], 200)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.seek(0)
-        output = log.read()
-        if password and password in output:
-            problems.append("the server's output holds the password")
+        problems += stop_server(server, log, password)
         shutil.rmtree(folder, ignore_errors=True)
-    print("outage: " + "; ".join(figures))
-    if problems:
-        print("outage: FAILED " + "; ".join(problems))
-        return 1
-    print("outage: passed")
-    return 0
+    return report("outage", figures, problems)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from failover import free_port, request  # noqa: E402
+from failover import free_port, report, request, stop_server, wait_until_up  # noqa: E402
 
 STORE_DEADLINE = 5.0
 
@@ -124,10 +124,7 @@ def main():
             problems.append(f"{what}: {got}, expected {wanted}")
 
     try:
-        for _ in range(300):
-            if request(port, "GET", "/healthz")[0] == 200:
-                break
-            time.sleep(0.1)
+        wait_until_up(port)
         status, body, _ = request(port, "POST", "/v1/users")
         expect("POST /v1/users", status, 201)
         token = body["token"]
@@ -203,24 +200,9 @@ def main():
         stop.set()
         relay.closed = True
         relay.set_cut(False)
-        server.terminate()
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.seek(0)
-        output = log.read()
-        if store.password and store.password in output:
-            problems.append("the server's output holds the password")
+        problems += stop_server(server, log, store.password)
         shutil.rmtree(folder, ignore_errors=True)
-    for line in figures:
-        print(f"partition: {line}")
-    if problems:
-        for p in problems:
-            print(f"partition: FAILED: {p}")
-        return 1
-    print("partition: passed")
-    return 0
+    return report("partition", figures, problems)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from failover import free_port, request  # noqa: E402
+from failover import free_port, report, request  # noqa: E402
 
 PG = "/usr/lib/postgresql/15/bin"
 
@@ -149,12 +149,7 @@ def main():
         subprocess.run(["runuser", "-u", "geonews-test", "--", f"{PG}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         shutil.rmtree(folder, ignore_errors=True)
-    if problems:
-        for p in problems:
-            print(f"tls: FAILED: {p}")
-        return 1
-    print("tls: passed")
-    return 0
+    return report("tls", [], problems)
 
 
 if __name__ == "__main__":

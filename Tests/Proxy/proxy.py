@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Postgres"))
-from failover import free_port  # noqa: E402
+from failover import free_port, report  # noqa: E402
 
 
 def post(host, port, path, source, body=None, token=None, headers=None):
@@ -136,14 +136,7 @@ def main():
             except subprocess.TimeoutExpired:
                 p.kill()
         shutil.rmtree(folder, ignore_errors=True)
-    for line in seen:
-        print(f"proxy: {line}")
-    if problems:
-        for p in problems:
-            print(f"proxy: FAILED: {p}")
-        return 1
-    print("proxy: passed")
-    return 0
+    return report("proxy", seen, problems)
 
 
 if __name__ == "__main__":
