@@ -70,7 +70,10 @@ final class ServerConfigurationTests: XCTestCase {
             (["--port", "70000"], "port 70000 is outside 0…65535"),
             (["--write-burst", "0"], "write burst 0 is outside 1…1000000"),
             (["--dataset-build-wait", "7200"], "dataset build wait 7200 is outside 0…3600 seconds"),
-            (["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "proxy.example.org"], "trusted proxy 'proxy.example.org' is not an address"),
+            (
+                ["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "proxy.example.org"],
+                "trusted proxy 'proxy.example.org' is not an address"
+            ),
         ] {
             let run = try SharedStoreTests.run(serve, arguments + ["--state-dir", state], environment: environment)
             XCTAssertEqual(run.status, 64, run.output)
