@@ -29,6 +29,35 @@ def free_port():
         return s.getsockname()[1]
 
 
+def start_server(serve, folder, store, *extra):
+    """geonews-serve on a free port with its state in `folder`, on the PostgreSQL `store`, its
+    output in `folder`/server.log: (process, port, log)."""
+    port = free_port()
+    log = open(os.path.join(folder, "server.log"), "w+")
+    server = subprocess.Popen([serve, "--port", str(port), "--state-dir", os.path.join(folder, "state"), "--store", store, *extra],
+                              stdout=log, stderr=subprocess.STDOUT)
+    return server, port, log
+
+
+def nginx_head(folder, access_log="off"):
+    """The part of an nginx.conf every test shares: foreground, one worker, everything it
+    writes in `folder`; the `http {` block is left open for the caller's servers."""
+    return f"""
+daemon off;
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log {access_log};
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+"""
+
+
 def wait_until_up(port, tries=300):
     """Waits (0.1 s a try) until the server on `port` answers /healthz 200."""
     for _ in range(tries):
@@ -116,20 +145,7 @@ def request(port, method, path, body=None, token=None, timeout=15):
 
 def nginx_config(folder, port, upstreams):
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in upstreams)
-    return f"""
-daemon off;
-worker_processes 1;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    upstream geonews {{
+    return nginx_head(folder) + f"""    upstream geonews {{
 {servers}
     }}
     server {{

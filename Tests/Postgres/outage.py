@@ -19,7 +19,7 @@ import time
 from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from failover import free_port, report, request, stop_server, wait_until_up  # noqa: E402
+from failover import report, request, start_server, stop_server, wait_until_up  # noqa: E402
 
 
 def main():
@@ -30,10 +30,7 @@ def main():
     options = parser.parse_args()
     password = urlsplit(options.store).password or ""
     folder = tempfile.mkdtemp(prefix="geonews-outage-")
-    port = free_port()
-    log = open(os.path.join(folder, "server.log"), "w+")
-    server = subprocess.Popen([options.serve, "--port", str(port), "--state-dir", os.path.join(folder, "state"),
-                               "--store", options.store], stdout=log, stderr=subprocess.STDOUT)
+    server, port, log = start_server(options.serve, folder, options.store)
     problems, figures = [], []
 
     def expect(what, got, wanted):

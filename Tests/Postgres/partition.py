@@ -17,7 +17,6 @@ import argparse
 import os
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -26,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from failover import free_port, report, request, stop_server, wait_until_up  # noqa: E402
+from failover import report, request, start_server, stop_server, wait_until_up  # noqa: E402
 
 STORE_DEADLINE = 5.0
 
@@ -111,11 +110,7 @@ def main():
     relay = Relay(store.port)
     through_relay = urlunsplit(store._replace(netloc=f"{store.username}:{store.password}@127.0.0.1:{relay.port}"))
     folder = tempfile.mkdtemp(prefix="geonews-partition-")
-    port = free_port()
-    log = open(os.path.join(folder, "server.log"), "w+")
-    server = subprocess.Popen([options.serve, "--port", str(port), "--state-dir", os.path.join(folder, "state"),
-                               "--store", through_relay, "--write-rate", "100000", "--write-burst", "100000"],
-                              stdout=log, stderr=subprocess.STDOUT)
+    server, port, log = start_server(options.serve, folder, through_relay, "--write-rate", "100000", "--write-burst", "100000")
     problems, figures = [], []
     acknowledged, stop = [], threading.Event()
 

@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Postgres"))
-from failover import free_port, report  # noqa: E402
+from failover import free_port, nginx_head, report  # noqa: E402
 
 
 def post(host, port, path, source, body=None, token=None, headers=None):
@@ -48,20 +48,7 @@ def post(host, port, path, source, body=None, token=None, headers=None):
 
 
 def nginx_config(folder, front, server_port):
-    return f"""
-daemon off;
-worker_processes 1;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log {folder}/access.log;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    server {{
+    return nginx_head(folder, f"{folder}/access.log") + f"""    server {{
         listen 127.0.0.2:{front};
         location / {{
             proxy_pass http://127.0.0.1:{server_port};
