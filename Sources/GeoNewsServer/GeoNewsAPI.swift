@@ -9,6 +9,10 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The HTTP API of `geonews serve`: the routes, their middleware and the service group that
 /// runs them until SIGTERM or SIGINT.
 public enum GeoNewsAPI {
@@ -76,12 +80,24 @@ public enum GeoNewsAPI {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
         }
         let plainRoutes = try PlainRoutes(state: state)
-        let router = try makeRouter(state: state, plainRoutes: plainRoutes, metrics: registry, logger: logger)
+        var accessLog: AccessLog?
+        if let path = configuration.accessLogPath {
+            do {
+                accessLog = try AccessLog(path: path)
+            } catch {
+                throw ServerStartError.state(error.description)
+            }
+        }
+        let reopening = accessLog.map(Self.reopenOnHangUp)
+        defer { reopening?.cancel() }
+        let router = try makeRouter(state: state, plainRoutes: plainRoutes, metrics: registry, accessLog: accessLog, logger: logger)
         let serverName = "geonews"
         let deadlines = BodyDeadline.Limits(
             timeoutSeconds: configuration.bodyTimeoutSeconds, bytesPerSecond: configuration.bodyMinimumRate,
             shutdownSeconds: configuration.shutdownTimeoutSeconds)
-        let answers = EventLoopAnswers.Routes(table: plainRoutes, serverName: serverName, corsOrigin: configuration.corsOrigin)
+        let answers = EventLoopAnswers.Routes(
+            table: plainRoutes, serverName: serverName, corsOrigin: configuration.corsOrigin,
+            proxies: configuration.proxies, accessLog: accessLog)
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -106,7 +122,23 @@ public enum GeoNewsAPI {
         // a margin, the tasks still running are cancelled.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeoutSeconds) + BodyDeadline.shutdownMargin
         let group = ServiceGroup(configuration: groupConfiguration)
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await accessLog?.close()
+            throw error
+        }
+        await accessLog?.close()
+    }
+
+    /// `SIGHUP` (`systemctl reload`, logrotate's `postrotate`) opens the access log's path
+    /// again, instead of ending the process as it would by default.
+    private static func reopenOnHangUp(_ log: AccessLog) -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler { log.reopen() }
+        source.resume()
+        return source
     }
 
     static func load(
@@ -160,13 +192,15 @@ public enum GeoNewsAPI {
     }
 
     /// Every route, under the middleware every request passes: CORS when an origin is
-    /// configured (outermost, so that problems get its headers too), problem JSON, metrics, the
-    /// write rate limit and the body limit.
+    /// The client's address and the access log (outermost, so that the log sees every answer),
+    /// CORS when an origin is configured (so that problems get its headers too), problem JSON,
+    /// metrics, the write rate limit and the body limit.
     static func makeRouter(
-        state: ServerState, plainRoutes: PlainRoutes, metrics: PrometheusCollectorRegistry,
+        state: ServerState, plainRoutes: PlainRoutes, metrics: PrometheusCollectorRegistry, accessLog: AccessLog?,
         logger: Logger
     ) throws -> Router<RouteBuilder.Context> {
         let router = Router(context: RouteBuilder.Context.self)
+        router.add(middleware: ClientAddressMiddleware(proxies: state.configuration.proxies, accessLog: accessLog))
         if let origin = state.configuration.corsOrigin {
             router.add(middleware: CrossOrigin(origin: origin))
         }
@@ -174,7 +208,6 @@ public enum GeoNewsAPI {
         router.add(middleware: MetricsMiddleware())
         router.add(
             middleware: WriteRateLimit(
-                proxies: state.configuration.proxies,
                 buckets: WriteBuckets(
                     rate: state.configuration.writesPerSecond, burst: state.configuration.writeBurst,
                     trackedAddresses: state.configuration.trackedAddresses)))

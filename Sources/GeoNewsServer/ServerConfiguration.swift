@@ -67,6 +67,9 @@ public struct ServerConfiguration: Sendable {
     /// The proxies in front of the server, as CIDR blocks (`--trusted-proxy`): from them the
     /// client address is taken from `Forwarded` or `X-Forwarded-For` (``TrustedProxies``).
     public var trustedProxies: [String] = []
+    /// Where the access log is appended (`--access-log`), one line per request naming the
+    /// client (``AccessLog``); none when `nil`.
+    public var accessLogPath: String?
     /// Client addresses whose write rate is tracked at once; past it the fullest buckets
     /// (the addresses quiet longest) are forgotten, so memory stays bounded.
     public var trackedAddresses = 10_000
@@ -128,6 +131,9 @@ public struct ServerConfiguration: Sendable {
         guard (1...1_000_000).contains(writeBurst) else { throw refuse("write burst \(writeBurst) is outside 1…1000000") }
         guard (1...10_000_000).contains(trackedAddresses) else {
             throw refuse("tracked addresses \(trackedAddresses) is outside 1…10000000")
+        }
+        if let accessLogPath, accessLogPath.isEmpty || accessLogPath.utf8.count > 4_096 || accessLogPath.contains("\0") {
+            throw refuse("access log '\(accessLogPath.prefix(64))' is not a file path")
         }
         guard trustedProxies.count <= 1_000 else { throw refuse("\(trustedProxies.count) trusted proxies is more than 1000") }
         for block in trustedProxies where TrustedProxies.Block(parsing: block[...]) == nil {

@@ -102,9 +102,15 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
-            "A proxy in front of the server, as an address or a CIDR block (repeatable): from it the client is taken from Forwarded or X-Forwarded-For, the rightmost address that is not a trusted proxy; from any other peer those headers are ignored.",
+            "A proxy in front of the server, as an address or a CIDR block (repeatable; default: $GEONEWS_TRUSTED_PROXIES, blocks separated by spaces or commas): from it the client is taken from Forwarded or X-Forwarded-For, the rightmost address that is not a trusted proxy; from any other peer those headers are ignored.",
             valueName: "cidr"))
     var trustedProxies: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Append one line per request to this file, in nginx's combined format with the seconds taken, naming the client as --trusted-proxy does; SIGHUP opens it again (default: none).",
+            valueName: "file"))
+    var accessLog: String?
 
     @OptionGroup var ownership: OwnershipOptions
 
@@ -133,7 +139,8 @@ struct ServerCommand: AsyncParsableCommand {
         if let bodyMinRate { configuration.bodyMinimumRate = bodyMinRate }
         if let shutdownTimeout { configuration.shutdownTimeoutSeconds = shutdownTimeout }
         configuration.benchmarkConstantRoute = benchmarkConstantRoute
-        configuration.trustedProxies = trustedProxies
+        configuration.trustedProxies = trustedProxies.isEmpty ? Self.proxies(ProcessInfo.processInfo.environment) : trustedProxies
+        configuration.accessLogPath = accessLog
         ownership.apply(to: &configuration)
         do {
             try configuration.validate()
@@ -162,6 +169,12 @@ struct ServerCommand: AsyncParsableCommand {
         } catch {
             throw fail("cannot serve on \(configuration.host):\(configuration.port): \(error)", .unavailable)
         }
+    }
+
+    /// The blocks of `GEONEWS_TRUSTED_PROXIES` (as `/etc/default/geonews` sets it), separated
+    /// by spaces or commas; none when it is unset.
+    static func proxies(_ environment: [String: String]) -> [String] {
+        (environment["GEONEWS_TRUSTED_PROXIES"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
     }
 
     /// The PostgreSQL address of `--store` or `GEONEWS_STORE`; `nil` (SQLite) when neither is

@@ -74,6 +74,7 @@ final class ServerConfigurationTests: XCTestCase {
                 ["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "proxy.example.org"],
                 "trusted proxy 'proxy.example.org' is not an address"
             ),
+            (["--access-log", ""], "access log '' is not a file path"),
         ] {
             let run = try SharedStoreTests.run(serve, arguments + ["--state-dir", state], environment: environment)
             XCTAssertEqual(run.status, 64, run.output)
@@ -86,5 +87,43 @@ final class ServerConfigurationTests: XCTestCase {
         for shown in ["(default: 8080)", "(default: 127.0.0.1)", "(default: 30)", "(default: 90d)", "(default: 10000)"] {
             XCTAssertTrue(text.contains(shown), "\(shown) in\n\(help.output)")
         }
+    }
+
+    /// `GEONEWS_TRUSTED_PROXIES` (what `/etc/default/geonews` sets) gives the proxies when no
+    /// `--trusted-proxy` does; a block in it that does not parse is refused like the option's,
+    /// and an access log in a folder that does not exist stops the start with one line and 74.
+    func testTrustedProxiesComeFromTheEnvironmentAndTheAccessLogNamesTheirClients() async throws {
+        let folder = ServerProcess.newStateDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("access.log")
+        let server = try ServerProcess(
+            arguments: ["--access-log", log.path], environment: ["GEONEWS_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1/32 ::1"])
+        let resolved = try await server.get("/v1/resolve?lat=48.85&lon=2.35", headers: ["X-Forwarded-For": "198.51.100.7"])
+        XCTAssertEqual(resolved.status, 200)
+        let listed = try await server.get("/v1/countries", headers: ["Forwarded": "for=\"[2001:db8::5]:4711\""])
+        XCTAssertEqual(listed.status, 200)
+        XCTAssertEqual(server.stop(), 0)
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "\(lines)")
+        XCTAssertTrue(lines[0].hasPrefix("198.51.100.7 - - ["), String(lines[0]))
+        XCTAssertTrue(lines[0].contains(#""GET /v1/resolve?lat=48.85&lon=2.35 HTTP/1.1" 200 "#), String(lines[0]))
+        XCTAssertTrue(lines[1].hasPrefix("2001:db8::5 - - ["), String(lines[1]))
+
+        let serve = ServerProcess.executable.path
+        var environment = ProcessInfo.processInfo.environment
+        environment["GEONEWS_DATA"] = ServerProcess.packageRoot.appendingPathComponent("Data").path
+        environment["GEONEWS_TRUSTED_PROXIES"] = "10.0.0.0/8 proxy.example.org"
+        let state = folder.appendingPathComponent("state").path
+        let refused = try SharedStoreTests.run(serve, ["--state-dir", state], environment: environment)
+        XCTAssertEqual(refused.status, 64, refused.output)
+        XCTAssertTrue(refused.output.contains("trusted proxy 'proxy.example.org' is not an address"), refused.output)
+        environment["GEONEWS_TRUSTED_PROXIES"] = nil
+        let missing = folder.appendingPathComponent("no/such/access.log").path
+        let unopened = try SharedStoreTests.run(
+            serve, ["--state-dir", state, "--port", "0", "--access-log", missing], environment: environment)
+        XCTAssertEqual(unopened.status, 74, unopened.output)
+        XCTAssertEqual(unopened.output.split(separator: "\n").count, 1, unopened.output)
+        XCTAssertTrue(unopened.output.contains("the access log \(missing) cannot be opened for appending: No such file or directory"))
     }
 }

@@ -16,7 +16,8 @@ import Glibc
 ///
 /// The answers are the table's, the same the router gives (304 to a matching `If-None-Match`,
 /// gzip when accepted, the problem JSON of a bad query), with the headers the application adds
-/// (`Date`, `Server`) and the same request metrics (``RouteMetrics``). Anything else goes on to
+/// (`Date`, `Server`), the same request metrics (``RouteMetrics``) and the same access-log line
+/// (``AccessLog``, the client named by ``TrustedProxies``). Anything else goes on to
 /// the router untouched: other routes and methods, a query that needs the router (headlines),
 /// `Connection`, a CORS `Origin`, a request body, and every request while one the router holds
 /// is unanswered, so that answers leave in the order asked.
@@ -30,16 +31,21 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// What every connection's handler shares: the table, and the server's name.
+    /// What every connection's handler shares: the table, the server's name, and the access
+    /// log with the proxies that name its clients.
     final class Routes: Sendable {
         let table: PlainRoutes
         let serverName: String
         let corsOrigin: String?
+        let proxies: TrustedProxies
+        let accessLog: AccessLog?
 
-        init(table: PlainRoutes, serverName: String, corsOrigin: String?) {
+        init(table: PlainRoutes, serverName: String, corsOrigin: String?, proxies: TrustedProxies, accessLog: AccessLog?) {
             self.table = table
             self.serverName = serverName
             self.corsOrigin = corsOrigin
+            self.proxies = proxies
+            self.accessLog = accessLog
         }
 
         /// The answer to `head` when its route is in the table and nothing about it needs the
@@ -83,8 +89,9 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     private let routes: Routes
     /// Requests passed to the router whose response has not ended.
     private var routerRequests = 0
-    /// The answer to the request being read, written once its end arrives.
-    private var pending: (answer: PlainAnswer, recording: Recording, started: UInt64)?
+    /// The answer to the request being read, written once its end arrives, and its head when
+    /// there is an access log to write.
+    private var pending: (answer: PlainAnswer, recording: Recording, started: UInt64, head: HTTPRequest?)?
     private var date = HTTPDate()
 
     init(routes: Routes) {
@@ -95,17 +102,18 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             if routerRequests == 0, let (answer, recording) = routes.answer(head) {
-                pending = (answer, recording, DispatchTime.now().uptimeNanoseconds)
+                pending = (answer, recording, DispatchTime.now().uptimeNanoseconds, routes.accessLog == nil ? nil : head)
                 return
             }
             routerRequests += 1
         case .body:
             if pending != nil { return }
         case .end:
-            if let (answer, recording, started) = pending {
+            if let (answer, recording, started, head) = pending {
                 pending = nil
                 write(answer, context: context)
                 recording.record(since: started)
+                if let head, let log = routes.accessLog { self.log(head, answer, started: started, to: log, context: context) }
                 return
             }
         }
@@ -115,6 +123,15 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { routerRequests = max(0, routerRequests - 1) }
         context.write(data, promise: promise)
+    }
+
+    private func log(_ head: HTTPRequest, _ answer: PlainAnswer, started: UInt64, to log: AccessLog, context: ChannelHandlerContext) {
+        let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        log.record(
+            client: routes.proxies.client(peer: peer, headers: head.headerFields), method: head.method.rawValue,
+            target: head.path ?? "", status: answer.status.code, bytes: answer.hasNoBody ? 0 : answer.body.readableBytes,
+            referer: head.headerFields[.referer], userAgent: head.headerFields[.userAgent],
+            seconds: Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9)
     }
 
     private func write(_ answer: PlainAnswer, context: ChannelHandlerContext) {

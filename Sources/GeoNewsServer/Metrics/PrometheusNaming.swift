@@ -33,6 +33,14 @@ struct PrometheusNaming: MetricsFactory {
         "http.server.active_requests": Family(
             name: "http_server_active_requests", unit: "",
             help: "HTTP requests being answered now, by method."),
+        WriteRateLimit<ClientRequestContext>.limitedMetric: Family(
+            name: "geonews_write_limited", unit: "total",
+            help:
+                "Writes answered 429 by the write limit, by what was limited: a client address (behind --trusted-proxy, the forwarded one) or a user."
+        ),
+        WriteRateLimit<ClientRequestContext>.bucketsMetric: Family(
+            name: "geonews_write_limit_buckets", unit: "",
+            help: "Write-limit buckets kept now, by kind: client addresses (behind --trusted-proxy, the forwarded ones) and users."),
         DatasetBuildTurns.metric: Family(
             name: "geonews_dataset_builds", unit: "",
             help: "Uploads' cluster builds running now and uploads waiting for a turn (--max-concurrent-dataset-builds), by state."),

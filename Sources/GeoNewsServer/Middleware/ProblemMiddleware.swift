@@ -5,7 +5,7 @@ import Logging
 /// Turns every error a route or middleware throws into problem JSON, so that no response
 /// carries a stack trace or an internal message. An error that carries its own status (a
 /// Hummingbird or NIO error) keeps it; any other is logged and answered with a bare 500.
-struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+struct ProblemMiddleware<Context: ClientAddressRequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -14,12 +14,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 // Not the server's failure: nobody is left to read the answer.
                 context.logger.info(
                     "client closed the connection before its request body ended",
-                    metadata: ["path": .string(request.uri.path)])
+                    metadata: ["path": .string(request.uri.path), "client": .string(context.client)])
             }
             return try problem.response(from: request, context: context)
         } catch let error as StoreError {
             // The reason goes to the log only: it may name a table or a host, never a password.
-            context.logger.error("store failed", metadata: ["path": .string(request.uri.path), "error": .string(error.description)])
+            context.logger.error(
+                "store failed",
+                metadata: ["path": .string(request.uri.path), "client": .string(context.client), "error": .string(error.description)])
             return try Problem.store(error).response(from: request, context: context)
         } catch let error as HTTPError {
             let detail: String
@@ -39,7 +41,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try Problem(error.status, detail: detail, headers: headers).response(from: request, context: context)
         } catch {
             context.logger.error(
-                "request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(reflecting: type(of: error)))])
+                "request failed",
+                metadata: [
+                    "path": .string(request.uri.path), "client": .string(context.client),
+                    "error": .string(String(reflecting: type(of: error))),
+                ])
             return try Problem(.internalServerError, detail: "the server failed to answer \(request.method) \(request.uri.path)")
                 .response(from: request, context: context)
         }
