@@ -136,11 +136,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The uploaded point datasets: their files and archives, the registry that maps and
+        // clusters them, the turns of their builds, and their sharing between instances. No HTTP.
+        .target(
+            name: "GeoNewsDatasets",
+            dependencies: ["GeoNews", "GeoNewsStore", .product(name: "Metrics", package: "swift-metrics")]
+        ),
         // The HTTP API: routes grouped by capability, problem JSON, middleware.
         .target(
             name: "GeoNewsServer",
             dependencies: [
-                "GeoNews", "GeoNewsJSON", "GeoNewsStore", "GeoNewsVersion", "CZlib",
+                "GeoNews", "GeoNewsDatasets", "GeoNewsJSON", "GeoNewsStore", "GeoNewsVersion", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // FlatDictionary, the type of a request's parsed query parameters.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -210,7 +216,7 @@ let package = Package(
         ),
         // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews", "geonews-index"]),
-        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsServer", "GeoNewsLoopback"]),
+        .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsDatasets", "GeoNewsServer", "GeoNewsLoopback"]),
         .testTarget(
             name: "GeoNewsStoreTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsDatasets
 import GeoNewsStore
 
 /// What the routes share: loaded once at start, immutable afterwards (the store serialises

@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsDatasets
 import XCTest
 
 /// An upload is served from its memory-mapped cluster archive: rebuilt from its points when the

@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsDatasets
 import Synchronization
 import XCTest
 

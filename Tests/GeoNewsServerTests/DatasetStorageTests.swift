@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsDatasets
 import XCTest
 
 #if canImport(FoundationNetworking)

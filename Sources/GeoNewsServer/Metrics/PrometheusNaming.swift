@@ -1,3 +1,4 @@
+import GeoNewsDatasets
 import Metrics
 import Prometheus
 

@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsDatasets
 import Hummingbird
 
 /// `GET /v1/clusters` (bbox+zoom, or altitude with center/viewport/tileSize; `dataset=`,

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GeoNews
+import GeoNewsDatasets
 import Hummingbird
 import NIOCore
 import Synchronization

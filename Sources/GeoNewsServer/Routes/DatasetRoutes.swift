@@ -1,5 +1,6 @@
 import Foundation
 import GeoNews
+import GeoNewsDatasets
 import GeoNewsStore
 import Hummingbird
 

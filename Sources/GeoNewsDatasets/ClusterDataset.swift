@@ -4,22 +4,22 @@ import GeoNewsStore
 
 /// A set of points with its cluster index: the 54 news markers (built at start, on the heap),
 /// or an upload (read in place from its mapped archive, see ``DatasetArchive``).
-struct ClusterDataset: Sendable {
+package struct ClusterDataset: Sendable {
     /// The name clients pass as `dataset=`.
-    let name: String
+    package let name: String
     /// Changes whenever the points change; part of every ETag.
-    let version: String
-    let index: ClusterIndex
+    package let version: String
+    package let index: ClusterIndex
     /// The points' ids and names.
-    let labels: any PointLabels & Sendable
+    package let labels: any PointLabels & Sendable
     /// Bytes of the archive this dataset is mapped from; 0 for one on the heap.
-    let mappedBytes: Int
+    package let mappedBytes: Int
 
     /// The number of points.
-    var pointCount: Int { index.points.count }
+    package var pointCount: Int { index.points.count }
 
     /// The news-country markers, versioned by the catalogue's source hash.
-    static func markers(_ catalogue: Catalogue) throws -> ClusterDataset {
+    package static func markers(_ catalogue: Catalogue) throws -> ClusterDataset {
         let points = PointFile.newsMarkers(of: catalogue)
         return ClusterDataset(
             name: "markers", version: String(catalogue.source.sha256.prefix(16)),
@@ -28,11 +28,11 @@ struct ClusterDataset: Sendable {
     }
 
     /// The most bytes of a cluster, tile or leaves answer in GeoJSON: the vector tiles' limit.
-    static let maximumAnswerBytes = ClusterIndex.maximumTileBytes
+    package static let maximumAnswerBytes = ClusterIndex.maximumTileBytes
 
     /// `features` as a FeatureCollection with supercluster's abbreviated counts, of at most
     /// ``maximumAnswerBytes`` (those left out are counted in its `omitted` member).
-    func featureCollection(_ features: [ClusterFeature]) throws -> String {
+    package func featureCollection(_ features: [ClusterFeature]) throws -> String {
         try index.featureCollection(features, labels: labels, abbreviatedCounts: true, maximumBytes: Self.maximumAnswerBytes)
     }
 }

@@ -10,28 +10,28 @@ import Synchronization
 /// is held is the files in the datasets folder (scanned, not counted, so that a deleted
 /// dataset, a rebuilt archive or a fetched copy of another instance's upload is seen as it is)
 /// other than those of the uploads under way, which count as their reservations instead.
-final class DatasetStorage: Sendable {
+package final class DatasetStorage: Sendable {
     /// The most bytes the datasets folder may hold, reservations included.
-    let limit: Int
+    package let limit: Int
     /// The datasets folder.
-    let folder: URL
+    package let folder: URL
     /// The bytes reserved, by the id of the upload under way.
     private let reserved = Mutex<[String: Int]>([:])
 
-    init(folder: URL, limit: Int) {
+    package init(folder: URL, limit: Int) {
         self.folder = folder
         self.limit = limit
     }
 
     /// Why a reservation could not have the room it asked for.
-    struct Full: Error, Sendable {
+    package struct Full: Error, Sendable {
         /// Bytes of the stored datasets, other than the uploads under way.
-        let stored: Int
+        package let stored: Int
         /// Bytes reserved by the other uploads under way.
-        let reservedByOthers: Int
+        package let reservedByOthers: Int
         /// Bytes the upload asked for in all.
-        let requested: Int
-        let limit: Int
+        package let requested: Int
+        package let limit: Int
     }
 
     /// Reserves room for the upload `id`: `bytes`, or, when `bytes` is `nil` (a chunked body
@@ -39,7 +39,7 @@ final class DatasetStorage: Sendable {
     /// ``Reservation/release()`` on every path.
     ///
     /// - Throws: ``Full`` when `bytes` do not fit, or nothing at all is free.
-    func reserve(_ id: String, bytes: Int?, atMost: Int) throws(Full) -> Reservation {
+    package func reserve(_ id: String, bytes: Int?, atMost: Int) throws(Full) -> Reservation {
         try reserved.withLock { (reserved: inout [String: Int]) throws(Full) -> Void in
             let stored = storedBytes(excluding: reserved)
             let others = reserved.values.reduce(0, +)
@@ -75,7 +75,7 @@ final class DatasetStorage: Sendable {
 
     /// Why `id` cannot hold `bytes`, by the room as it is now: for a refusal made while a body
     /// streams.
-    func shortfall(_ id: String, wanting bytes: Int) -> Full {
+    package func shortfall(_ id: String, wanting bytes: Int) -> Full {
         reserved.withLock { reserved in
             Full(
                 stored: storedBytes(excluding: reserved),
@@ -88,11 +88,11 @@ final class DatasetStorage: Sendable {
     }
 
     /// The bytes reserved for `id` now; 0 once released.
-    func reservedBytes(_ id: String) -> Int { reserved.withLock { $0[id] ?? 0 } }
+    package func reservedBytes(_ id: String) -> Int { reserved.withLock { $0[id] ?? 0 } }
 
     /// Bytes of the stored datasets and of the reservations together: what counts against
     /// ``limit``.
-    func heldBytes() -> Int {
+    package func heldBytes() -> Int {
         reserved.withLock { reserved in storedBytes(excluding: reserved) + reserved.values.reduce(0, +) }
     }
 
@@ -110,8 +110,8 @@ final class DatasetStorage: Sendable {
 
     /// Room held for one upload until it is released; released too when the value goes away
     /// unreleased (a thrown error, a cancelled task), so that no path can keep the room.
-    final class Reservation: Sendable {
-        let id: String
+    package final class Reservation: Sendable {
+        package let id: String
         private let storage: DatasetStorage
 
         fileprivate init(id: String, storage: DatasetStorage) {
@@ -120,16 +120,16 @@ final class DatasetStorage: Sendable {
         }
 
         /// The bytes held now.
-        var bytes: Int { storage.reservedBytes(id) }
+        package var bytes: Int { storage.reservedBytes(id) }
 
         /// Holds `bytes` from now on: less always succeeds, more only while it fits.
         ///
         /// - Throws: ``DatasetStorage/Full`` when more does not fit; the room held is unchanged.
-        func resize(to bytes: Int) throws(Full) { try storage.resize(id, to: bytes) }
+        package func resize(to bytes: Int) throws(Full) { try storage.resize(id, to: bytes) }
 
         /// Gives the room back. Idempotent. Once the upload's files are stored they count
         /// themselves; once they are removed they count nothing.
-        func release() { storage.release(id) }
+        package func release() { storage.release(id) }
 
         deinit { storage.release(id) }
     }

@@ -10,7 +10,7 @@ import GeoNewsStore
 /// used are unmapped (their files stay; the next use maps them again). A request holding a
 /// dataset keeps its mapping until it is done. The table is guarded by a lock; each dataset
 /// itself is immutable.
-final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are guarded by `lock`
+package final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are guarded by `lock`
     private struct Entry {
         var record: DatasetRecord
         /// The dataset while it is mapped.
@@ -29,28 +29,28 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     private var entries: [String: Entry] = [:]
     private var clock: UInt64 = 0
     /// Where uploaded point files and their archives live.
-    let folder: URL
+    package let folder: URL
     /// The most bytes of archives mapped at once (`--mapped-dataset-budget`).
-    let mappedBudget: Int
+    package let mappedBudget: Int
     /// The most points an upload may have (`--max-upload-points`); also the limit when an
     /// archive is rebuilt from stored points.
-    let maximumPoints: Int
+    package let maximumPoints: Int
     /// The room the stored datasets and the uploads under way share (`--max-dataset-bytes`).
-    let storage: DatasetStorage
+    package let storage: DatasetStorage
     /// The turns of the uploads' builds (`--max-concurrent-dataset-builds`).
-    let builds: DatasetBuildTurns
+    package let builds: DatasetBuildTurns
 
     /// Stored uploads whose points file and archive were both missing at start, with the
     /// reason: left out of the table, their records kept so that restoring the file brings
     /// them back at the next start and `DELETE` still removes them.
-    let unavailable: [(id: String, reason: String)]
+    package let unavailable: [(id: String, reason: String)]
 
     /// The markers and the stored uploads of `records`, none of them mapped yet.
     ///
     /// - Parameters:
     ///   - storageLimit: bytes of points and archives all datasets may take together.
     ///   - concurrentBuilds: uploads clustered at once; `buildWait` how long one more waits.
-    init(
+    package init(
         markers: ClusterDataset, records: [DatasetRecord], stateDirectory: URL, mappedBudget: Int, maximumPoints: Int,
         storageLimit: Int = .max, concurrentBuilds: Int = 2, buildWait: Duration = .seconds(30)
     ) throws {
@@ -79,7 +79,7 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     }
 
     /// What ``quickDataset(_:)`` finds.
-    enum Lookup {
+    package enum Lookup {
         /// Ready to query.
         case ready(ClusterDataset)
         /// Known, but its archive must be verified or rebuilt first: call ``load(_:)`` off the
@@ -90,7 +90,7 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
 
     /// The dataset `id` without blocking for long: the markers, a mapped upload, or one whose
     /// archive this process trusts (mapping it takes a system call and a header check).
-    func quickDataset(_ id: String) -> Lookup {
+    package func quickDataset(_ id: String) -> Lookup {
         if id == markers.name { return .ready(markers) }
         guard
             let entry = lock.withLock({ () -> Entry? in
@@ -113,7 +113,7 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     /// `nil` for an unknown id.
     ///
     /// - Throws: ``DatasetLoadError`` when the stored dataset cannot be read or rebuilt.
-    func dataset(_ id: String) async throws -> ClusterDataset? {
+    package func dataset(_ id: String) async throws -> ClusterDataset? {
         switch quickDataset(id) {
         case .ready(let dataset): return dataset
         case .unknown: return nil
@@ -129,7 +129,7 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     ///
     /// - Throws: ``DatasetLoadError`` when the archive is unusable and the points are missing
     ///   or cannot be clustered.
-    func load(_ record: DatasetRecord) throws -> ClusterDataset {
+    package func load(_ record: DatasetRecord) throws -> ClusterDataset {
         let url = folder.appendingPathComponent(DatasetArchive.fileName(of: record))
         let trusted = lock.withLock { entries[record.id]?.trusted }
         if let identity = DatasetArchive.Identity(url) {
@@ -178,7 +178,7 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     /// one at a time, and trusts those that pass: so that after a restart the first query of a
     /// dataset maps it in a system call instead of reading all of it. Nothing stays mapped; an
     /// archive that fails is left for ``load(_:)`` to rebuild when the dataset is used.
-    func startVerifyingStoredArchives() {
+    package func startVerifyingStoredArchives() {
         let records = lock.withLock { entries.values.filter { $0.trusted == nil }.map(\.record) }
         guard !records.isEmpty else { return }
         Thread.detachNewThread { [self] in
@@ -195,19 +195,19 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     }
 
     /// Adds an upload whose archive this process has just written.
-    func add(_ record: DatasetRecord) {
+    package func add(_ record: DatasetRecord) {
         let identity = DatasetArchive.Identity(folder.appendingPathComponent(DatasetArchive.fileName(of: record)))
         lock.withLock { entries[record.id] = Entry(record: record, trusted: identity) }
     }
 
     /// The ids of the uploads mapped now, for the tests and the metrics.
-    var mappedIDs: Set<String> {
+    package var mappedIDs: Set<String> {
         lock.withLock { Set(entries.filter { $0.value.dataset != nil }.keys) }
     }
 
     /// The summary of the markers, then of each of `records` that is known, or that
     /// `fetchable` says can be loaded on first use (another instance's upload), in their order.
-    func summaries(of records: [DatasetRecord], fetchable: Bool = false) -> [DatasetSummary] {
+    package func summaries(of records: [DatasetRecord], fetchable: Bool = false) -> [DatasetSummary] {
         let known = lock.withLock { Set(entries.keys) }
         return [DatasetSummary(id: markers.name, name: markers.name, points: markers.pointCount, version: markers.version)]
             + records.filter { fetchable || known.contains($0.id) }.map {
@@ -216,7 +216,7 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
     }
 
     /// Forgets the dataset of `record`, the store having forgotten it, and removes its files.
-    func discard(_ record: DatasetRecord) {
+    package func discard(_ record: DatasetRecord) {
         _ = lock.withLock { entries.removeValue(forKey: record.id) }
         for file in [record.file, DatasetArchive.fileName(of: record)] {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
@@ -225,9 +225,16 @@ final class DatasetRegistry: @unchecked Sendable {  // `entries` and `clock` are
 }
 
 /// What `GET /v1/datasets` lists and `POST /v1/datasets` answers.
-struct DatasetSummary: Encodable, Sendable {
-    let id: String
-    let name: String
-    let points: Int
-    let version: String
+package struct DatasetSummary: Encodable, Sendable {
+    package let id: String
+    package let name: String
+    package let points: Int
+    package let version: String
+
+    package init(id: String, name: String, points: Int, version: String) {
+        self.id = id
+        self.name = name
+        self.points = points
+        self.version = version
+    }
 }

@@ -8,12 +8,12 @@ import Glibc
 
 /// An upload's cluster archive (``ClusterArchive``), `<id>.cluster` beside its points file:
 /// built once from the points, then memory-mapped whenever the dataset is used.
-enum DatasetArchive {
+package enum DatasetArchive {
     /// The archive's name in the datasets folder.
-    static func fileName(of record: DatasetRecord) -> String { "\(record.id).cluster" }
+    package static func fileName(of record: DatasetRecord) -> String { "\(record.id).cluster" }
 
     /// The format of a points file, from its name.
-    static func format(of file: String) -> PointFile.Format { file.hasSuffix(".csv") ? .csv : .geoJSON }
+    package static func format(of file: String) -> PointFile.Format { file.hasSuffix(".csv") ? .csv : .geoJSON }
 
     /// Reads the points of `points`, clusters them and writes the archive to `archive` (through
     /// a temporary file renamed into place, so a reader never sees half of one). Blocking: call
@@ -24,7 +24,7 @@ enum DatasetArchive {
     /// Messages name the points file `name` (not its path). `admit` is told the archive's size
     /// in bytes before its first byte is written; what it throws stops the build, and no file
     /// is left.
-    static func build(
+    package static func build(
         points: URL, archive: URL, maximumPoints: Int, name: String, admit: (Int) throws -> Void = { _ in }
     ) throws -> (points: Int, bytes: Int) {
         defer {
@@ -116,7 +116,7 @@ enum DatasetArchive {
     /// The dataset of `record`, read in place from the archive at `url`. With `verify` every
     /// byte is checked first (see ``ClusterArchive/read(_:owner:verify:)``) and the pages that
     /// check brought in are let go again, so that only queries make pages resident.
-    static func map(_ url: URL, record: DatasetRecord, verify: Bool) throws -> ClusterDataset {
+    package static func map(_ url: URL, record: DatasetRecord, verify: Bool) throws -> ClusterDataset {
         let file: MappedFile
         do {
             file = try MappedFile(path: url.path)
@@ -138,7 +138,7 @@ enum DatasetArchive {
     /// What tells one version of a file from another without reading it: device, inode, size
     /// and modification time. An archive this process wrote or verified is trusted again
     /// while its identity is the same.
-    struct Identity: Hashable, Sendable {
+    package struct Identity: Hashable, Sendable {
         let device: UInt64, inode: UInt64, size: Int64, modified: Int64
 
         init?(_ url: URL) {
@@ -154,7 +154,7 @@ enum DatasetArchive {
 
 /// Why a stored dataset could not be loaded, or an upload could not be stored. Files are named
 /// by their name in the datasets folder, never by an absolute path.
-enum DatasetLoadError: Error, CustomStringConvertible {
+package enum DatasetLoadError: Error, CustomStringConvertible {
     case tooManyPoints(Int, limit: Int)
     case unusablePoints(String)
     case missing(String)
@@ -162,7 +162,7 @@ enum DatasetLoadError: Error, CustomStringConvertible {
     case olderFormat(String, UInt32)
     case unwritable(String, String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .tooManyPoints(let count, let limit):
             return "the upload has \(count) points; at most \(limit) per upload (--max-upload-points)"

@@ -7,9 +7,9 @@ import Synchronization
 /// datasets folder and loaded on first use; a loaded one is checked against the store again
 /// at most every ``recheckSeconds``, in the background, and reloaded when its version changed
 /// or forgotten when it was deleted. With SQLite nothing is shared and this does nothing.
-final class SharedDatasets: Sendable {
+package final class SharedDatasets: Sendable {
     /// Seconds between two checks of one loaded dataset against the store.
-    static let recheckSeconds: Double = 10
+    package static let recheckSeconds: Double = 10
 
     private let store: any ServerStore
     private let registry: DatasetRegistry
@@ -18,21 +18,21 @@ final class SharedDatasets: Sendable {
     /// The fetches under way, so that concurrent first uses of one id fetch it once.
     private let fetches = Mutex<[String: Task<ClusterDataset?, any Error>]>([:])
 
-    init(store: any ServerStore, registry: DatasetRegistry) {
+    package init(store: any ServerStore, registry: DatasetRegistry) {
         self.store = store
         self.registry = registry
     }
 
     /// Whether an id this instance has not loaded may still be in the store: an upload's id
     /// (16 hexadecimal digits) and a store that keeps points.
-    func mayFetch(_ id: String) -> Bool {
+    package func mayFetch(_ id: String) -> Bool {
         store.sharesDatasetPoints && id.utf8.count == 16 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     /// The dataset `id`: loaded already, or fetched from the store now; `nil` when neither
     /// this instance nor the store has it. Throws ``StoreError`` when the store is out of
     /// reach (a dataset loaded already is answered without it).
-    func dataset(_ id: String) async throws -> ClusterDataset? {
+    package func dataset(_ id: String) async throws -> ClusterDataset? {
         if let loaded = try await registry.dataset(id) {
             served(id)
             return loaded
@@ -50,7 +50,7 @@ final class SharedDatasets: Sendable {
 
     /// Notes that a loaded dataset was served; checks it against the store in the background
     /// when its last check is older than ``recheckSeconds``. Never waits.
-    func served(_ id: String) {
+    package func served(_ id: String) {
         guard store.sharesDatasetPoints, id != "markers" else { return }
         let now = Date()
         let due = checked.withLock { times in

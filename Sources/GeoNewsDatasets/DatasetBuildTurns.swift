@@ -8,11 +8,11 @@ import Synchronization
 /// An upload waiting for its turn is a suspended task, never a parked thread: it waits in a
 /// first-come queue of continuations, and leaves it when a turn comes, when its deadline passes
 /// or when its task is cancelled, whichever is first.
-final class DatasetBuildTurns: Sendable {
+package final class DatasetBuildTurns: Sendable {
     /// Builds that may run at once.
-    let capacity: Int
+    package let capacity: Int
     /// How long an upload may wait for its turn.
-    let patience: Duration
+    package let patience: Duration
 
     private struct Waiter {
         let ticket: UInt64
@@ -33,9 +33,9 @@ final class DatasetBuildTurns: Sendable {
     private let runningGauge = Gauge(label: DatasetBuildTurns.metric, dimensions: [("state", "running")])
     private let waitingGauge = Gauge(label: DatasetBuildTurns.metric, dimensions: [("state", "waiting")])
     /// The label of the gauges, named in ``PrometheusNaming/families``.
-    static let metric = "geonews.dataset_builds"
+    package static let metric = "geonews.dataset_builds"
 
-    init(capacity: Int, patience: Duration) {
+    package init(capacity: Int, patience: Duration) {
         self.capacity = capacity
         self.patience = patience
         runningGauge.record(0)
@@ -45,7 +45,7 @@ final class DatasetBuildTurns: Sendable {
     /// Waits, suspended, for a turn to build; `true` once the caller holds one (it must call
     /// ``finish()`` when its build is over), `false` when ``patience`` passed first or the task
     /// was cancelled.
-    func begin() async -> Bool {
+    package func begin() async -> Bool {
         let ticket = queue.withLock { queue -> UInt64? in
             if queue.running < capacity {
                 queue.running += 1
@@ -85,7 +85,7 @@ final class DatasetBuildTurns: Sendable {
     }
 
     /// Ends a turn ``begin()`` gave: the next waiter, if any, takes it over.
-    func finish() {
+    package func finish() {
         let next = queue.withLock { queue -> Waiter? in
             defer { record(queue) }
             assert(queue.running > 0, "a turn ended that was never given")
@@ -113,7 +113,7 @@ final class DatasetBuildTurns: Sendable {
     }
 
     /// Builds running and uploads waiting now.
-    var load: (running: Int, waiting: Int) { queue.withLock { ($0.running, $0.waiters.count) } }
+    package var load: (running: Int, waiting: Int) { queue.withLock { ($0.running, $0.waiters.count) } }
 
     /// Under the lock, so that the gauges never end on a stale value.
     private func record(_ queue: Queue) {

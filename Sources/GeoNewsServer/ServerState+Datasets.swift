@@ -1,4 +1,5 @@
 import GeoNews
+import GeoNewsDatasets
 
 extension ServerState {
     /// The dataset `name`, mapped (or verified, or rebuilt) first when it must be: 404 for an
