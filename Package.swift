@@ -86,10 +86,12 @@ let package = Package(
         .target(name: "GeoNewsClustering", dependencies: ["GeoNewsGeodesy", "GeoNewsJSON"]),
         // Headline providers (Google News RSS, GDELT, NewsAPI, GNews), provider chain and cache.
         .target(name: "GeoNewsHeadlines", dependencies: ["GeoNewsCalendar", "GeoNewsVersion"]),
-        // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX), and the point
-        // files that clustering reads.
+        // Streaming batch resolution of GPS traces (CSV, NDJSON, GeoJSON, GPX).
         .target(
             name: "GeoNewsTraces", dependencies: ["CMemoryHints", "GeoNewsBoundaries", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        // The point files that clustering reads (CSV or GeoJSON, from a file or upload chunks),
+        // through the traces' streaming readers.
+        .target(name: "GeoNewsPoints", dependencies: ["GeoNewsBoundaries", "GeoNewsGeodesy", "GeoNewsTraces"]),
         // The one import for library users (the `GeoNews` product): lookups, clustering,
         // headlines and traces, with no GEOS and none of the server's packages, which SwiftPM
         // then neither compiles nor links for them (Examples/consumer checks it).
@@ -97,7 +99,7 @@ let package = Package(
             name: "GeoNews",
             dependencies: [
                 "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering",
-                "GeoNewsHeadlines", "GeoNewsTraces", "GeoNewsVersion",
+                "GeoNewsHeadlines", "GeoNewsPoints", "GeoNewsTraces", "GeoNewsVersion",
             ]
         ),
         // Exit codes and one-line errors shared by the two executables.
@@ -110,8 +112,8 @@ let package = Package(
         .executableTarget(
             name: "geonews",
             dependencies: [
-                "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsCommandLine",
-                "GeoNewsVersion", "GeoNewsBenchmarking",
+                "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsPoints", "GeoNewsTraces",
+                "GeoNewsCommandLine", "GeoNewsVersion", "GeoNewsBenchmarking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A position-dependent release executable: a PIE's 40,000 relative relocations are
@@ -190,7 +192,8 @@ let package = Package(
         .executableTarget(
             name: "GeoNewsFuzz",
             dependencies: [
-                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsTraces", "GeoNewsHeadlines", "CLibFuzzer",
+                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsPoints", "GeoNewsTraces", "GeoNewsHeadlines",
+                "CLibFuzzer",
             ],
             path: "Tests/Fuzz/GeoNewsFuzz"
         ),
@@ -214,6 +217,7 @@ let package = Package(
             name: "GeoNewsTracesTests",
             dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "GeoNewsPointsTests", dependencies: ["GeoNewsPoints", "GeoNewsTraces", "GeoNewsGeodesy"]),
         // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews", "geonews-index"]),
         .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsDatasets", "GeoNewsServer", "GeoNewsLoopback"]),

@@ -3,5 +3,6 @@
 @_exported import GeoNewsGeodesy
 @_exported import GeoNewsHeadlines
 @_exported import GeoNewsJSON
+@_exported import GeoNewsPoints
 @_exported import GeoNewsTraces
 @_exported import GeoNewsVersion

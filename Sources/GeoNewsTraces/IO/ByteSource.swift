@@ -24,10 +24,10 @@ public enum BatchInput: Sendable, Hashable {
 }
 
 /// An open input read in large blocks through `read(2)`: never slurped.
-final class ByteSource {
-    let name: String
+package final class ByteSource {
+    package let name: String
     /// Total bytes when known (a regular file), for progress and ETA.
-    let size: Int?
+    package let size: Int?
     private let fd: Int32
     private let ownsDescriptor: Bool
     private var memory: [UInt8]?
@@ -36,7 +36,7 @@ final class ByteSource {
     private var nextChunk: (() throws -> [UInt8]?)?
     private var pushedBack: [UInt8] = []
 
-    init(_ input: BatchInput) throws(BatchResolveError) {
+    package init(_ input: BatchInput) throws(BatchResolveError) {
         name = input.name
         switch input {
         case .standardInput:
@@ -65,7 +65,7 @@ final class ByteSource {
     /// An input that arrives in chunks, such as an HTTP request body: `nextChunk` is called
     /// whenever the bytes handed out so far are used up, and returns `nil` at the end. Only the
     /// current chunk is held.
-    init(name: String, nextChunk: @escaping () throws -> [UInt8]?) {
+    package init(name: String, nextChunk: @escaping () throws -> [UInt8]?) {
         self.name = name
         size = nil
         fd = -1
@@ -83,7 +83,7 @@ final class ByteSource {
     }
 
     /// The first `count` bytes (fewer at the end of the input), which later reads return again.
-    func peek(_ count: Int) throws(BatchResolveError) -> [UInt8] {
+    package func peek(_ count: Int) throws(BatchResolveError) -> [UInt8] {
         var head = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
@@ -104,7 +104,7 @@ final class ByteSource {
     }
 
     /// Reads up to `buffer.count` bytes; 0 at the end of the input.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(BatchResolveError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(BatchResolveError) -> Int {
         if !pushedBack.isEmpty {
             let n = min(buffer.count, pushedBack.count)
             pushedBack.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: n) }

@@ -1,19 +1,19 @@
 /// One field of a CSV record as a byte range. For a quoted field the range excludes the
 /// enclosing quotes and may still hold doubled quotes (`""`).
-struct CSVField {
-    var start: Int
-    var end: Int
-    var quoted: Bool
+package struct CSVField {
+    package var start: Int
+    package var end: Int
+    package var quoted: Bool
 }
 
 /// What is wrong with a record's quoting (RFC 4180 §2.5–2.7).
-enum CSVQuoteProblem: Equatable {
+package enum CSVQuoteProblem: Equatable {
     /// A quoted field never closes before the end of the input.
     case unterminated(field: Int)
     /// Text follows the closing quote of a field, as in `"abc"d`.
     case textAfterClosingQuote(field: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .unterminated(let f): return "broken quoting: quoted field \(f) is never closed"
         case .textAfterClosingQuote(let f): return "broken quoting: text after the closing quote of field \(f)"
@@ -26,30 +26,30 @@ enum CSVQuoteProblem: Equatable {
 ///
 /// Quotes open a quoted field only at the start of a field; elsewhere they are literal, as
 /// Python's `csv` module reads them.
-struct CSVRecordCursor {
-    let bytes: UnsafeBufferPointer<UInt8>
+package struct CSVRecordCursor {
+    package let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// A cursor whose next record starts at byte `position`, the start of a record.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) {
         self.bytes = bytes
         self.position = position
     }
 
-    struct Record {
+    package struct Record {
         /// The record's bytes without its line terminator.
-        var start: Int
-        var end: Int
+        package var start: Int
+        package var end: Int
         /// Line breaks consumed, including the terminator: how far the line number advances.
-        var lines: Int
-        var problem: CSVQuoteProblem?
-        var isBlank: Bool { end == start }
+        package var lines: Int
+        package var problem: CSVQuoteProblem?
+        package var isBlank: Bool { end == start }
     }
 
     /// The next record, its fields written into `fields`; `nil` at the end of the buffer.
-    mutating func next(fields: inout [CSVField]) -> Record? {
+    package mutating func next(fields: inout [CSVField]) -> Record? {
         let b = bytes
         let n = b.count
         var i = position
@@ -113,7 +113,7 @@ struct CSVRecordCursor {
     }
 
     /// The field's text, with doubled quotes undone.
-    func text(_ field: CSVField) -> String {
+    package func text(_ field: CSVField) -> String {
         let raw = UnsafeBufferPointer(rebasing: bytes[field.start..<field.end])
         guard field.quoted, raw.contains(UInt8(ascii: "\"")) else { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
@@ -126,7 +126,7 @@ struct CSVRecordCursor {
         return String(decoding: out, as: UTF8.self)
     }
 
-    func raw(_ field: CSVField) -> UnsafeBufferPointer<UInt8> {
+    package func raw(_ field: CSVField) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[field.start..<field.end])
     }
 }

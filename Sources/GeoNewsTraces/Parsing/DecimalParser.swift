@@ -12,7 +12,7 @@ import Darwin
 /// "How to read floating point numbers accurately"). Everything else that still looks like a
 /// decimal number (exponents, long mantissas) goes to `strtod`, which rounds correctly too.
 /// Words `strtod` would accept (`nan`, `inf`, hexadecimal) are rejected: they are not positions.
-enum DecimalParser {
+package enum DecimalParser {
     /// 10ⁿ for n in 0...22, every one exactly representable: a switch, which the compiler makes
     /// a table of constants, so a parse makes no call to reach it.
     @inline(__always)
@@ -46,7 +46,7 @@ enum DecimalParser {
 
     /// The number in `bytes`, ignoring surrounding spaces and tabs; `nil` when it is not one.
     @inline(__always)
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         if let value = parsePlain(bytes) { return value }
         return parseAny(bytes)
     }
@@ -65,7 +65,7 @@ enum DecimalParser {
     /// Two numbers of ``parsePlain(_:)``'s form, with one division for both (a division's wait
     /// is most of a number's cost); `nil` unless both are of that form.
     @inline(__always)
-    static func parsePlainPair(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
+    package static func parsePlainPair(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
         guard let x = plainFraction(a), let y = plainFraction(b) else { return nil }
         // IEEE division rounds each lane as a scalar division does, and negating the numerator
         // negates the quotient exactly.

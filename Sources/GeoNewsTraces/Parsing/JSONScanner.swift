@@ -1,5 +1,5 @@
 /// Why a JSON record could not be read, with the byte offset within the record.
-enum JSONScanError: Error, Equatable, CustomStringConvertible {
+package enum JSONScanError: Error, Equatable, CustomStringConvertible {
     case unexpected(byte: UInt8, offset: Int)
     case truncated
     /// A number outside JSON's grammar (`-`, `1.`, `1e`, `1-2`), starting at `offset`.
@@ -11,7 +11,7 @@ enum JSONScanError: Error, Equatable, CustomStringConvertible {
     /// Bytes in a string that are not UTF-8.
     case invalidUTF8(offset: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .unexpected(let byte, let offset):
             let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte \(byte)"
@@ -35,13 +35,13 @@ enum JSONScanError: Error, Equatable, CustomStringConvertible {
 /// Records only need a handful of top-level members (coordinates, time, trace id); everything
 /// else is copied to the output verbatim, so nested values are checked against the grammar
 /// (see `JSONScanner+Tokens.swift`) but not built.
-struct JSONScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
+package struct JSONScanner {
+    package let bytes: UnsafeBufferPointer<UInt8>
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     @inline(__always)
-    func skipSpace(_ i: Int) -> Int {
+    package func skipSpace(_ i: Int) -> Int {
         var i = i
         while i < bytes.count {
             switch bytes[i] {
@@ -58,7 +58,7 @@ struct JSONScanner {
     }
 
     /// The index just past the value starting at `i` (no leading space).
-    func valueEnd(_ i: Int) throws(JSONScanError) -> Int {
+    package func valueEnd(_ i: Int) throws(JSONScanError) -> Int {
         let c = try expectByte(i)
         switch c {
         case UInt8(ascii: "\""):
@@ -147,7 +147,7 @@ struct JSONScanner {
     /// Calls `body` with each member of the object opening at `i` (key range includes its
     /// quotes; value range is exact) and returns the index after the closing brace.
     @discardableResult
-    func members(
+    package func members(
         of i: Int, _ body: (_ key: Range<Int>, _ value: Range<Int>) throws(JSONScanError) -> Void
     ) throws(JSONScanError) -> Int {
         guard try expectByte(i) == UInt8(ascii: "{") else { throw .unexpected(byte: bytes[i], offset: i) }
@@ -172,7 +172,7 @@ struct JSONScanner {
 
     /// Calls `body` with each element of the array opening at `i`; returns the index after `]`.
     @discardableResult
-    func elements(of i: Int, _ body: (Range<Int>) throws(JSONScanError) -> Void) throws(JSONScanError) -> Int {
+    package func elements(of i: Int, _ body: (Range<Int>) throws(JSONScanError) -> Void) throws(JSONScanError) -> Int {
         guard try expectByte(i) == UInt8(ascii: "[") else { throw .unexpected(byte: bytes[i], offset: i) }
         var j = skipSpace(i + 1)
         if try expectByte(j) == UInt8(ascii: "]") { return j + 1 }
@@ -189,13 +189,13 @@ struct JSONScanner {
     }
 
     /// True when the quoted key at `range` equals one of `names`, ignoring ASCII case.
-    func key(_ range: Range<Int>, isOneOf names: [String]) -> Bool {
+    package func key(_ range: Range<Int>, isOneOf names: [String]) -> Bool {
         let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
         return names.contains { ASCIIText.equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[inner]), $0) }
     }
 
     /// The bytes of `range`, without quotes when it is a string.
-    func unquotedBytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+    package func unquotedBytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
         if range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") {
             return UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
         }
@@ -203,14 +203,14 @@ struct JSONScanner {
     }
 
     /// The text of the value at `range`: a decoded string, or the raw token otherwise.
-    func text(_ range: Range<Int>) -> String {
+    package func text(_ range: Range<Int>) -> String {
         guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         return JSONText.decodeString(UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]))
     }
 
-    func isNull(_ range: Range<Int>) -> Bool {
+    package func isNull(_ range: Range<Int>) -> Bool {
         range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n")
     }
 }

@@ -1,23 +1,23 @@
 /// Where the columns a batch run needs sit in a CSV record, worked out from the header (or
 /// the options alone when there is none).
-struct CSVLayout: Sendable {
+package struct CSVLayout: Sendable {
     /// Header names as written; empty without a header.
-    var names: [String]
+    package var names: [String]
     /// 0-based positions.
-    var latitude: Int
-    var longitude: Int
-    var time: Int?
-    var trace: Int?
+    package var latitude: Int
+    package var longitude: Int
+    package var time: Int?
+    package var trace: Int?
 
-    static let latitudeNames = ["lat", "latitude"]
-    static let longitudeNames = ["lon", "lng", "long", "longitude"]
-    static let timeNames = ["time", "timestamp", "datetime"]
-    static let traceNames = ["trace_id", "trace", "track"]
+    package static let latitudeNames = ["lat", "latitude"]
+    package static let longitudeNames = ["lon", "lng", "long", "longitude"]
+    package static let timeNames = ["time", "timestamp", "datetime"]
+    package static let traceNames = ["trace_id", "trace", "track"]
 
     /// The layout for `header` (nil without one).
     ///
     /// - Throws: ``BatchResolveError/usage(_:)`` naming the header when a column cannot be found.
-    init(header: [String]?, options: BatchResolveOptions) throws(BatchResolveError) {
+    package init(header: [String]?, options: BatchResolveOptions) throws(BatchResolveError) {
         names = header ?? []
         func find(_ selector: ColumnSelector?, _ defaults: [String], _ what: String, flag: String) throws(BatchResolveError) -> Int? {
             switch selector {
@@ -64,16 +64,16 @@ struct CSVLayout: Sendable {
     /// Whether the records are fixes of traces: with a time or a trace column (found in the
     /// header or named by `--time-col`/`--trace-col`). Without one, a file of places (cities,
     /// say) is counted per country and makes no journey.
-    var isTrace: Bool { time != nil || trace != nil }
+    package var isTrace: Bool { time != nil || trace != nil }
 
     /// Names for output formats that need one per field: the header, or `col1`, `col2`, … .
-    func name(ofField i: Int) -> String {
+    package func name(ofField i: Int) -> String {
         i < names.count ? names[i] : "col\(i + 1)"
     }
 }
 
 extension String {
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var s = Substring(self)
         while s.first == " " || s.first == "\t" { s.removeFirst() }
         while s.last == " " || s.last == "\t" { s.removeLast() }

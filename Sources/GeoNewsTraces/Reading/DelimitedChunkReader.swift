@@ -5,14 +5,14 @@ import Darwin
 #endif
 
 /// Whole line-delimited records (CSV or NDJSON) for one worker.
-struct DelimitedChunk: Sendable {
-    var bytes: [UInt8]
+package struct DelimitedChunk: Sendable {
+    package var bytes: [UInt8]
     /// Line number of the first byte, 1-based, counted from the start of the input.
-    var firstLine: Int
+    package var firstLine: Int
     /// Whether any `"` occurs; without one, records are exactly lines.
-    var hasQuotes: Bool
+    package var hasQuotes: Bool
     /// Set when the chunk is a single record that cannot be split into fields: the reason.
-    var unreadableReason: String?
+    package var unreadableReason: String?
 }
 
 /// Cuts an input into chunks of whole records, never splitting a record (nor a quoted CSV field
@@ -21,7 +21,7 @@ struct DelimitedChunk: Sendable {
 /// Memory stays bounded by `chunkBytes + maxRecordBytes`: a quote that never closes turns its
 /// first line into an unreadable record once the input ends or the record passes
 /// `maxRecordBytes`, and reading resumes on the next line, so no later row is lost.
-final class DelimitedChunkReader {
+package final class DelimitedChunkReader {
     private let source: ByteSource
     private let quoteAware: Bool
     private let chunkBytes: Int
@@ -33,7 +33,7 @@ final class DelimitedChunkReader {
     private var skippingLongLine = false
     private(set) var line = 1
 
-    init(source: ByteSource, quoteAware: Bool, chunkBytes: Int, maxRecordBytes: Int) {
+    package init(source: ByteSource, quoteAware: Bool, chunkBytes: Int, maxRecordBytes: Int) {
         self.source = source
         self.quoteAware = quoteAware
         self.chunkBytes = max(4096, chunkBytes)
@@ -41,7 +41,7 @@ final class DelimitedChunkReader {
     }
 
     /// The next chunk, or `nil` when the input is exhausted.
-    func next() throws(BatchResolveError) -> DelimitedChunk? {
+    package func next() throws(BatchResolveError) -> DelimitedChunk? {
         while true {
             var buffer = carry
             carry = []
@@ -170,7 +170,7 @@ final class DelimitedChunkReader {
             hasQuotes: true, quoteOpen: state == .quoted)
     }
 
-    static func countLines(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func countLines(_ b: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
         for c in b where c == 0x0A { count += 1 }
         return count
@@ -178,11 +178,11 @@ final class DelimitedChunkReader {
 }
 
 /// Where a CSV scanner stands between two bytes, for any byte but a line feed.
-enum CSVScanState {
+package enum CSVScanState {
     case fieldStart, unquoted, quoted, quoteInQuoted, junkAfterQuote
 
     @inline(__always)
-    func after(_ c: UInt8) -> CSVScanState {
+    package func after(_ c: UInt8) -> CSVScanState {
         switch self {
         case .fieldStart:
             return c == UInt8(ascii: "\"") ? .quoted : c == UInt8(ascii: ",") ? .fieldStart : .unquoted

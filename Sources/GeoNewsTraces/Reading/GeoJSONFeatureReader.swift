@@ -1,10 +1,10 @@
 /// One Feature's JSON text, cut out of a FeatureCollection.
-struct FeatureText: Sendable {
-    var bytes: [UInt8]
+package struct FeatureText: Sendable {
+    package var bytes: [UInt8]
     /// 1-based position of the feature in the collection.
-    var index: Int
+    package var index: Int
     /// Line of the feature's opening brace.
-    var line: Int
+    package var line: Int
 }
 
 /// Streams the Features of a GeoJSON FeatureCollection one by one, holding only the feature
@@ -12,7 +12,7 @@ struct FeatureText: Sendable {
 ///
 /// The scan tracks JSON strings and nesting only; each Feature is then parsed on a worker. A
 /// top-level value that is a single Feature (not a collection) is read as a one-feature input.
-final class GeoJSONFeatureReader {
+package final class GeoJSONFeatureReader {
     private let reader: BlockReader
     private let chunkBytes: Int
     private var position = 0
@@ -35,15 +35,15 @@ final class GeoJSONFeatureReader {
 
     /// Whether a top-level `features` array was found: with no feature read, an empty
     /// collection rather than input that is not GeoJSON at all.
-    var foundFeatureArray: Bool { sawFeatures }
+    package var foundFeatureArray: Bool { sawFeatures }
 
-    init(source: ByteSource, chunkBytes: Int) {
+    package init(source: ByteSource, chunkBytes: Int) {
         reader = BlockReader(source: source, blockBytes: max(65536, chunkBytes / 2))
         self.chunkBytes = chunkBytes
     }
 
     /// The next features, about `chunkBytes` of them; `nil` at the end.
-    func next() throws(BatchResolveError) -> [FeatureText]? {
+    package func next() throws(BatchResolveError) -> [FeatureText]? {
         var features: [FeatureText] = []
         var size = 0
         while size < chunkBytes {

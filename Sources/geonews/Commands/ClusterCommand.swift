@@ -3,6 +3,7 @@ import GeoNewsBoundaries
 import GeoNewsClustering
 import GeoNewsCommandLine
 import GeoNewsGeodesy
+import GeoNewsPoints
 import GeoNewsTraces
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import GeoNewsGeodesy
+import GeoNewsPoints
 import GeoNewsTraces
 
 /// Point files over fuzzed bytes: the result does not depend on where the input is cut into

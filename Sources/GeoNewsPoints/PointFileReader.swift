@@ -1,4 +1,5 @@
 import GeoNewsGeodesy
+import GeoNewsTraces
 
 /// Fills a ``PointFile`` from the batch readers' chunks (CSV) or features (GeoJSON).
 struct PointFileReader {

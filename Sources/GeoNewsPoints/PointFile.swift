@@ -1,4 +1,5 @@
 import GeoNewsGeodesy
+import GeoNewsTraces
 
 /// Points read from a file or an upload to be clustered: a position, an id and an optional
 /// name each, in input order.

@@ -1,8 +1,9 @@
 import Foundation
 import GeoNewsGeodesy
+import GeoNewsTraces
 import XCTest
 
-@testable import GeoNewsTraces
+@testable import GeoNewsPoints
 
 final class PointFileTests: XCTestCase {
     private func read(_ text: String, name: String) throws -> PointFile {

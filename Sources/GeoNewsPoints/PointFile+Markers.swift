@@ -1,4 +1,5 @@
 import GeoNewsBoundaries
+import GeoNewsTraces
 
 extension PointFile {
     /// The news-country markers as points: what a news map clusters by default. Ids are the
