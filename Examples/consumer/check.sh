@@ -29,7 +29,7 @@ modules="$( (cd "$bin" && ls Modules/ | sed -n 's/\.swiftmodule$//p'
 echo "      compiled: $(tr '\n' ' ' <<<"$modules")"
 compiled_geonews() { grep -qx GeoNewsBoundaries <<<"$modules" && grep -qx GeoNews <<<"$modules"; }
 check "the listing holds the GeoNews modules it needs" compiled_geonews
-forbidden='^(CGEOS|GeoNewsBoundaryBuilding|GeoNewsServer|GeoNewsStore|_?C?NIO.*|GRDB.*|_?C?Crypto.*|Prometheus.*|Hummingbird.*)$'
+forbidden='^(CGEOS|GeoNewsBoundaryBuilding|GeoNewsDatasets|GeoNewsServer|GeoNewsStore|_?C?NIO.*|GRDB.*|_?C?Crypto.*|Prometheus.*|Hummingbird.*)$'
 no_forbidden() {
   local found
   found="$(grep -E "$forbidden" <<<"$modules" || true)"

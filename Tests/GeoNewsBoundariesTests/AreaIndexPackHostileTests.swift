@@ -1,3 +1,4 @@
+import GeoNewsBoundaryBuilding
 import XCTest
 
 @testable import GeoNewsBoundaries

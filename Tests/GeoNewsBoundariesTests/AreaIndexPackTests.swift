@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsBoundaryBuilding
 import XCTest
 
 @testable import GeoNewsBoundaries

@@ -31,7 +31,7 @@ extension DataDirectory {
 
     /// The XDG rule: `XDG_CACHE_HOME` when set to an absolute path, else `~/.cache`; `nil`
     /// when neither gives an absolute path.
-    static func cacheFolder(dataID: String, xdgCacheHome: String?, home: String?) -> String? {
+    package static func cacheFolder(dataID: String, xdgCacheHome: String?, home: String?) -> String? {
         let base: String
         if let x = xdgCacheHome, x.hasPrefix("/") {
             base = x
@@ -100,12 +100,12 @@ extension DataDirectory {
 
     /// How old a temporary file of an unpack must be to be taken for one a killed run left
     /// behind (an unpack takes seconds).
-    static let abandonedPartialSeconds = 600
+    package static let abandonedPartialSeconds = 600
 
     /// Removes the temporary files of unpacks killed before they could remove them
     /// (`area-index.bin.partial-*` and `land-index.bin.partial-*` not written to for
     /// ``abandonedPartialSeconds``).
-    static func removeAbandonedPartials(in folder: String) {
+    package static func removeAbandonedPartials(in folder: String) {
         guard let dir = opendir(folder) else { return }
         defer { closedir(dir) }
         let prefixes = [AreaIndexRecord.fileName + ".partial-", LandIndexFormat.fileName + ".partial-"]
@@ -141,7 +141,7 @@ extension DataDirectory {
 /// declares the rebuilt file's size and checksum, bounded as it is read, and a decoder that
 /// hands the file's bytes on in order, so that a pack is unpacked in one pass through a small
 /// buffer.
-protocol PackFormat {
+package protocol PackFormat {
     associatedtype Header
     /// How many bytes the header is read from.
     static var packHeaderBytes: Int { get }
@@ -158,7 +158,7 @@ protocol PackFormat {
 
 extension PackFormat {
     /// The file a pack in memory rebuilds (for the encoder's own check and for tests).
-    static func decode(pack: UnsafeRawBufferPointer, path: String) throws(DataError) -> [UInt8] {
+    package static func decode(pack: UnsafeRawBufferPointer, path: String) throws(DataError) -> [UInt8] {
         let header = try Self.header(Array(pack.prefix(packHeaderBytes)), packBytes: UInt64(pack.count), path: path)
         var out: [UInt8] = []
         let sum = try decode(source: .memory(pack), header: header, path: path) { (b) throws(DataError) in out += b }
@@ -168,7 +168,7 @@ extension PackFormat {
 
     /// Rebuilds the file at `target` from the pack at `pack`: into a temporary file beside it,
     /// checked against `record`, then renamed over `target`. Nothing is left behind on failure.
-    static func unpack(pack: String, to target: String, expecting record: AreaIndexRecord) throws(DataError) {
+    package static func unpack(pack: String, to target: String, expecting record: AreaIndexRecord) throws(DataError) {
         let fd = open(pack, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: pack, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -221,21 +221,21 @@ extension PackFormat {
 }
 
 extension AreaIndexPack: PackFormat {
-    static var packHeaderBytes: Int { fullHeaderSize }
+    package static var packHeaderBytes: Int { fullHeaderSize }
 
-    static func header(_ bytes: [UInt8], packBytes: UInt64, path: String) throws(DataError) -> Header {
+    package static func header(_ bytes: [UInt8], packBytes: UInt64, path: String) throws(DataError) -> Header {
         try Header(bytes, packBytes: packBytes, path: path)
     }
 
-    static func declared(by header: Header) -> (bytes: UInt64, checksum: UInt64) { (header.unpackedBytes, header.checksum) }
+    package static func declared(by header: Header) -> (bytes: UInt64, checksum: UInt64) { (header.unpackedBytes, header.checksum) }
 }
 
 extension LandIndexPack: PackFormat {
-    static var packHeaderBytes: Int { headerSize }
+    package static var packHeaderBytes: Int { headerSize }
 
-    static func header(_ bytes: [UInt8], packBytes: UInt64, path: String) throws(DataError) -> Header {
+    package static func header(_ bytes: [UInt8], packBytes: UInt64, path: String) throws(DataError) -> Header {
         try Header(bytes, packBytes: packBytes, path: path)
     }
 
-    static func declared(by header: Header) -> (bytes: UInt64, checksum: UInt64) { (header.unpackedBytes, header.checksum) }
+    package static func declared(by header: Header) -> (bytes: UInt64, checksum: UInt64) { (header.unpackedBytes, header.checksum) }
 }

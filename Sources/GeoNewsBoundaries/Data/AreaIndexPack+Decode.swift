@@ -2,7 +2,7 @@ extension AreaIndexPack {
     /// Rebuilds the file `header` describes, handing its bytes to `sink` in order; returns
     /// their checksum (as `Data/area-index.json` records it). Every count read from the pack is
     /// bounded by what is left of the file before it is acted on.
-    static func decode(
+    package static func decode(
         source: PackSource, header: Header, path: String,
         sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void
     ) throws(DataError) -> UInt64 {
@@ -61,17 +61,17 @@ extension AreaIndexPack {
 
 /// Rebuilds the leaves section from the pack's streams (the inverse of the encoder's split).
 private struct LeafDecoder {
-    let heads, ops, flags, xLow, xHigh, yLow, yHigh, rings, sides, across: PackStream
-    let atlas: PackLeafAtlas
+    package let heads, ops, flags, xLow, xHigh, yLow, yHigh, rings, sides, across: PackStream
+    package let atlas: PackLeafAtlas
     private var points = PackSidePoints()
-    let out: PackOutput
-    let path: String
+    package let out: PackOutput
+    package let path: String
     /// This leaf's vertices so far, x (without its flag) in the high half.
     private var given: [UInt32] = []
     private var flagByte: UInt8 = 0
     private var flagBits = 8
 
-    init(streams s: [PackStream], atlas: PackLeafAtlas, out: PackOutput, path: String) {
+    package init(streams s: [PackStream], atlas: PackLeafAtlas, out: PackOutput, path: String) {
         typealias S = AreaIndexPack.Stream
         heads = s[S.heads.rawValue]; ops = s[S.ops.rawValue]; flags = s[S.flags.rawValue]
         xLow = s[S.xLow.rawValue]; xHigh = s[S.xHigh.rawValue]; yLow = s[S.yLow.rawValue]; yHigh = s[S.yHigh.rawValue]
@@ -82,7 +82,7 @@ private struct LeafDecoder {
         self.path = path
     }
 
-    mutating func decode(words total: UInt64) throws(DataError) {
+    package mutating func decode(words total: UInt64) throws(DataError) {
         var left = total
         while left > 0 {
             let head = UInt16(try heads.varint())

@@ -62,39 +62,39 @@
 public enum AreaIndexPack {
     /// The pack's name in the data folder (`Data/area-index.pack`).
     public static let fileName = "area-index.pack"
-    static let magic: [UInt8] = Array("GNAPACK1".utf8)
-    static let version: UInt32 = 3
-    static let streamCount = 12
-    static let headerSize = 48
-    static var fullHeaderSize: Int { headerSize + 16 * streamCount }
+    package static let magic: [UInt8] = Array("GNAPACK1".utf8)
+    package static let version: UInt32 = 3
+    package static let streamCount = 12
+    package static let headerSize = 48
+    package static var fullHeaderSize: Int { headerSize + 16 * streamCount }
 
     /// The largest file a pack may rebuild (4 GiB): a count read from a pack is refused beyond
     /// it before anything is allocated or written.
-    static let maxUnpackedBytes: UInt64 = 1 << 32
+    package static let maxUnpackedBytes: UInt64 = 1 << 32
     /// A zlib stream inflates at most 1032:1, so no honest stream is larger than this many
     /// times its compressed size.
-    static let maxInflationRatio: UInt64 = 1100
+    package static let maxInflationRatio: UInt64 = 1100
 
-    enum Stream: Int, CaseIterable {
+    package enum Stream: Int, CaseIterable {
         case plain, tree, heads, ops, flags, xLow, xHigh, yLow, yHigh, rings, sides, across
     }
 
     /// The fixed fields of a pack's header.
-    struct Header: Equatable {
-        var unpackedBytes: UInt64
-        var checksum: UInt64
-        var leavesOffset: UInt64
-        var leavesBytes: UInt64
+    package struct Header: Equatable {
+        package var unpackedBytes: UInt64
+        package var checksum: UInt64
+        package var leavesOffset: UInt64
+        package var leavesBytes: UInt64
         /// Per stream, its size in the pack and the size it inflates to.
-        var streams: [(packed: UInt64, inflated: UInt64)]
+        package var streams: [(packed: UInt64, inflated: UInt64)]
 
-        static func == (a: Header, b: Header) -> Bool {
+        package static func == (a: Header, b: Header) -> Bool {
             a.unpackedBytes == b.unpackedBytes && a.checksum == b.checksum && a.leavesOffset == b.leavesOffset
                 && a.leavesBytes == b.leavesBytes && a.streams.elementsEqual(b.streams, by: { $0 == $1 })
         }
 
         /// The header's bytes.
-        var bytes: [UInt8] {
+        package var bytes: [UInt8] {
             var out = AreaIndexPack.magic
             func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
             put(AreaIndexPack.version)
@@ -106,7 +106,7 @@ public enum AreaIndexPack {
 
         /// Reads and bounds a header: every count is checked against the pack's size and the
         /// limits above where it is read.
-        init(_ b: [UInt8], packBytes: UInt64, path: String) throws(DataError) {
+        package init(_ b: [UInt8], packBytes: UInt64, path: String) throws(DataError) {
             func integer<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
                 var v: T = 0
                 for i in 0..<MemoryLayout<T>.size { v |= T(b[offset + i]) << (8 * i) }
@@ -141,7 +141,7 @@ public enum AreaIndexPack {
             }
         }
 
-        init(
+        package init(
             unpackedBytes: UInt64, checksum: UInt64, leavesOffset: UInt64, leavesBytes: UInt64,
             streams: [(packed: UInt64, inflated: UInt64)]
         ) {
@@ -156,13 +156,13 @@ public enum AreaIndexPack {
     /// Where an index's root grid, nodes and leaves lie, as its header says. A pack holds only
     /// the layout the builder writes: the root grid right after the header, the nodes right
     /// after the root grid, the leaves right after the nodes.
-    struct TreeLayout {
-        var nodeCount: Int
-        var leavesOffset: Int
-        var leafWords: Int
+    package struct TreeLayout {
+        package var nodeCount: Int
+        package var leavesOffset: Int
+        package var leafWords: Int
 
         /// The layout the first 128 bytes of an index name, or why it is not one a pack holds.
-        static func of(indexHeader b: [UInt8]) -> Result<TreeLayout, LayoutProblem> {
+        package static func of(indexHeader b: [UInt8]) -> Result<TreeLayout, LayoutProblem> {
             typealias F = CountryIndexFormat
             guard b.count >= AreaIndexFormat.headerSize, Array(b[0..<8]) == AreaIndexFormat.magic else {
                 return .failure(LayoutProblem(reason: "not an area index (bad magic)"))
@@ -187,24 +187,24 @@ public enum AreaIndexPack {
         }
     }
 
-    struct LayoutProblem: Error {
-        let reason: String
+    package struct LayoutProblem: Error {
+        package let reason: String
     }
 
     /// The coordinates a sides code names, by code (0 = not on a side, given as a difference).
     /// A cell spans 2^14 units, so its sides lie at 0 and 16,384 in either axis; about half of
     /// all literal coordinates lie there (a boundary following a cell's side, or a corner).
-    static let sideCoordinates: [UInt16] = [0, 0, 1 << 14]
+    package static let sideCoordinates: [UInt16] = [0, 0, 1 << 14]
 
     /// A coordinate's sides code: 1 at 0, 2 at 16,384, otherwise 0.
-    static func side(of coordinate: UInt16) -> UInt8 {
+    package static func side(of coordinate: UInt16) -> UInt8 {
         coordinate == 0 ? 1 : coordinate == 1 << 14 ? 2 : 0
     }
 
     /// A pack header's table of streams (its size in the pack, the size it inflates to, per
     /// stream, from byte `offset` of `b`), each bounded where it is read: within the pack,
     /// within zlib's largest ratio, and all of them filling the pack after its header.
-    static func streamTable(
+    package static func streamTable(
         _ b: [UInt8], at offset: Int, count: Int, headerSize: Int, packBytes: UInt64, path: String
     ) throws(DataError) -> [(packed: UInt64, inflated: UInt64)] {
         func integer(at o: Int) -> UInt64 {
@@ -232,7 +232,7 @@ public enum AreaIndexPack {
     }
 
     /// `checksum` as the 16 hex digits of `Data/area-index.json`.
-    static func hex(_ checksum: UInt64) -> String {
+    package static func hex(_ checksum: UInt64) -> String {
         let h = String(checksum, radix: 16)
         return String(repeating: "0", count: 16 - h.count) + h
     }

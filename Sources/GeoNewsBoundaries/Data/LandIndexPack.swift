@@ -35,98 +35,19 @@ import Darwin
 public enum LandIndexPack {
     /// The pack's name in the data folder.
     public static let fileName = "land-index.pack"
-    static let magic: [UInt8] = Array("GNLPACK1".utf8)
-    static let version: UInt32 = 1
-    static let streamCount = 3
-    static let headerSize = 32 + 16 * streamCount
-    static let unit = Double(1 << LandIndexFormat.snapBits)
-
-    /// Why an index cannot be packed.
-    public struct EncodeError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    /// The pack of a land index's bytes; refuses a file that is not one (a vertex off the
-    /// lattice, a leaf that runs past its section), and checks that the pack rebuilds it.
-    public static func encode(_ index: UnsafeRawBufferPointer, path: String) throws -> [UInt8] {
-        let layout = try Layout(index, path: path, fileBytes: UInt64(index.count))
-        var plain: [UInt8] = [], xs: [UInt8] = [], ys: [UInt8] = []
-        plain.reserveCapacity(index.count / 4)
-        plain += index[0..<layout.leavesOffset]
-        var previous = (x: Int64(0), y: Int64(0))
-        var word = 0
-        func copyWords(_ n: Int) { plain += index[(layout.leavesOffset + 8 * word)..<(layout.leavesOffset + 8 * (word + n))]; word += n }
-        func varint(_ v: Int64, _ out: inout [UInt8]) {
-            var z = UInt64(bitPattern: (v << 1) ^ (v >> 63))
-            while z >= 0x80 {
-                out.append(UInt8(z & 0x7F) | 0x80)
-                z >>= 7
-            }
-            out.append(UInt8(z))
-        }
-        while word < layout.leafWords {
-            let groups = Int(layout.leafWord(index, word))
-            copyWords(1)
-            for _ in 0..<groups {
-                let head = layout.leafWord(index, word)
-                let n = Int(head >> 32), rings = Int(head >> 16 & 0xFFFF)
-                guard word + 1 + 2 * n + rings <= layout.leafWords else {
-                    throw EncodeError(description: "\(path): a leaf group at word \(word) runs past the leaves")
-                }
-                let vertices = word + 1, table = word + 1 + 2 * n
-                copyWords(1)
-                word = table
-                copyWords(rings)
-                let copies = try Copies(ringTable: (0..<rings).map { layout.leafWord(index, table + $0) }, vertexCount: n)
-                for k in 0..<n {
-                    let at = vertices + 2 * k
-                    let x = layout.leafWord(index, at), y = layout.leafWord(index, at + 1)
-                    if let source = copies.source(of: k) {
-                        guard x == layout.leafWord(index, vertices + 2 * source), y == layout.leafWord(index, vertices + 2 * source + 1)
-                        else {
-                            throw EncodeError(
-                                description:
-                                    "\(path): vertex \(k) of the group at leaf word \(vertices - 1) is not the copy its ring table names")
-                        }
-                        continue
-                    }
-                    guard let qx = Int64(exactly: Double(bitPattern: x) * unit), let qy = Int64(exactly: Double(bitPattern: y) * unit)
-                    else {
-                        throw EncodeError(
-                            description: "\(path): a vertex at leaf word \(at) is off the 2^-\(LandIndexFormat.snapBits)° lattice")
-                    }
-                    varint(qx - previous.x, &xs)
-                    varint(qy - previous.y, &ys)
-                    previous = (qx, qy)
-                }
-            }
-        }
-        plain += index[(layout.leavesOffset + 8 * layout.leafWords)...]
-        let streams = [plain, xs, ys]
-        let packed = streams.map(AreaIndexPack.deflate)
-        var out = magic
-        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        put(version)
-        put(UInt32(streamCount))
-        put(UInt64(index.count))
-        put(CountryIndexFormat.checksum(UnsafeRawBufferPointer(rebasing: index[CountryIndexFormat.headerSize...])))
-        for (p, s) in zip(packed, streams) {
-            put(UInt64(p.count))
-            put(UInt64(s.count))
-        }
-        for p in packed { out += p }
-        let rebuilt = try out.withUnsafeBytes { try decode(pack: $0, path: path) }
-        guard rebuilt.elementsEqual(index) else { throw EncodeError(description: "\(path): the pack does not rebuild the index") }
-        return out
-    }
+    package static let magic: [UInt8] = Array("GNLPACK1".utf8)
+    package static let version: UInt32 = 1
+    package static let streamCount = 3
+    package static let headerSize = 32 + 16 * streamCount
+    package static let unit = Double(1 << LandIndexFormat.snapBits)
 
     /// The fixed fields of a pack's header, each bounded by the pack's size where it is read.
-    struct Header {
-        var unpackedBytes: UInt64
-        var checksum: UInt64
-        var streams: [(packed: UInt64, inflated: UInt64)]
+    package struct Header {
+        package var unpackedBytes: UInt64
+        package var checksum: UInt64
+        package var streams: [(packed: UInt64, inflated: UInt64)]
 
-        init(_ b: [UInt8], packBytes: UInt64, path: String) throws(DataError) {
+        package init(_ b: [UInt8], packBytes: UInt64, path: String) throws(DataError) {
             func integer<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
                 var v: T = 0
                 for i in 0..<MemoryLayout<T>.size { v |= T(b[offset + i]) << (8 * i) }
@@ -153,11 +74,11 @@ public enum LandIndexPack {
     }
 
     /// Where a country-index-format file's leaves lie, as its header says.
-    struct Layout {
-        let leavesOffset: Int
-        let leafWords: Int
+    package struct Layout {
+        package let leavesOffset: Int
+        package let leafWords: Int
 
-        func leafWord(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt64 {
+        package func leafWord(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt64 {
             UInt64(littleEndian: b.loadUnaligned(fromByteOffset: leavesOffset + 8 * i, as: UInt64.self))
         }
     }
@@ -165,7 +86,7 @@ public enum LandIndexPack {
     /// Rebuilds the file `header` describes, handing its bytes to `sink` in order; returns
     /// their checksum. Every count read from the pack is bounded by what is left of the file
     /// before it is acted on.
-    static func decode(
+    package static func decode(
         source: PackSource, header: Header, path: String,
         sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void
     ) throws(DataError) -> UInt64 {
@@ -240,7 +161,7 @@ public enum LandIndexPack {
 
 extension LandIndexPack.Layout {
     /// The layout an index header names, bounded by the size of the file it heads.
-    init(_ header: UnsafeRawBufferPointer, path: String, fileBytes: UInt64) throws(DataError) {
+    package init(_ header: UnsafeRawBufferPointer, path: String, fileBytes: UInt64) throws(DataError) {
         typealias F = CountryIndexFormat
         guard header.count >= F.headerSize, Array(header[0..<8]) == F.magic else {
             throw .corrupt(path: path, reason: "not a GeoNews land index (bad magic)")
@@ -258,15 +179,15 @@ extension LandIndexPack {
     /// The vertices of a group that repeat another, as its ring table places them: each ring's
     /// last (its first again), and every vertex outside the rings (a return to the group's
     /// first vertex). Each copy's source comes before it.
-    struct Copies {
+    package struct Copies {
         /// Per vertex, the vertex it repeats, or -1.
         private let sources: [Int32]
 
-        struct Problem: Error, CustomStringConvertible {
-            let description: String
+        package struct Problem: Error, CustomStringConvertible {
+            package let description: String
         }
 
-        init(ringTable: [UInt64], vertexCount n: Int) throws(Problem) {
+        package init(ringTable: [UInt64], vertexCount n: Int) throws(Problem) {
             var sources = [Int32](repeating: -1, count: n)
             var inRing = [Bool](repeating: false, count: n)
             var previousEnd = 0
@@ -286,7 +207,7 @@ extension LandIndexPack {
             self.sources = sources
         }
 
-        func source(of k: Int) -> Int? {
+        package func source(of k: Int) -> Int? {
             let s = sources[k]
             return s < 0 ? nil : Int(s)
         }

@@ -7,12 +7,12 @@ import Darwin
 #endif
 
 /// Where a pack's bytes come from: a file read piece by piece, or bytes already in memory.
-enum PackSource {
+package enum PackSource {
     case file(Int32)
     case memory(UnsafeRawBufferPointer)
 
     /// Up to `count` bytes at `offset` into `buffer`; how many were read.
-    func read(at offset: UInt64, count: Int, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+    package func read(at offset: UInt64, count: Int, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
         switch self {
         case .file(let fd):
             while true {
@@ -31,13 +31,13 @@ enum PackSource {
 
 /// One zlib stream of a pack, inflated through a small buffer as its bytes are asked for, and
 /// never beyond the size its header declares.
-final class PackStream {
+package final class PackStream {
     private static let chunk = 1 << 16
     private let source: PackSource
     private var next: UInt64
     private let end: UInt64
     /// Where the stream lies in the pack.
-    let range: Range<UInt64>
+    package let range: Range<UInt64>
     private let declared: UInt64
     private var produced: UInt64 = 0
     private let name: String
@@ -49,7 +49,7 @@ final class PackStream {
     private var available = 0
     private var ended = false
 
-    init(source: PackSource, range: Range<UInt64>, inflated: UInt64, name: String, path: String) throws(DataError) {
+    package init(source: PackSource, range: Range<UInt64>, inflated: UInt64, name: String, path: String) throws(DataError) {
         self.source = source
         self.range = range
         next = range.lowerBound
@@ -71,7 +71,7 @@ final class PackStream {
         output.deallocate()
     }
 
-    func byte() throws(DataError) -> UInt8 {
+    package func byte() throws(DataError) -> UInt8 {
         if position == available { try refill() }
         defer { position += 1 }
         return output[position]
@@ -79,7 +79,7 @@ final class PackStream {
 
     /// Eight bytes as a little-endian word, read in one piece when the buffer holds them.
     @inline(__always)
-    func word64() throws(DataError) -> UInt64 {
+    package func word64() throws(DataError) -> UInt64 {
         if available - position >= 8 {
             defer { position += 8 }
             return UInt64(littleEndian: UnsafeRawPointer(output + position).loadUnaligned(as: UInt64.self))
@@ -91,7 +91,7 @@ final class PackStream {
 
     /// A zigzag-encoded LEB128 varint of up to 64 bits, as a signed difference.
     @inline(__always)
-    func zigzag64() throws(DataError) -> Int64 {
+    package func zigzag64() throws(DataError) -> Int64 {
         var z: UInt64 = 0
         var shift: UInt64 = 0
         while shift < 64 {
@@ -104,7 +104,7 @@ final class PackStream {
     }
 
     /// A LEB128 varint of at most `limit`.
-    func varint(limit: UInt32 = UInt32(UInt16.max)) throws(DataError) -> UInt32 {
+    package func varint(limit: UInt32 = UInt32(UInt16.max)) throws(DataError) -> UInt32 {
         var value: UInt32 = 0
         for shift in stride(from: 0, through: 28, by: 7) {
             let b = try byte()
@@ -118,7 +118,7 @@ final class PackStream {
     }
 
     /// Copies `count` bytes into `sink`.
-    func copy(_ count: UInt64, to sink: PackOutput) throws(DataError) {
+    package func copy(_ count: UInt64, to sink: PackOutput) throws(DataError) {
         var left = count
         while left > 0 {
             if position == available { try refill() }
@@ -131,7 +131,7 @@ final class PackStream {
 
     /// Checks that every declared byte was read and that the stream ends there (zlib checks
     /// its Adler-32 at the end).
-    func finish() throws(DataError) {
+    package func finish() throws(DataError) {
         guard position == available else { throw corrupt("bytes left unread") }
         while !ended {
             try step()
@@ -179,7 +179,7 @@ final class PackStream {
 
 /// The rebuilt file's bytes on their way out: counted against the declared size, fed to the
 /// running checksum, and handed on in chunks.
-final class PackOutput {
+package final class PackOutput {
     private let limit: UInt64
     private(set) var count: UInt64 = 0
     private var checksum: RunningChecksum
@@ -188,7 +188,7 @@ final class PackOutput {
     private let path: String
 
     /// - Parameter headerSize: the bytes of the file's header, which its checksum leaves out.
-    init(
+    package init(
         limit: UInt64, path: String, headerSize: Int = AreaIndexFormat.headerSize,
         sink: @escaping (UnsafeRawBufferPointer) throws(DataError) -> Void
     ) {
@@ -199,31 +199,31 @@ final class PackOutput {
         buffer.reserveCapacity(1 << 16)
     }
 
-    func word(_ w: UInt16) throws(DataError) {
+    package func word(_ w: UInt16) throws(DataError) {
         buffer.append(UInt8(truncatingIfNeeded: w))
         buffer.append(UInt8(truncatingIfNeeded: w >> 8))
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    func byte(_ b: UInt8) throws(DataError) {
+    package func byte(_ b: UInt8) throws(DataError) {
         buffer.append(b)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
     /// A little-endian 64-bit word.
     @inline(__always)
-    func word64(_ w: UInt64) throws(DataError) {
+    package func word64(_ w: UInt64) throws(DataError) {
         withUnsafeBytes(of: w.littleEndian) { buffer.append(contentsOf: $0) }
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
     /// Hands on what is buffered; the checksum of everything written so far.
-    func flush() throws(DataError) {
+    package func flush() throws(DataError) {
         count += UInt64(buffer.count)
         guard count <= limit else { throw .corrupt(path: path, reason: "the pack rebuilds more than its declared \(limit) bytes") }
         let handed = buffer.withUnsafeBytes { b in
@@ -234,21 +234,21 @@ final class PackOutput {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    var finalChecksum: UInt64 { checksum.value }
+    package var finalChecksum: UInt64 { checksum.value }
 }
 
 /// ``CountryIndexFormat/checksum(_:)`` of a file's bytes after its header, computed as they
 /// pass; 0 when that part is not a whole number of 32-byte blocks (as the record has it).
-struct RunningChecksum {
+package struct RunningChecksum {
     private var skip: Int
     private var a: UInt64 = 0x9E37_79B9_7F4A_7C15, b: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     private var c: UInt64 = 0x1656_67B1_9E37_79F9, d: UInt64 = 0x85EB_CA77_C2B2_AE63
     private var pending: [UInt8] = []
     private var total = 0
 
-    init(skipping header: Int) { skip = header }
+    package init(skipping header: Int) { skip = header }
 
-    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func add(_ bytes: UnsafeRawBufferPointer) {
         var rest = bytes
         if skip > 0 {
             let n = min(skip, rest.count)
@@ -282,7 +282,7 @@ struct RunningChecksum {
         a ^= a >> 29; b ^= b >> 31; c ^= c >> 27; d ^= d >> 33
     }
 
-    var value: UInt64 {
+    package var value: UInt64 {
         guard pending.isEmpty else { return 0 }
         let m: UInt64 = 0xFF51_AFD7_ED55_8CCD
         var h = a ^ (b &* 31) ^ (c &* 1009) ^ (d &* 65537) ^ UInt64(total)

@@ -12,91 +12,18 @@
 /// - 7 the leaf after the last new one; 8 a leaf met before, then the zigzag difference of
 ///   its rank from the last leaf slot's; 9 any other leaf, then the zigzag difference of its
 ///   rank from the one after the last new one (it becomes the last new one).
-enum PackTree {
-    typealias F = CountryIndexFormat
+package enum PackTree {
+    package typealias F = CountryIndexFormat
 
-    static let sea: UInt8 = 0, region: UInt8 = 1, sameRegion: UInt8 = 2, node: UInt8 = 3
-    static let nextLeaf: UInt8 = 7, leafAgain: UInt8 = 8, otherLeaf: UInt8 = 9
+    package static let sea: UInt8 = 0, region: UInt8 = 1, sameRegion: UInt8 = 2, node: UInt8 = 3
+    package static let nextLeaf: UInt8 = 7, leafAgain: UInt8 = 8, otherLeaf: UInt8 = 9
     /// Node slots set aside before the walk (16 MB; today's index has 3.1 M): more grow as read.
-    static let reservedNodes = 1 << 22
-
-    /// The stream of `atlas.root` and `atlas.nodes`; places every leaf in `atlas`.
-    static func encode(_ atlas: inout PackLeafAtlas) throws(AreaIndexPack.EncodeError) -> [UInt8] {
-        var walk = Encoder(atlas: atlas)
-        for (i, slot) in atlas.root.enumerated() {
-            try walk.slot(slot, gx: (i % F.rootColumns) << F.finestDepth, gy: (i / F.rootColumns) << F.finestDepth, shift: F.finestDepth)
-        }
-        guard walk.nextBlock == atlas.nodes.count else {
-            throw .init(description: "\(atlas.nodes.count - walk.nextBlock) node slots lie outside the tree walk")
-        }
-        atlas = walk.atlas
-        return walk.out
-    }
-
-    private struct Encoder {
-        var atlas: PackLeafAtlas
-        var out: [UInt8] = []
-        var nextBlock = 0
-        var lastNew = -1, lastRank = -1
-        var lastRegion: Int?
-        var seen: [Bool]
-
-        init(atlas: PackLeafAtlas) {
-            self.atlas = atlas
-            seen = Array(repeating: false, count: atlas.offsets.count)
-        }
-
-        mutating func slot(_ raw: UInt32, gx: Int, gy: Int, shift: Int) throws(AreaIndexPack.EncodeError) {
-            let slot = CellSlot(raw)
-            switch slot.kind {
-            case .sea:
-                out.append(PackTree.sea)
-                putVarint(UInt32(slot.payload), &out)
-            case .country:
-                if slot.payload == lastRegion {
-                    out.append(PackTree.sameRegion)
-                } else {
-                    out.append(PackTree.region)
-                    putVarint(UInt32(slot.payload), &out)
-                }
-                lastRegion = slot.payload
-            case .node:
-                let k = slot.fanOutBits, size = 1 << (2 * k)
-                guard slot.childBase == nextBlock, k <= shift, nextBlock + size <= atlas.nodes.count else {
-                    throw .init(description: "the node blocks are not laid out in the order of the tree walk")
-                }
-                out.append(PackTree.node + UInt8(k - 1))
-                nextBlock += size
-                let s = shift - k, mask = (1 << k) - 1
-                for c in 0..<size {
-                    try self.slot(atlas.nodes[slot.childBase + c], gx: gx + (c & mask) << s, gy: gy + (c >> k) << s, shift: s)
-                }
-            case .leaf:
-                guard let rank = atlas.rank(ofOffset: slot.payload) else {
-                    throw .init(description: "a slot names no leaf's start (\(slot.payload))")
-                }
-                if rank == lastNew + 1 && !seen[rank] {
-                    out.append(PackTree.nextLeaf)
-                    lastNew = rank
-                } else if seen[rank] {
-                    out.append(PackTree.leafAgain)
-                    putVarint(zigzag32(rank - lastRank), &out)
-                } else {
-                    out.append(PackTree.otherLeaf)
-                    putVarint(zigzag32(rank - lastNew - 1), &out)
-                    lastNew = rank
-                }
-                seen[rank] = true
-                lastRank = rank
-                atlas.place(rank, gx: gx, gy: gy)
-            }
-        }
-    }
+    package static let reservedNodes = 1 << 22
 
     /// Rebuilds the root grid and the `nodeCount` node slots from `tree` into `atlas`, asking
     /// `leaves` for each leaf's offset. Every count is bounded: a node block must fit the node
     /// section, the walk must fill it exactly, a payload must fit its 30 bits.
-    static func decode(
+    package static func decode(
         _ tree: PackStream, nodeCount: Int, leaves: PackLeafDirectory, into atlas: inout PackLeafAtlas, path: String
     ) throws(DataError) {
         var walk = Decoder(tree: tree, nodeCount: nodeCount, leaves: leaves, path: path)
@@ -114,24 +41,24 @@ enum PackTree {
     }
 
     private struct Decoder {
-        let tree: PackStream
+        package let tree: PackStream
         /// The node slots the index header names: the walk's blocks must fill them exactly.
-        let nodeCount: Int
-        let leaves: PackLeafDirectory
-        let path: String
-        var atlas = PackLeafAtlas()
-        var nextBlock: Int { atlas.nodes.count }
-        var lastNew = -1, lastRank = -1
-        var lastRegion: UInt32?
+        package let nodeCount: Int
+        package let leaves: PackLeafDirectory
+        package let path: String
+        package var atlas = PackLeafAtlas()
+        package var nextBlock: Int { atlas.nodes.count }
+        package var lastNew = -1, lastRank = -1
+        package var lastRegion: UInt32?
 
-        init(tree: PackStream, nodeCount: Int, leaves: PackLeafDirectory, path: String) {
+        package init(tree: PackStream, nodeCount: Int, leaves: PackLeafDirectory, path: String) {
             self.tree = tree
             self.nodeCount = nodeCount
             self.leaves = leaves
             self.path = path
         }
 
-        mutating func slot(gx: Int, gy: Int, shift: Int) throws(DataError) -> UInt32 {
+        package mutating func slot(gx: Int, gy: Int, shift: Int) throws(DataError) -> UInt32 {
             let code = try tree.byte()
             switch code {
             case PackTree.sea:
@@ -181,20 +108,20 @@ enum PackTree {
 
 /// The leaves' offsets and depths, read ahead from a second reader of the `heads` stream as
 /// the tree walk names leaves (a leaf's size follows from its group, ring and vertex counts).
-final class PackLeafDirectory {
+package final class PackLeafDirectory {
     private let heads: PackStream
     private let leafWords: UInt64
     private let path: String
     private var next: UInt64 = 0
 
-    init(heads: PackStream, leafWords: UInt64, path: String) {
+    package init(heads: PackStream, leafWords: UInt64, path: String) {
         self.heads = heads
         self.leafWords = leafWords
         self.path = path
     }
 
     /// The word offset of leaf `rank`, reading heads ahead as far as it.
-    func offset(ofRank rank: Int, atlas: inout PackLeafAtlas) throws(DataError) -> UInt32 {
+    package func offset(ofRank rank: Int, atlas: inout PackLeafAtlas) throws(DataError) -> UInt32 {
         while atlas.offsets.count <= rank {
             guard next < leafWords, next <= UInt64(CountryIndexFormat.payloadMask) else {
                 throw .corrupt(path: path, reason: "pack tree: leaf \(rank) lies past the leaves section")
@@ -215,6 +142,6 @@ final class PackLeafDirectory {
 }
 
 /// A signed difference as an unsigned number, small for small magnitudes of either sign.
-func zigzag32(_ d: Int) -> UInt32 { UInt32(truncatingIfNeeded: d >= 0 ? 2 * d : -2 * d - 1) }
+package func zigzag32(_ d: Int) -> UInt32 { UInt32(truncatingIfNeeded: d >= 0 ? 2 * d : -2 * d - 1) }
 
-func unzigzag32(_ z: UInt32) -> Int { z & 1 == 0 ? Int(z >> 1) : -Int(z >> 1) - 1 }
+package func unzigzag32(_ z: UInt32) -> Int { z & 1 == 0 ? Int(z >> 1) : -Int(z >> 1) - 1 }

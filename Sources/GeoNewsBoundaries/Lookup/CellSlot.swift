@@ -101,7 +101,7 @@ package enum CellTreeWalk {
     /// - Parameters:
     ///   - leafWords: the leaf section's length in its own words (a leaf slot's unit).
     ///   - payloadName: what a whole cell names ("country", "region"), for the reason.
-    static func layoutProblem(
+    package static func layoutProblem(
         root: UnsafeBufferPointer<UInt32>, nodes: UnsafeBufferPointer<UInt32>, leafWords: Int, payloadCount: Int,
         payloadName: String
     ) -> String? {

@@ -1,4 +1,5 @@
 import CZlib
+import GeoNewsBoundaries
 
 extension AreaIndexPack {
     /// Why an index could not be packed (its leaves do not parse as ``AreaIndexFormat`` says).
@@ -53,7 +54,7 @@ extension AreaIndexPack {
     }
 
     /// zlib at its best compression.
-    static func deflate(_ bytes: [UInt8]) -> [UInt8] {
+    package static func deflate(_ bytes: [UInt8]) -> [UInt8] {
         var size = compressBound(uLong(bytes.count))
         var out = [UInt8](repeating: 0, count: Int(size))
         let status = compress2(&out, &size, bytes, uLong(bytes.count), 9)
@@ -209,32 +210,4 @@ private struct LeafEncoder {
             flagBits = 0
         }
     }
-}
-
-func putVarint(_ value: UInt32, _ out: inout [UInt8]) {
-    var v = value
-    while v >= 0x80 {
-        out.append(UInt8(v & 0x7F) | 0x80)
-        v >>= 7
-    }
-    out.append(UInt8(v))
-}
-
-/// A difference as an unsigned number, small for small magnitudes of either sign.
-func zigzag(_ d: Int16) -> UInt16 {
-    UInt16(bitPattern: (d << 1) ^ (d >> 15))
-}
-
-func unzigzag(_ z: UInt16) -> Int16 {
-    Int16(bitPattern: z >> 1) ^ -Int16(bitPattern: z & 1)
-}
-
-/// A difference of two 15-bit values, modulo 2^15, zigzagged.
-func zigzag15(_ d: Int) -> UInt16 {
-    let wrapped = ((d + (1 << 14)) & 0x7FFF) - (1 << 14)  // -2^14 ..< 2^14
-    return UInt16(wrapped >= 0 ? 2 * wrapped : -2 * wrapped - 1)
-}
-
-func unzigzag15(_ z: UInt16) -> Int {
-    z & 1 == 0 ? Int(z >> 1) : -Int(z >> 1) - 1
 }
