@@ -200,6 +200,11 @@ package final class DatasetRegistry: @unchecked Sendable {  // `entries` and `cl
         lock.withLock { entries[record.id] = Entry(record: record, trusted: identity) }
     }
 
+    /// The records of every upload known here, loaded or not (the markers are not one).
+    package var knownRecords: [DatasetRecord] {
+        lock.withLock { entries.values.map(\.record) }
+    }
+
     /// The ids of the uploads mapped now, for the tests and the metrics.
     package var mappedIDs: Set<String> {
         lock.withLock { Set(entries.filter { $0.value.dataset != nil }.keys) }

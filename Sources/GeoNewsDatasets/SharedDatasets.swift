@@ -6,7 +6,9 @@ import Synchronization
 /// this instance has not loaded is looked up in the store, its points fetched into the local
 /// datasets folder and loaded on first use; a loaded one is checked against the store again
 /// at most every ``recheckSeconds``, in the background, and reloaded when its version changed
-/// or forgotten when it was deleted. With SQLite nothing is shared and this does nothing.
+/// or forgotten when it was deleted; and every ``recheckSeconds`` ``reconcile()`` forgets, files
+/// and mapping included, each one the store no longer has, asked for or not, so that an instance
+/// does not keep what another deleted. With SQLite nothing is shared and this does nothing.
 package final class SharedDatasets: Sendable {
     /// Seconds between two checks of one loaded dataset against the store.
     package static let recheckSeconds: Double = 10
@@ -60,6 +62,39 @@ package final class SharedDatasets: Sendable {
         }
         guard due else { return }
         Task { try? await self.recheck(id) }
+    }
+
+    /// Forgets every dataset known here that the store no longer has (deleted through another
+    /// instance): its entry, its mapping and its files; and the check times of ids gone. The
+    /// known ids are read before the store's, and an upload is in the store before it is known
+    /// here, so one that arrives meanwhile is never taken for deleted. Returns the ids forgotten.
+    @discardableResult
+    package func reconcile() async throws -> [String] {
+        guard store.sharesDatasetPoints else { return [] }
+        let known = registry.knownRecords
+        guard !known.isEmpty || !checked.withLock({ $0.isEmpty }) else { return [] }
+        let live = Set(try await store.allDatasets().map(\.id))
+        var forgotten: [String] = []
+        for record in known where !live.contains(record.id) {
+            registry.discard(record)
+            forgotten.append(record.id)
+        }
+        checked.withLock { times in times = times.filter { live.contains($0.key) } }
+        return forgotten
+    }
+
+    /// ``reconcile()`` every ``recheckSeconds`` until the task is cancelled; a store out of
+    /// reach only skips a round.
+    package func reconcileUntilCancelled() async {
+        guard store.sharesDatasetPoints else { return }
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: .seconds(Self.recheckSeconds))
+            } catch {
+                return
+            }
+            _ = try? await reconcile()
+        }
     }
 
     /// Forgets a dataset deleted through any instance, reloads one whose version changed.

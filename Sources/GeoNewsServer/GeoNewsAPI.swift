@@ -123,6 +123,9 @@ public enum GeoNewsAPI {
         // a margin, the tasks still running are cancelled.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(configuration.shutdownTimeoutSeconds) + BodyDeadline.shutdownMargin
         let group = ServiceGroup(configuration: groupConfiguration)
+        // Another instance's deletions reach this one within a round (PostgreSQL only).
+        let reconciling = Task { [shared = state.sharedDatasets] in await shared.reconcileUntilCancelled() }
+        defer { reconciling.cancel() }
         do {
             try await group.run()
         } catch {
