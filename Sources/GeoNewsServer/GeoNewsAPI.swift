@@ -161,6 +161,12 @@ public enum GeoNewsAPI {
         } catch {
             throw .data("\(error)")
         }
+        let places: PlaceIndex
+        do {
+            places = try PlaceIndex.load(from: data)
+        } catch {
+            throw .data("\(error)")
+        }
         let markers: ClusterDataset
         do {
             markers = try ClusterDataset.markers(resolver.catalogue)
@@ -190,6 +196,7 @@ public enum GeoNewsAPI {
         return ServerState(
             resolver: resolver,
             zoneRules: zoneRules,
+            places: places,
             store: store, configuration: configuration,
             datasets: datasets, sharedDatasets: SharedDatasets(store: store, registry: datasets), headlines: headlines,
             basemap: BasemapRoutes(data: data))

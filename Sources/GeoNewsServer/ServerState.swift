@@ -12,6 +12,8 @@ struct ServerState: Sendable {
     /// The UTC-offset rules of the same data directory as the resolver (`--data`), loaded at
     /// start, so that answers never fall back to the rules of the default data folder.
     let zoneRules: TimeZoneRules
+    /// GeoNames' places, for the nearest one that every resolution answers.
+    let places: PlaceIndex
     /// SQLite in the state directory, or PostgreSQL shared with other instances.
     let store: any ServerStore
     let configuration: ServerConfiguration

@@ -70,6 +70,11 @@ public struct BatchResolveOptions: Sendable {
     /// the position to the nearest edge of its country's area, empty or `null` at sea. Off by
     /// default, so rows keep the columns they had; `geonews resolve --border-distance` sets it.
     public var includesBorderDistance = false
+    /// When set, every row gains `place_name`, `place_geonameid` and `place_distance_km` (after
+    /// `border_distance_km`, before `error`): the nearest populated place of its resolution
+    /// (``PlaceIndex/place(for:)``), all three empty or `null` where there is none. `nil` by
+    /// default; `geonews resolve --place` sets it.
+    public var places: PlaceIndex?
     /// The rules that give the trace summary its local times; `nil` uses
     /// ``TimeZoneRules/located``, loaded only when a followed fix has a time zone.
     public var zoneRules: TimeZoneRules?

@@ -101,7 +101,7 @@ public struct BatchResolver: Sendable {
     private func resolve(_ source: ByteSource, format: RecordFormat, output: RecordFormat, _ run: inout RunState) throws(BatchResolveError)
     {
         let follows = options.followsTraces
-        let columns = ResolvedColumns(includesBorderDistance: options.includesBorderDistance)
+        let columns = ResolvedColumns(includesBorderDistance: options.includesBorderDistance, places: options.places)
         switch format {
         case .csv:
             let reader = DelimitedChunkReader(

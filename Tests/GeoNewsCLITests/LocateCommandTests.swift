@@ -52,6 +52,14 @@ final class LocateCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let json = try CommandRunner.json(r.stdout)
         XCTAssertEqual((json["country"] as? [String: Any])?["iso2"] as? String, "ZA")
+        // The nearest populated place: Cape Town's GeoNames point is 132 m away.
+        let place = try XCTUnwrap(json["place"] as? [String: Any], r.stdout)
+        XCTAssertEqual(place["name"] as? String, "Cape Town")
+        XCTAssertEqual(place["geonameId"] as? Int, 3_369_157)
+        XCTAssertEqual(try XCTUnwrap(place["distanceKm"] as? Double), 0.132, accuracy: 0.001)
+        XCTAssertGreaterThan(place["population"] as? Int ?? 0, 3_000_000)
+        let text = try CommandRunner.geonews(["--lat", "-33.9249", "--lon", "18.4241", "--no-headlines"])
+        XCTAssertTrue(text.stdout.contains("\nPlace      Cape Town, 0.1 km away (population "), text.stdout)
     }
 
     func testJSONCarriesTheDocumentedKeys() throws {
@@ -93,6 +101,11 @@ final class LocateCommandTests: XCTestCase {
             try CommandRunner.geonews(["--lat", "43.12", "--lon", "5.37", "--json", "--no-headlines"]).stdout)
         XCTAssertEqual((waters["country"] as? [String: Any])?["iso2"] as? String, "FR")
         XCTAssertTrue(waters["nearest"] is NSNull)
+        // In French waters the place is French (Sormiou, on the coast 10.7 km north), and
+        // mid-Atlantic, with no country and no place within 50 km, there is none.
+        XCTAssertEqual((waters["place"] as? [String: Any])?["name"] as? String, "Sormiou")
+        XCTAssertEqual(try XCTUnwrap((waters["place"] as? [String: Any])?["distanceKm"] as? Double), 10.717, accuracy: 0.001)
+        XCTAssertTrue(json["place"] is NSNull, "written as null: \(r.stdout)")
     }
 
     func testLanguageOptionNamesCountriesInThatLanguage() throws {

@@ -27,12 +27,20 @@ final class LocationSummaryTests: XCTestCase {
 
     func testTheHumanSummaryShowsZoneOffsetLocalTimeAndBorderDistance() throws {
         let r = try resolution(22.5726, 88.3639, zone: "Asia/Kolkata", borderKm: 3.44)
-        let text = LocationSummary(r, language: nil, zoneRules: try Self.rules.get(), at: try date("2026-11-23T10:12:00Z")).text
+        let kolkata = NearestPlace(
+            place: Place(
+                name: "Kolkata", geonameID: 1_275_004, population: 4_631_392,
+                coordinate: Coordinate(latitude: 22.56263, longitude: 88.36304),
+                countryISO2: "IN", admin1: "28"),
+            distanceKm: 1.16)
+        let text = LocationSummary(r, place: kolkata, language: nil, zoneRules: try Self.rules.get(), at: try date("2026-11-23T10:12:00Z"))
+            .text
         XCTAssertEqual(
             text.split(separator: "\n").map(String.init),
             [
                 "Position   22.5726° N, 88.3639° E",
                 "Country    India (IN, IND)",
+                "Place      Kolkata, 1.2 km away (population 4,631,392)",
                 "Border     3.4 km from the border",
                 "Time zone  Asia/Kolkata (UTC+05:30), local time 15:42",
                 "News       India (IN): the position is inside it",
@@ -42,20 +50,24 @@ final class LocationSummaryTests: XCTestCase {
     func testTheLocalTimeCrossesMidnightAndTheDateLine() throws {
         let rules = try Self.rules.get()
         let chatham = try resolution(-43.95, -176.56, zone: "Pacific/Chatham", borderKm: nil)
-        let text = LocationSummary(chatham, language: nil, zoneRules: rules, at: try date("2027-01-15T11:00:00Z")).text
+        let text = LocationSummary(chatham, place: nil, language: nil, zoneRules: rules, at: try date("2027-01-15T11:00:00Z")).text
         XCTAssertTrue(text.contains("Time zone  Pacific/Chatham (UTC+13:45), local time 00:45"), text)
         XCTAssertFalse(text.contains("Border"), "no line without a distance")
         let far = try resolution(22.5726, 88.3639, zone: nil, borderKm: 312.4)
         XCTAssertTrue(
-            LocationSummary(far, language: nil).text.contains("\nBorder     312 km from the border\n"),
+            LocationSummary(far, place: nil, language: nil).text.contains("\nBorder     312 km from the border\n"),
             "whole km from 10 km, as every distance reads")
         let ocean = try resolution(0, -150, zone: "Etc/GMT+10", borderKm: nil)
-        let sea = LocationSummary(ocean, language: nil, zoneRules: rules, at: try date("2026-11-23T05:30:00Z")).text
+        let sea = LocationSummary(ocean, place: nil, language: nil, zoneRules: rules, at: try date("2026-11-23T05:30:00Z")).text
         XCTAssertTrue(sea.contains("Time zone  Etc/GMT+10 (UTC-10:00), local time 19:30"), sea)
+        XCTAssertTrue(sea.contains("\nPlace      none within 50 km\n"), sea)
+        XCTAssertTrue(
+            LocationSummary(chatham, place: nil, language: nil).text.contains("\nPlace      none known in this country\n"),
+            "inside a country with no place GeoNames knows")
     }
 
     func testWithoutAZoneTheSummaryHasNoTimeZoneLine() throws {
-        let text = LocationSummary(try resolution(48.8566, 2.3522, zone: nil, borderKm: nil), language: nil).text
+        let text = LocationSummary(try resolution(48.8566, 2.3522, zone: nil, borderKm: nil), place: nil, language: nil).text
         XCTAssertFalse(text.contains("Time zone"))
         XCTAssertFalse(text.contains("Border"))
     }

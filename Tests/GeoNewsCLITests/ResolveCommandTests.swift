@@ -62,10 +62,39 @@ final class ResolveCommandTests: XCTestCase {
         XCTAssertTrue(row["border_distance_km"] is NSNull, "the open Pacific is in no country: \(r.stdout)")
     }
 
+    /// `--place` in CSV (the fast path by index) and NDJSON (row by row): the nearest town in the
+    /// fix's country, none far out at sea, and a bad row still a row.
+    func testThePlaceColumnsNameTheNearestTown() throws {
+        let csv = try input("name,lat,lon\ncape,-33.9249,18.4241\nocean,0,-30\nbad,95,0\n", "fixes.csv")
+        let r = try CommandRunner.geonews(["resolve", "--no-progress", "--place", csv])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rows = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            rows.first,
+            "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,place_name,place_geonameid,place_distance_km,error"
+        )
+        XCTAssertEqual(rows.count, 4, r.stdout)
+        XCTAssertTrue(rows[1].hasSuffix(",ZA,ZA,inside,0.000,Africa/Johannesburg,Cape Town,3369157,0.132,"), rows[1])
+        XCTAssertTrue(rows[2].hasSuffix(",Etc/GMT+2,,,,"), "no place within 50 km of 0, -30: \(rows[2])")
+        XCTAssertTrue(rows[3].hasPrefix("bad,95,0,,,,,,,,,"), rows[3])
+        let ndjson = try input("{\"lat\":-33.9249,\"lon\":18.4241}\n{\"lat\":0,\"lon\":-30}\n", "fixes.ndjson")
+        let n = try CommandRunner.geonews(["resolve", "--no-progress", "--place", ndjson])
+        XCTAssertEqual(n.status, 0, n.stderr)
+        let lines = n.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, n.stdout)
+        let cape = try CommandRunner.json(lines[0]), ocean = try CommandRunner.json(lines[1])
+        XCTAssertEqual(cape["place_name"] as? String, "Cape Town")
+        XCTAssertEqual(cape["place_geonameid"] as? Int, 3_369_157)
+        XCTAssertEqual(try XCTUnwrap(cape["place_distance_km"] as? Double), 0.132, accuracy: 0.0005)
+        for key in ["place_name", "place_geonameid", "place_distance_km"] {
+            XCTAssertTrue(ocean[key] is NSNull, "\(key) in \(lines[1])")
+        }
+    }
+
     func testHelpDocumentsTheNewColumnsAndTheMeaningOfCountry() throws {
         let r = try CommandRunner.geonews(["resolve", "--help"])
         XCTAssertEqual(r.status, 0)
-        for text in ["time_zone", "--border-distance", "border_distance_km", "territorial sea"] {
+        for text in ["time_zone", "--border-distance", "border_distance_km", "territorial sea", "--place", "place_geonameid"] {
             XCTAssertTrue(r.stdout.contains(text), "\(text) in: \(r.stdout)")
         }
         let locate = try CommandRunner.geonews(["locate", "--help"])

@@ -66,6 +66,24 @@ final class BatchResolveTests: XCTestCase {
             400, mentions: ["borderDistance", "maybe"])
     }
 
+    /// `place=true` is the CLI's `--place`: the same three columns, the same bytes, in CSV (the
+    /// path by index), NDJSON and GeoJSON; a value that is not a boolean is a 400 naming it.
+    func testPlaceAddsTheCLIsColumns() async throws {
+        let server = try ServerProcess()
+        for (text, type, format) in [
+            (Self.csv, "text/csv", "csv"), (Self.ndjson, "application/x-ndjson", "ndjson"),
+            (Self.geojson, "application/geo+json", "geojson"),
+        ] {
+            let call = try await server.send("POST", "/v1/resolve?place=true", body: Data(text.utf8), contentType: type)
+            XCTAssertEqual(call.status, 200, call.text)
+            XCTAssertEqual(call.text, try cli(text, format: format, extra: ["--place"]), format)
+            XCTAssertTrue(call.text.contains("place_geonameid"), format)
+        }
+        try assertProblem(
+            try await server.send("POST", "/v1/resolve?place=perhaps", body: Data(Self.csv.utf8), contentType: "text/csv"),
+            400, mentions: ["place", "perhaps"])
+    }
+
     func testEachFormatStreamsBackTheCLIsRowsByteForByte() async throws {
         let server = try ServerProcess()
         for (text, type, format) in [

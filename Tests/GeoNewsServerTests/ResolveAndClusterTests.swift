@@ -12,7 +12,8 @@ final class ResolveAndClusterTests: XCTestCase {
         XCTAssertEqual(suggestion["iso2"] as? String, "BE")
         XCTAssertEqual(suggestion["reason"] as? String, "nearest-marker")
         XCTAssertNil(report["headlines"])
-        for key in ["timeZone", "utcOffset", "utcOffsetSeconds", "borderDistanceKm"] {
+        XCTAssertEqual((report["place"] as? [String: Any])?["name"] as? String, "Luxembourg", call.text)
+        for key in ["timeZone", "utcOffset", "utcOffsetSeconds", "borderDistanceKm", "place"] {
             XCTAssertTrue(report.keys.contains(key), "\(key) is written, null when unknown")
         }
         // Byte for byte the CLI's object.

@@ -50,16 +50,18 @@ final class IndexedBatchTests: XCTestCase {
     }
 
     private func assertSameBatch(
-        _ resolver: any IndexedCountryResolving, borderDistance: Bool, rows: Int, file: StaticString = #filePath, line: UInt = #line
+        _ resolver: any IndexedCountryResolving, borderDistance: Bool, places: PlaceIndex? = nil, rows: Int,
+        file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let text = input(rows: rows)
         let configure: (inout BatchResolveOptions) -> Void = {
             $0.followsTraces = false
             $0.includesBorderDistance = borderDistance
+            $0.places = places
             $0.chunkBytes = 64 * 1024
         }
         let layout = try CSVLayout(header: ["id", "lat", "lon"], options: BatchResolveOptions())
-        let columns = ResolvedColumns(includesBorderDistance: borderDistance)
+        let columns = ResolvedColumns(includesBorderDistance: borderDistance, places: places)
         XCTAssertTrue(
             CSVChunkProcessor(layout: layout, resolver: resolver, output: .csv, followsTraces: false, columns: columns).writesByIndex,
             file: file, line: line)
@@ -89,14 +91,37 @@ final class IndexedBatchTests: XCTestCase {
         XCTAssertTrue(a.contains { $0.contains(",nearest-marker,") && $0.contains(",Etc/GMT") }, file: file, line: line)
         if borderDistance {
             let paris = try XCTUnwrap(a.last?.split(separator: ",", omittingEmptySubsequences: false))
-            XCTAssertEqual(paris.count, 10, file: file, line: line)
+            XCTAssertEqual(paris.count, places == nil ? 10 : 13, file: file, line: line)
             XCTAssertGreaterThan(Double(paris[8]) ?? 0, 100, "Paris lies over 100 km from France's edge", file: file, line: line)
+        }
+        if places != nil {
+            XCTAssertEqual(
+                a.first,
+                "id,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,"
+                    + (borderDistance ? "border_distance_km," : "") + "place_name,place_geonameid,place_distance_km,error",
+                file: file, line: line)
+            // Paris's centre: the 4th arrondissement's point, 404 m away; Geneva's border row a Swiss place.
+            XCTAssertTrue(a.last?.hasSuffix(",Paris 04 Hôtel-de-Ville,3013131,0.404,") ?? false, a.last ?? "", file: file, line: line)
+            let geneva = try XCTUnwrap(a.first { $0.hasPrefix("b1,") }?.split(separator: ",", omittingEmptySubsequences: false))
+            XCTAssertFalse(geneva[geneva.count - 4].isEmpty, "a place in Switzerland", file: file, line: line)
+            // Far out at sea most rows have no place, and near coasts some do.
+            let seaRows = a.filter { $0.contains(",,") && !$0.contains("line ") }
+            XCTAssertTrue(seaRows.contains { $0.hasSuffix(",,,,") }, "an open-sea row with no place", file: file, line: line)
         }
     }
 
     func testABatchResolverWritesWhatItsRowsResolveTo() throws {
         let resolver = try XCTUnwrap(TraceJourneyTests.resolver, "Data/ must hold the indexes")
         try assertSameBatch(resolver, borderDistance: false, rows: 20_000)
+    }
+
+    /// With the place columns: the nearest place written by index (names copied from the place
+    /// index, quoted where they hold a comma) is the one the row-by-row path writes from
+    /// ``PlaceIndex/place(for:)``.
+    func testThePlaceColumnsAreTheSameByIndexAndRowByRow() throws {
+        let resolver = try XCTUnwrap(TraceJourneyTests.resolver, "Data/ must hold the indexes")
+        let places = try PlaceIndex.load(source: DataDirectory.locate().file("places.tsv.gz"), index: "/nonexistent/places.bin")
+        try assertSameBatch(resolver, borderDistance: false, places: places, rows: 4_000)
     }
 
     func testTheServersResolverWithBorderDistancesWritesWhatItsRowsResolveTo() throws {

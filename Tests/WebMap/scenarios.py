@@ -3,6 +3,8 @@ A scenario raises AssertionError with what it saw when the page does not do what
 import json
 import re
 import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -326,6 +328,14 @@ def scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker(ctx, driver):
     assert pin.get_attribute("data-suggested") == "BE", f"the pin suggests {pin.get_attribute('data-suggested')}: {pin.text!r}"
     assert pin.get_attribute("data-reason") == "nearest-marker", f"the reason is {pin.get_attribute('data-reason')}"
     assert "Luxembourg" in pin.text and "Nearest marker at " in pin.text, f"the pin reads {pin.text!r}"
+    # The nearest town is the server's for the very position the pin sent.
+    query = urllib.parse.urlencode({"lat": pin.get_attribute("data-lat"), "lon": pin.get_attribute("data-lon")})
+    with urllib.request.urlopen(ctx.server.url + "/v1/resolve?" + query, timeout=30) as r:
+        place = json.load(r)["place"]
+    assert place, f"the server names no place at {query}"
+    shown = pin.find_element(By.CSS_SELECTOR, ".place")
+    assert shown.get_attribute("data-geoname") == str(place["geonameId"]), f"{shown.get_attribute('data-geoname')} against {place}"
+    assert shown.text.startswith(f"Near {place['name']}, "), f"the place line reads {shown.text!r}, the server names {place['name']}"
     wait_for(driver, lambda d: d.execute_script(
         "return getComputedStyle(document.querySelector('.leaflet-popup')).opacity") == "1", what="the popup to fade in")
     ctx.screenshot(driver, "pin")

@@ -31,8 +31,16 @@ export function setUpPins(map, language, onError) {
       const r = await api.resolve(lat.toFixed(6), lng.toFixed(6), language());
       const where = r.country ? `${flag(r.country.iso2)} ${r.country.name}`
         : `At sea${r.nearest ? `, ${formatKm(r.nearest.distanceKm)} from ${r.nearest.name}` : ''}`;
-      pin.setPopupContent(h('div', { class: 'pin', 'data-suggested': r.suggestion.iso2, 'data-reason': r.suggestion.reason },
-        h('strong', {}, where), h('br'), `${lat.toFixed(4)}, ${lng.toFixed(4)}`, h('br'),
+      // The nearest town (GeoNames), when the server names one: "Near Esch-sur-Alzette, 1.2 km".
+      const place = r.place
+        ? [h('span', { class: 'place', 'data-geoname': String(r.place.geonameId) },
+          `Near ${r.place.name}, ${formatKm(r.place.distanceKm)}`), h('br')]
+        : [];
+      pin.setPopupContent(h('div', {
+        class: 'pin', 'data-suggested': r.suggestion.iso2, 'data-reason': r.suggestion.reason,
+        'data-lat': lat.toFixed(6), 'data-lon': lng.toFixed(6),
+      },
+      h('strong', {}, where), h('br'), ...place, `${lat.toFixed(4)}, ${lng.toFixed(4)}`, h('br'),
         `News: ${flag(r.suggestion.iso2)} ${r.suggestion.name}`, h('br'),
         h('span', { class: 'muted' }, describe(r))));
     } catch (err) {

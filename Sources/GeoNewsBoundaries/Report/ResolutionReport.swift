@@ -22,8 +22,10 @@ import Foundation
 /// out). `timeZone` is the IANA zone, `Etc/GMT±N` on the open ocean; `utcOffset` (`±hh:mm`) and
 /// `utcOffsetSeconds` are its offset at the moment of the answer, daylight saving time
 /// included; `borderDistanceKm` is the distance to the nearest edge of the country's area.
-/// Each of these four is `null` when unknown. `headlines` is written only when set.
-/// Kilometres are rounded to the metre.
+/// Each of these four is `null` when unknown. `headlines` is written only when set, and `place`
+/// only when the caller looked one up (``withPlace(_:)``): the nearest populated place,
+/// `{"distanceKm":2.1,"geonameId":2996944,"name":"Lyon","population":522969}`, or `null` where
+/// there is none. Kilometres are rounded to the metre.
 public struct ResolutionReport: Encodable, Sendable {
     /// The position asked about, in degrees.
     public struct Position: Encodable, Sendable { public let lat: Double; public let lon: Double }
@@ -51,6 +53,15 @@ public struct ResolutionReport: Encodable, Sendable {
         public let explanation: String
     }
 
+    /// The nearest populated place (``NearestPlace``): GeoNames' name, id and population, and
+    /// the great-circle distance in kilometres.
+    public struct PlaceReport: Encodable, Sendable {
+        public let name: String
+        public let geonameId: UInt32
+        public let population: UInt32
+        public let distanceKm: Double
+    }
+
     public let position: Position
     public let country: Place?
     public let nearest: Nearest?
@@ -66,6 +77,22 @@ public struct ResolutionReport: Encodable, Sendable {
     /// The suggested country's headlines as the headline service gave them (its own JSON
     /// object, embedded unchanged); `nil` leaves the member out.
     public var headlines: JSONValue?
+    /// The nearest place; written only when ``reportsPlace`` (as `null` when this is `nil`).
+    public private(set) var place: PlaceReport?
+    /// Whether the member `place` is written: set by ``withPlace(_:)``.
+    public private(set) var reportsPlace = false
+
+    /// This report with the member `place`: the nearest place, or `null` for `nil`.
+    public func withPlace(_ nearest: NearestPlace?) -> ResolutionReport {
+        var report = self
+        report.reportsPlace = true
+        report.place = nearest.map {
+            PlaceReport(
+                name: $0.place.name, geonameId: $0.place.geonameID, population: $0.place.population,
+                distanceKm: Self.rounded($0.distanceKm))
+        }
+        return report
+    }
 
     /// The report of `resolution`, with country names in `language` (a Natural Earth code
     /// such as `fr` or `zht`; `nil` or an unknown code gives English).
@@ -120,6 +147,7 @@ public struct ResolutionReport: Encodable, Sendable {
         // Unknown values are written as null rather than left out; `headlines` only when set.
         try c.encode(country, forKey: .country)
         try c.encode(nearest, forKey: .nearest)
+        if reportsPlace { try c.encode(place, forKey: .place) }
         try c.encode(timeZone, forKey: .timeZone)
         try c.encode(utcOffset, forKey: .utcOffset)
         try c.encode(utcOffsetSeconds, forKey: .utcOffsetSeconds)
@@ -128,7 +156,7 @@ public struct ResolutionReport: Encodable, Sendable {
     }
 
     private enum Keys: String, CodingKey {
-        case position, country, nearest, suggestion, headlines
+        case position, country, nearest, suggestion, headlines, place
         case timeZone, utcOffset, utcOffsetSeconds, borderDistanceKm
     }
 
@@ -169,6 +197,18 @@ public struct ResolutionReport: Encodable, Sendable {
             out.raw("}")
         } else {
             out.raw("null")
+        }
+        if reportsPlace {
+            out.raw(",\"place\":")
+            if let p = place {
+                out.raw("{\"distanceKm\":"); try out.number(p.distanceKm)
+                out.raw(",\"geonameId\":"); out.number(Int(p.geonameId))
+                out.raw(",\"name\":"); out.string(p.name)
+                out.raw(",\"population\":"); out.number(Int(p.population))
+                out.raw("}")
+            } else {
+                out.raw("null")
+            }
         }
         out.raw(",\"position\":{\"lat\":"); try out.number(position.lat)
         out.raw(",\"lon\":"); try out.number(position.lon)

@@ -18,6 +18,8 @@ struct BatchResolveRoutes {
     func add(to routes: inout RouteBuilder) {
         routes.post("/v1/resolve") { request, _ in
             var options = try Self.options(for: request)
+            // The CLI's --place: place_name, place_geonameid and place_distance_km after it.
+            if try request.booleanQuery("place", default: false) { options.places = state.places }
             let summaryOnly = try Self.summaryOnly(request)
             options.followsTraces = summaryOnly
             let batch = BatchResolver(

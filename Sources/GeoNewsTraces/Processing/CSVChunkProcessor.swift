@@ -22,7 +22,12 @@ struct CSVChunkProcessor: Sendable {
         self.followsTraces = followsTraces
         self.columns = columns
         indexed = (resolver as? any IndexedCountryResolving).map {
-            ($0, IndexedColumnText(catalogue: $0.catalogue, zoneIDs: $0.zoneIDs, includesBorderDistance: columns.includesBorderDistance))
+            (
+                $0,
+                IndexedColumnText(
+                    catalogue: $0.catalogue, zoneIDs: $0.zoneIDs, includesBorderDistance: columns.includesBorderDistance,
+                    places: columns.places)
+            )
         }
     }
 

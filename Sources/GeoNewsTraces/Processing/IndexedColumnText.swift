@@ -7,6 +7,11 @@ import GeoNewsBoundaries
 final class IndexedColumnText: @unchecked Sendable {
     // Sendable: `text` is written in init and only read after.
     let includesBorderDistance: Bool
+    /// The places of the place columns; `nil` leaves them out.
+    let places: PlaceIndex?
+    /// Per catalogue index: the slot (``PlaceIndex/slot(of:)``) a country's places are sought
+    /// in, -1 for none.
+    private let placeSlots: [Int]
     /// Every text, one after another.
     private let text: UnsafeMutablePointer<UInt8>
     /// Where each text starts and ends in `text`: the countries' codes by catalogue index, then
@@ -16,8 +21,14 @@ final class IndexedColumnText: @unchecked Sendable {
     /// The most bytes ``appendCSV(_:to:)`` writes: every comma, the longest texts, two distances.
     private let rowLimit: Int
 
-    init(catalogue: Catalogue, zoneIDs: [String], includesBorderDistance: Bool) {
+    /// The most bytes a place's name takes as a CSV field: a name is at most one line of
+    /// `places.tsv.gz` (4 KB, ``PlaceIndexBuild``), every byte a quote doubled, and two quotes.
+    static let placeNameLimit = 2 * 4096 + 2
+
+    init(catalogue: Catalogue, zoneIDs: [String], includesBorderDistance: Bool, places: PlaceIndex? = nil) {
         self.includesBorderDistance = includesBorderDistance
+        self.places = places
+        placeSlots = catalogue.countries.map { PlaceIndex.slot(of: $0) ?? -1 }
         let reasons: [SuggestionReason] = [.inside, .sovereign, .offshore, .nearestMarker]
         var fields: [[UInt8]] = catalogue.countries.map { Array(($0.iso2 ?? "").utf8) }
         zoneBase = fields.count
@@ -36,7 +47,9 @@ final class IndexedColumnText: @unchecked Sendable {
         }
         self.bounds = bounds
         let longest = fields.map(\.count).max() ?? 0
-        rowLimit = 8 + 4 * longest + 2 * OutputChunk.kilometresLimit
+        rowLimit =
+            8 + 4 * longest + 2 * OutputChunk.kilometresLimit
+            + (places == nil ? 0 : 3 + Self.placeNameLimit + 10 + OutputChunk.kilometresLimit)
         text = .allocate(capacity: max(1, offset))
         for (f, b) in zip(fields, bounds) { f.withUnsafeBufferPointer { (text + b.start).update(from: $0.baseAddress!, count: $0.count) } }
         precondition(reasons.enumerated().allSatisfy { Self.reasonOrdinal($0.element) == $0.offset })
@@ -99,9 +112,70 @@ final class IndexedColumnText: @unchecked Sendable {
                 comma()
                 if let km = r.borderDistanceKm { p += OutputChunk.writeKilometres(km, to: p) }
             }
+            if let places {
+                // As ``PlaceIndex/place(for:)``: the country's nearest, or at sea the nearest within reach.
+                var found: (index: Int, km: Double)?
+                if r.country >= 0 {
+                    if let k = places.nearestIndex(to: r.position, inCountrySlot: placeSlots[Int(r.country)]) {
+                        found = (k, places.distanceKm(from: r.position, to: k))
+                    }
+                } else {
+                    found = places.nearestIndex(to: r.position, withinKm: PlaceIndex.openSeaReachKm)
+                }
+                comma()
+                if let found {
+                    // Clamped: a damaged places.bin could name more bytes than a line holds.
+                    let name = places.nameBytes(ofPlaceAt: found.index)
+                    p = Self.writeCSVField(UnsafeRawBufferPointer(rebasing: name.prefix(Self.placeNameLimit / 2 - 1)), at: p)
+                }
+                comma()
+                if let found { p = Self.writeDecimal(places.geonameID(ofPlaceAt: found.index), at: p) }
+                comma()
+                if let found { p += OutputChunk.writeKilometres(found.km, to: p) }
+            }
             comma()
             return p
         }
+    }
+
+    /// `bytes` as one CSV field, quoted only when they hold a comma, quote or line break (as
+    /// ``CSVText/appendField(_:to:)``); at most ``placeNameLimit`` bytes for a place's name.
+    private static func writeCSVField(_ bytes: UnsafeRawBufferPointer, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
+    {
+        var p = start
+        let quoted = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        if quoted {
+            p.pointee = UInt8(ascii: "\"")
+            p += 1
+        }
+        for c in bytes {
+            if c == UInt8(ascii: "\"") {
+                p.pointee = c
+                p += 1
+            }
+            p.pointee = c
+            p += 1
+        }
+        if quoted {
+            p.pointee = UInt8(ascii: "\"")
+            p += 1
+        }
+        return p
+    }
+
+    /// A 32-bit count in decimal (at most 10 digits).
+    private static func writeDecimal(_ value: UInt32, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var v = value, n = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[n] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                n += 1
+            } while v > 0
+            for i in 0..<n { start[i] = d[n - 1 - i] }
+        }
+        return start + n
     }
 
     @inline(__always)

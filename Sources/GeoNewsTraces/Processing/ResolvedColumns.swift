@@ -3,7 +3,9 @@ import GeoNewsBoundaries
 /// The columns every output row gains, in CSV and in JSON, in this order:
 /// `country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone`, then
 /// `border_distance_km` when asked for (``BatchResolveOptions/includesBorderDistance``), then
-/// `error`.
+/// `place_name,place_geonameid,place_distance_km` when asked for (``BatchResolveOptions/places``:
+/// the nearest populated place, ``PlaceIndex/place(for:)``, all three empty or `null` where there
+/// is none), then `error`.
 ///
 /// `country_iso2` is empty (CSV) or `null` (JSON) beyond every territorial sea, and for the few
 /// features without an ISO code; `time_zone` is the IANA zone (`Etc/GMT±N` on the open ocean),
@@ -19,20 +21,28 @@ struct ResolvedColumns: Sendable {
         case distanceKm = "distance_km"
         case timeZone = "time_zone"
         case borderDistanceKm = "border_distance_km"
+        case placeName = "place_name"
+        case placeGeonameID = "place_geonameid"
+        case placeDistanceKm = "place_distance_km"
         case error
+
+        var isPlace: Bool { self == .placeName || self == .placeGeonameID || self == .placeDistanceKm }
     }
 
     /// The added columns, `error` last.
     let columns: [Column]
     let includesBorderDistance: Bool
+    /// The places the place columns come from; `nil` leaves those columns out.
+    let places: PlaceIndex?
     /// The columns with a value from the resolution: all but `error`.
     private let valueColumns: [Column]
     /// `"country_iso2":` and so on, in the order of `valueColumns`.
     private let jsonKeys: [String]
 
-    init(includesBorderDistance: Bool = false) {
+    init(includesBorderDistance: Bool = false, places: PlaceIndex? = nil) {
         self.includesBorderDistance = includesBorderDistance
-        columns = Column.allCases.filter { $0 != .borderDistanceKm || includesBorderDistance }
+        self.places = places
+        columns = Column.allCases.filter { ($0 != .borderDistanceKm || includesBorderDistance) && (!$0.isPlace || places != nil) }
         valueColumns = columns.filter { $0 != .error }
         jsonKeys = valueColumns.map { "\"\($0.rawValue)\":" }
     }
@@ -41,9 +51,10 @@ struct ResolvedColumns: Sendable {
 
     /// `,FR,FR,inside,0.000,Europe/Paris,` (the empty error last).
     func appendCSV(_ r: Resolution, to out: OutputChunk) {
+        let place = self.place(for: r)
         for column in valueColumns {
             out.append(UInt8(ascii: ","))
-            append(column, of: r, json: false, to: out)
+            append(column, of: r, place: place, json: false, to: out)
         }
         out.append(UInt8(ascii: ","))
     }
@@ -56,9 +67,10 @@ struct ResolvedColumns: Sendable {
 
     /// `"country_iso2":"FR",…,"error":null` (no braces).
     func appendJSON(_ r: Resolution, to out: OutputChunk) {
+        let place = self.place(for: r)
         for (column, key) in zip(valueColumns, jsonKeys) {
             out.append(key)
-            append(column, of: r, json: true, to: out)
+            append(column, of: r, place: place, json: true, to: out)
             out.append(UInt8(ascii: ","))
         }
         out.append("\"error\":null")
@@ -73,10 +85,14 @@ struct ResolvedColumns: Sendable {
         JSONText.appendQuoted(message, to: out)
     }
 
-    /// One column's value for `r`: JSON (`"FR"`, `null`, `12.345`) or a CSV field (`FR`, empty).
-    /// The error column has no value here.
+    /// The nearest place of `r` when the place columns are written, else `nil`.
+    func place(for r: Resolution) -> NearestPlace? { places?.place(for: r) }
+
+    /// One column's value for `r` (and its nearest place, ``place(for:)``, for the place
+    /// columns): JSON (`"FR"`, `null`, `12.345`) or a CSV field (`FR`, empty). The error column
+    /// has no value here.
     @inline(__always)
-    func append(_ column: Column, of r: Resolution, json: Bool, to out: OutputChunk) {
+    func append(_ column: Column, of r: Resolution, place: NearestPlace?, json: Bool, to out: OutputChunk) {
         switch column {
         case .countryISO2: Self.appendCode(r.country?.iso2, json: json, to: out)
         case .suggestedISO2: Self.appendCode(r.suggestion.country.iso2, json: json, to: out)
@@ -93,6 +109,16 @@ struct ResolvedColumns: Sendable {
             }
         case .borderDistanceKm:
             if let km = r.borderDistanceKm { out.appendKilometres(km) } else if json { out.append("null") }
+        case .placeName:
+            if let name = place?.place.name {
+                json ? JSONText.appendQuoted(name, to: out) : CSVText.appendField(name, to: out)
+            } else if json {
+                out.append("null")
+            }
+        case .placeGeonameID:
+            if let id = place?.place.geonameID { out.append(String(id)) } else if json { out.append("null") }
+        case .placeDistanceKm:
+            if let km = place?.distanceKm { out.appendKilometres(km) } else if json { out.append("null") }
         case .error: if json { out.append("null") }
         }
     }

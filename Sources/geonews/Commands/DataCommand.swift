@@ -10,7 +10,8 @@ import Glibc
 struct DataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data",
-        abstract: "Install the area and land indexes (area-index.bin, land-index.bin) the resolver reads, or locate them.",
+        abstract:
+            "Install the area and land indexes (area-index.bin, land-index.bin) and the place index (places.bin) the resolver reads, or locate them.",
         subcommands: [DataInstallCommand.self, DataPathCommand.self]
     )
 }
@@ -19,17 +20,21 @@ struct DataCommand: AsyncParsableCommand {
 struct DataInstallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install",
-        abstract: "Unpack Data/area-index.pack and Data/land-index.pack into the cache (or --to DIR) and check them.",
+        abstract: "Unpack Data/area-index.pack and Data/land-index.pack, and index Data/places.tsv.gz, into the cache (or --to DIR).",
         discussion: """
             Writes area-index.bin and land-index.bin to $XDG_CACHE_HOME/geonews/<data id>/ (else \
             ~/.cache/geonews/<data id>/), the data id being the checksum Data/area-index.json records. Nothing \
             is downloaded. Each file is checked against its record (Data/area-index.json, Data/land-index.json) \
-            before it is renamed into place; an index already there and intact is kept. Prints the area \
-            index's path. Exits 65 when a pack is missing or damaged.
+            before it is renamed into place; an index already there and intact is kept. Beside them, \
+            places.bin: GeoNames' places of Data/places.tsv.gz for the nearest town (built in under a \
+            second; kept while it matches that file's gzip checksum). Prints the area index's path. \
+            Exits 65 when a pack or places.tsv.gz is missing or damaged, or the folder cannot be written.
             """
     )
 
-    @Option(help: ArgumentHelp("The folder to hold area-index.bin and land-index.bin (default: the cache folder).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The folder to hold area-index.bin, land-index.bin and places.bin (default: the cache folder).", valueName: "dir"))
     var to: String?
 
     @OptionGroup var data: DataOptions
@@ -37,7 +42,15 @@ struct DataInstallCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = try data.directory()
         do {
-            print(try directory.installAreaIndex(into: to))
+            let area = try directory.installAreaIndex(into: to)
+            let folder = String(area.dropLast(AreaIndexRecord.fileName.count + 1))
+            let places = try PlaceIndex.load(source: directory.file("places.tsv.gz"), index: folder + "/places.bin")
+            // load() keeps an index it cannot write in memory; here the file is the point.
+            guard places.path == folder + "/places.bin" else {
+                throw DataError.unreadable(
+                    path: folder + "/places.bin", reason: "cannot write it (\(places.count) places indexed in memory)")
+            }
+            print(area)
         } catch {
             throw fail("\(error)", .dataError)
         }

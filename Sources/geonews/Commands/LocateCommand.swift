@@ -21,8 +21,10 @@ struct LocateCommand: AsyncParsableCommand {
             nearest land is named instead. The output also gives the IANA time zone (Etc/GMT±N \
             on the open ocean) with its UTC offset and local time now, and, inside a country, \
             the distance to the nearest edge of its area (a land border or the limit of its \
-            waters). With --json these are the keys timeZone, utcOffset ("+05:30"), \
-            utcOffsetSeconds and borderDistanceKm, null when unknown.
+            waters), and the nearest populated place (GeoNames, 500 people or more) in the same \
+            country, or at sea with no country the nearest within 50 km. With --json these are \
+            the keys timeZone, utcOffset ("+05:30"), utcOffsetSeconds, borderDistanceKm and \
+            place (name, geonameId, population, distanceKm), null when unknown.
             Inside one of the 54 news countries, that country is suggested (reason "inside"). \
             At sea within 25 km of a news country's land, that country (reason "offshore"). \
             Anywhere else, the news country whose marker is nearest on the great circle \
@@ -81,6 +83,7 @@ struct LocateCommand: AsyncParsableCommand {
         let providers = try validatedProviders()
         let resolver = try await data.resolver(preloaded: ResolverPreload.started)
         let resolution = resolver.resolve(position)
+        let place = try data.places().place(for: resolution)
         let suggested = resolution.suggestion.country
         let request = SuggestedHeadlines(
             country: (suggested.iso2 ?? suggested.id).lowercased(), limit: limit,
@@ -89,9 +92,10 @@ struct LocateCommand: AsyncParsableCommand {
         // Only a position with a zone pays for reading the zone rules.
         let zoneRules = try resolution.timeZone.map { _ in try data.zoneRules() }
         if json {
-            print(try ResolutionReport(resolution, language: lang, headlines: headlines?.json, zoneRules: zoneRules).jsonString())
+            let report = ResolutionReport(resolution, language: lang, headlines: headlines?.json, zoneRules: zoneRules)
+            print(try report.withPlace(place).jsonString())
         } else {
-            print(LocationSummary(resolution, language: lang, zoneRules: zoneRules).text)
+            print(LocationSummary(resolution, place: place, language: lang, zoneRules: zoneRules).text)
             if let listing = headlines?.listing, !listing.isEmpty {
                 print("")
                 print(listing, terminator: "")
@@ -165,6 +169,15 @@ struct DataOptions: ParsableArguments {
         do {
             return try await preload.resolver.get()
         } catch {
+            throw fail("\(error)", .dataError)
+        }
+    }
+
+    /// GeoNames' places (`places.bin`, built from `places.tsv.gz` on first use).
+    func places() throws -> PlaceIndex {
+        do {
+            return try PlaceIndex.load(from: directory())
+        } catch let error as DataError {
             throw fail("\(error)", .dataError)
         }
     }

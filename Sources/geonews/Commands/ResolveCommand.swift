@@ -18,11 +18,13 @@ struct ResolveCommand: ParsableCommand {
         discussion: """
             Every input record becomes one output row, in input order, with its original fields \
             plus country_iso2, suggested_iso2, suggestion_reason (inside | sovereign | offshore | \
-            nearest-marker), distance_km, time_zone, border_distance_km with --border-distance, and \
-            error. country_iso2 is the country whose land or territorial sea holds the fix, as \
+            nearest-marker), distance_km, time_zone, border_distance_km with --border-distance, \
+            place_name, place_geonameid and place_distance_km with --place, and error. country_iso2 is the country whose land or territorial sea holds the fix, as \
             OpenStreetMap draws them, and empty/null beyond every territorial sea; time_zone is the \
             IANA zone (Etc/GMT±N on the open ocean); border_distance_km is the distance in km to \
-            the nearest edge of that country's area, empty/null at sea. A bad record (not a number, \
+            the nearest edge of that country's area, empty/null at sea; the place is the nearest \
+            populated place (GeoNames) in that country, or at sea with no country the nearest \
+            within 50 km, empty/null where there is none. A bad record (not a number, \
             out of range, broken quoting, truncated) becomes a row whose error names the line and \
             the reason; the run goes on, and rows out always equal rows in.
 
@@ -72,6 +74,11 @@ struct ResolveCommand: ParsableCommand {
     var borderDistance = false
 
     @Flag(
+        name: .customLong("place"),
+        help: "Add place_name, place_geonameid and place_distance_km: the nearest populated place (GeoNames) in the fix's country.")
+    var place = false
+
+    @Flag(
         help:
             "Print a summary to standard error: counts, countries, speed, each trace's segments and crossings, with times in UTC and in each fix's local zone."
     )
@@ -103,6 +110,7 @@ struct ResolveCommand: ParsableCommand {
         options.hasHeader = !noHeader
         options.followsTraces = summary || summaryJSON != nil
         options.includesBorderDistance = borderDistance
+        if place { options.places = try data.places() }
         if let workers {
             let counts = BatchResolveOptions.workerCounts
             guard counts.contains(workers) else {

@@ -12,13 +12,15 @@ import Foundation
 /// ```
 /// Position   22.5726° N, 88.3639° E
 /// Country    India (IN, IND)
+/// Place      Kolkata, 1.2 km away (population 4,631,392)
 /// Border     312 km from the border
 /// Time zone  Asia/Kolkata (UTC+05:30), local time 15:42
 /// News       India (IN): the position is inside it
 /// ```
 ///
 /// The border line appears only when the distance is known (inside a country), the time-zone
-/// line only when the zone is; without rules for the zone it names the zone alone.
+/// line only when the zone is; without rules for the zone it names the zone alone. The place line
+/// names the nearest populated place the caller found, or says there is none.
 struct LocationSummary: Sendable {
     let text: String
 
@@ -27,7 +29,8 @@ struct LocationSummary: Sendable {
     ///   - zoneRules: the rules for the offset and local time; `nil` uses
     ///     `TimeZoneRules.located`, which is loaded only when the resolution has a zone.
     ///   - date: the moment whose offset and local time are shown (now by default).
-    init(_ r: Resolution, language: String?, zoneRules: TimeZoneRules? = nil, at date: Date = Date()) {
+    ///   - place: the nearest place (``PlaceIndex/place(for:)``); `nil` prints that there is none.
+    init(_ r: Resolution, place: NearestPlace?, language: String?, zoneRules: TimeZoneRules? = nil, at date: Date = Date()) {
         var lines: [String] = []
         lines.append("Position   \(DistanceText.position(r.position))")
         if let c = r.country {
@@ -40,6 +43,14 @@ struct LocationSummary: Sendable {
                 "Country    none, at sea; nearest land \(n.country.name(in: language)) \(DistanceText.kilometres(n.distanceKm)) away")
         } else {
             lines.append("Country    none, at sea")
+        }
+        if let p = place {
+            var line = "Place      \(p.place.name), \(DistanceText.kilometres(p.distanceKm)) away"
+            if p.place.population > 0 { line += " (population \(Self.grouped(p.place.population)))" }
+            lines.append(line)
+        } else {
+            lines.append(
+                r.country == nil ? "Place      none within \(Int(PlaceIndex.openSeaReachKm)) km" : "Place      none known in this country")
         }
         if let km = r.borderDistanceKm {
             lines.append("Border     \(DistanceText.kilometres(km)) from the border")
@@ -55,5 +66,16 @@ struct LocationSummary: Sendable {
         let s = r.suggestion
         lines.append("News       \(s.country.name(in: language)) (\(s.country.iso2 ?? s.country.id)): \(r.explanation(language: language))")
         text = lines.joined(separator: "\n")
+    }
+
+    /// 4631392 → "4,631,392".
+    static func grouped(_ n: UInt32) -> String {
+        var digits = Array(String(n))
+        var k = digits.count - 3
+        while k > 0 {
+            digits.insert(",", at: k)
+            k -= 3
+        }
+        return String(digits)
     }
 }

@@ -3,12 +3,14 @@ import GeoNews
 // consumer --lat LAT --lon LON
 //
 // Prints the ISO 3166-1 alpha-2 code of the country or territory holding the position (its land
-// or its 12-nautical-mile territorial sea) and the position's IANA time zone, tab-separated:
+// or its 12-nautical-mile territorial sea), the position's IANA time zone and the nearest
+// populated place (GeoNames) in that country, tab-separated:
 //
-//     FR	Europe/Paris
+//     ZA	Africa/Johannesburg	Cape Town
 //
-// `-` stands for no code: beyond every territorial sea, or in one of the few territories
-// without an alpha-2 code (Bir Tawil, Spratly Islands). Exit codes, as geonews's own:
+// `-` stands for no code (beyond every territorial sea, or in one of the few territories
+// without an alpha-2 code: Bir Tawil, Spratly Islands) and for no place (at sea, none within
+// 50 km). Exit codes, as geonews's own:
 // 0 done; 64 bad usage (the message names the argument); 65 the data cannot be found or read
 // (the message names the file and the command that makes it).
 #if canImport(Glibc)
@@ -31,11 +33,12 @@ func fail(_ message: String, code: Int32) -> Never {
 /// looked for in the build folder, the installed folder and the XDG cache; when none holds it,
 /// ``DataDirectory/installAreaIndex(into:)`` unpacks it once into the cache (a second or two)
 /// and the load is tried again. The one place that knows where the data lives.
-func loadResolver() throws(DataError) -> CountryResolver {
+/// The place index is built beside the area index on first use (``PlaceIndex/load(from:)``).
+func loadResolver() throws(DataError) -> (CountryResolver, PlaceIndex) {
     let data = try DataDirectory.locate()
-    if let resolver = try? CountryResolver.load(from: data) { return resolver }
+    if let resolver = try? CountryResolver.load(from: data) { return (resolver, try PlaceIndex.load(from: data)) }
     _ = try data.installAreaIndex()
-    return try CountryResolver.load(from: data)
+    return (try CountryResolver.load(from: data), try PlaceIndex.load(from: data))
 }
 
 /// The values of `--lat` and `--lon` (also as `--lat=…`), or a message naming what is wrong.
@@ -87,11 +90,13 @@ case .success(let text):
 }
 
 let resolver: CountryResolver
+let places: PlaceIndex
 do {
-    resolver = try loadResolver()
+    (resolver, places) = try loadResolver()
 } catch {
     fail(error.description, code: 65)
 }
 
-let code = resolver.containingCountry(position)?.iso2 ?? "-"
-print("\(code)\t\(resolver.timeZone(position))")
+let resolution = resolver.resolve(position)
+let code = resolution.country?.iso2 ?? "-"
+print("\(code)\t\(resolver.timeZone(position))\t\(places.place(for: resolution)?.place.name ?? "-")")
