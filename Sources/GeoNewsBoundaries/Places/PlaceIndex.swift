@@ -71,7 +71,9 @@ public final class PlaceIndex: @unchecked Sendable {
             guard bytes.count >= PlaceIndexFormat.headerBytes, Array(bytes[0..<8]) == PlaceIndexFormat.magic else {
                 throw bad("not a place index (no GNPLACE1 header)")
             }
-            guard Self.u32(bytes, 8) == PlaceIndexFormat.version else { throw bad("version \(Self.u32(bytes, 8)), not 1") }
+            guard Self.u32(bytes, 8) == PlaceIndexFormat.version else {
+                throw bad("version \(Self.u32(bytes, 8)), not \(PlaceIndexFormat.version)")
+            }
             let n = Int(Self.u32(bytes, 12)), c = Int(Self.u32(bytes, 32)), s = Int(Self.u32(bytes, 36))
             guard n > 0, n <= PlaceIndexFormat.maxPlaces, c <= 26 * 26, s <= PlaceIndexFormat.maxStringBytes else {
                 throw bad("\(n) places, \(c) countries or \(s) string bytes, out of bounds")
@@ -142,6 +144,8 @@ public final class PlaceIndex: @unchecked Sendable {
     /// ``nearest(to:withinKm:)`` as the place's position in the file and its great-circle km.
     package func nearestIndex(to position: Coordinate, withinKm km: Double) -> (index: Int, km: Double)? {
         guard km >= 0 else { return nil }
+        // Most of the sea is farther than the reach from every place: its cells say so.
+        if km <= PlaceIndexFormat.reachKm && !mayReach(position) { return nil }
         // The chord of an arc of θ radians is 2 sin(θ / 2); a little more, so that rounding never
         // drops a place at the limit, which the great-circle distance then decides.
         let θ = min(km / GreatCircle.meanEarthRadiusKm, .pi)
@@ -151,6 +155,17 @@ public final class PlaceIndex: @unchecked Sendable {
         guard let found = best.index else { return nil }
         let d = distanceKm(from: position, to: found)
         return d <= km ? (found, d) : nil
+    }
+
+    /// Whether a place may lie within ``PlaceIndexFormat/reachKm`` of the position: its 1/4° cell's
+    /// bit (a position on the antimeridian or a pole takes the cell its degrees fall in).
+    private func mayReach(_ position: Coordinate) -> Bool {
+        let perDegree = Double(PlaceIndexFormat.reachCellsPerDegree)
+        guard position.latitude.isFinite, position.longitude.isFinite else { return true }
+        let row = min(PlaceIndexFormat.reachRows - 1, max(0, Int(((position.latitude + 90) * perDegree).rounded(.down))))
+        let column = min(PlaceIndexFormat.reachColumns - 1, max(0, Int(((position.longitude + 180) * perDegree).rounded(.down))))
+        let bit = row * PlaceIndexFormat.reachColumns + column
+        return bytes[sections.reach + bit / 8] & (1 << UInt8(bit % 8)) != 0
     }
 
     /// Great-circle km from `position` to the place at `k`.
@@ -211,6 +226,22 @@ public final class PlaceIndex: @unchecked Sendable {
     private func search(_ range: Range<Int>, depth: Int, query q: (Double, Double, Double), best: inout Best, global: Bool) {
         var lo = range.lowerBound, hi = range.upperBound, depth = depth
         while lo < hi {
+            if hi - lo <= Self.bucket {
+                // A few places: each one, without descending further.
+                for m in lo..<hi {
+                    let k = global ? Int(Self.u32(bytes, sections.global + 4 * m)) : m
+                    guard k < count else { return }
+                    let p = point(k)
+                    let dx = q.0 - p.0, dy = q.1 - p.1, dz = q.2 - p.2
+                    let d2 = dx * dx + dy * dy + dz * dz
+                    if d2 < best.d2 || (d2 == best.d2 && best.index != nil && id(k) < best.id) {
+                        best.d2 = d2
+                        best.id = id(k)
+                        best.index = k
+                    }
+                }
+                return
+            }
             let mid = (lo + hi) / 2
             let k = global ? Int(Self.u32(bytes, sections.global + 4 * mid)) : mid
             guard k < count else { return }  // a damaged file: no answer from here down
@@ -225,12 +256,18 @@ public final class PlaceIndex: @unchecked Sendable {
             let axis = depth % 3
             let diff = axis == 0 ? dx : axis == 1 ? dy : dz  // query minus node, on the axis
             let (near, far) = diff < 0 ? (lo..<mid, (mid + 1)..<hi) : ((mid + 1)..<hi, lo..<mid)
-            if diff * diff <= best.d2 { search(far, depth: depth + 1, query: q, best: &best, global: global) }
-            lo = near.lowerBound
-            hi = near.upperBound
+            // The near side first, so that the far side is visited only if the best found there
+            // still reaches across the splitting plane.
+            search(near, depth: depth + 1, query: q, best: &best, global: global)
+            guard diff * diff <= best.d2 else { return }
+            lo = far.lowerBound
+            hi = far.upperBound
             depth += 1
         }
     }
+
+    /// The size of a range the search scans place by place.
+    static let bucket = 8
 
     private func point(_ k: Int) -> (Double, Double, Double) {
         let at = sections.points + k * PlaceIndexFormat.pointBytes

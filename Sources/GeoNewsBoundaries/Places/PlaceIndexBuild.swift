@@ -240,6 +240,31 @@ enum PlaceIndexBuild {
         }
     }
 
+    /// Sets the `reach` bit of every 1/4° cell that a disc of ``PlaceIndexFormat/reachKm`` (and
+    /// a margin) around the place may touch: its rows by latitude, and by longitude the disc's
+    /// widest extent within those latitudes, or whole rows near a pole. Marking too many cells
+    /// only costs a search; one too few would lose a place, so every bound is taken wide.
+    static func markReach(latE5: Int32, lonE5: Int32, into out: inout [UInt8], at base: Int) {
+        let perDegree = Double(PlaceIndexFormat.reachCellsPerDegree)
+        let columns = PlaceIndexFormat.reachColumns, rows = PlaceIndexFormat.reachRows
+        let lat = Double(latE5) / 1e5, lon = Double(lonE5) / 1e5
+        // The disc's angular radius in degrees, with 2 km to spare.
+        let r = (PlaceIndexFormat.reachKm + 2) / 6371.0088 * 180 / .pi
+        let top = min(90, lat + r), bottom = max(-90, lat - r)
+        let first = max(0, Int(((bottom + 90) * perDegree).rounded(.down))), last = min(rows - 1, Int(((top + 90) * perDegree).rounded(.down)))
+        let widest = max(abs(top), abs(bottom))
+        let wholeRows = widest >= 85
+        let halfWidth = wholeRows ? 180 : r / cos(widest * .pi / 180) * 1.05 + 0.05
+        let west = Int(((lon - halfWidth + 180) * perDegree).rounded(.down)), east = Int(((lon + halfWidth + 180) * perDegree).rounded(.down))
+        for row in first...last {
+            for c in (wholeRows ? 0 : west)...(wholeRows ? columns - 1 : east) {
+                let column = ((c % columns) + columns) % columns
+                let bit = row * columns + column
+                out[base + bit / 8] |= 1 << UInt8(bit % 8)
+            }
+        }
+    }
+
     static func encode(rows: [Row], strings: [UInt8], identity: (bytes: UInt64, crc: UInt32, size: UInt32)) -> [UInt8] {
         let point = rows.map { unitVector(latE5: $0.latE5, lonE5: $0.lonE5) }
         let id = rows.map(\.id)
@@ -299,6 +324,7 @@ enum PlaceIndexBuild {
         }
         put(UInt32(text.count), sections.stringOffsets + 8 * rows.count)
         for (k, i) in global.enumerated() { put(UInt32(position[Int(i)]), sections.global + 4 * k) }
+        for r in rows { markReach(latE5: r.latE5, lonE5: r.lonE5, into: &out, at: sections.reach) }
         out.replaceSubrange(sections.strings..<sections.end, with: text)
         return out
     }

@@ -4,7 +4,7 @@
 /// ```
 /// header (64 bytes)
 ///   0  magic "GNPLACE1"
-///   8  u32 version (1), u32 place count N (at most maxPlaces)
+///   8  u32 version (2), u32 place count N (at most maxPlaces)
 ///  16  u64 size of the places.tsv.gz it was built from
 ///  24  u32 that file's gzip CRC-32, u32 its gzip ISIZE (the 8-byte trailer: a checksum of the
 ///      whole text, read in one pread to tell a stale index without reading the source)
@@ -16,6 +16,10 @@
 /// strings     (2N + 1) × u32: the offsets of name i (entry 2i) and admin1 code i (2i + 1) in
 ///             the string bytes, and their end
 /// global      N × u32: every place, as a k-d tree over all of them (the search with no country)
+/// reach       720 × 1440 bits (row by row from -90°, column by column from -180°, each cell
+///             1/4° square, least significant bit first): set where a place may lie within
+///             ``reachKm`` of some point of the cell, so that the search with no country skips
+///             the open sea's cells without descending the tree
 /// padding to 8, then S string bytes (UTF-8)
 /// ```
 ///
@@ -25,7 +29,7 @@
 /// same shape over the `global` indices.
 enum PlaceIndexFormat {
     static let magic: [UInt8] = Array("GNPLACE1".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerBytes = 64
     static let countryBytes = 16
     static let pointBytes = 24
@@ -34,6 +38,12 @@ enum PlaceIndexFormat {
     /// from a header before anything is sized by them.
     static let maxPlaces = 4_000_000
     static let maxStringBytes = 1 << 30
+    /// The reach of the search with no country that the `reach` cells are marked for
+    /// (``PlaceIndex/openSeaReachKm``), and the cells' size.
+    static let reachKm = 50.0
+    static let reachCellsPerDegree = 4
+    static let reachRows = 180 * reachCellsPerDegree, reachColumns = 360 * reachCellsPerDegree
+    static let reachBytes = reachRows * reachColumns / 8
     /// The file's name beside the area index.
     static let fileName = "places.bin"
     /// The source in the data folder.
@@ -46,6 +56,7 @@ enum PlaceIndexFormat {
         let records: Int
         let stringOffsets: Int
         let global: Int
+        let reach: Int
         let strings: Int
         let end: Int
 
@@ -55,7 +66,8 @@ enum PlaceIndexFormat {
             records = points + places * PlaceIndexFormat.pointBytes
             stringOffsets = records + places * PlaceIndexFormat.recordBytes
             global = stringOffsets + (2 * places + 1) * 4
-            strings = (global + places * 4 + 7) & ~7
+            reach = global + places * 4
+            strings = (reach + PlaceIndexFormat.reachBytes + 7) & ~7
             end = strings + stringBytes
         }
     }
