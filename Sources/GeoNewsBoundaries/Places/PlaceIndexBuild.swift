@@ -251,11 +251,13 @@ enum PlaceIndexBuild {
         // The disc's angular radius in degrees, with 2 km to spare.
         let r = (PlaceIndexFormat.reachKm + 2) / 6371.0088 * 180 / .pi
         let top = min(90, lat + r), bottom = max(-90, lat - r)
-        let first = max(0, Int(((bottom + 90) * perDegree).rounded(.down))), last = min(rows - 1, Int(((top + 90) * perDegree).rounded(.down)))
+        let first = max(0, Int(((bottom + 90) * perDegree).rounded(.down))),
+            last = min(rows - 1, Int(((top + 90) * perDegree).rounded(.down)))
         let widest = max(abs(top), abs(bottom))
         let wholeRows = widest >= 85
         let halfWidth = wholeRows ? 180 : r / cos(widest * .pi / 180) * 1.05 + 0.05
-        let west = Int(((lon - halfWidth + 180) * perDegree).rounded(.down)), east = Int(((lon + halfWidth + 180) * perDegree).rounded(.down))
+        let west = Int(((lon - halfWidth + 180) * perDegree).rounded(.down)),
+            east = Int(((lon + halfWidth + 180) * perDegree).rounded(.down))
         for row in first...last {
             for c in (wholeRows ? 0 : west)...(wholeRows ? columns - 1 : east) {
                 let column = ((c % columns) + columns) % columns
