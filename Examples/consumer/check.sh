@@ -17,8 +17,7 @@ check() {  # check NAME COMMAND...: runs the command, counts and reports it
 }
 finish() { echo "consumer: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
 
-# No index store: nothing here reads what an editor would (and writing it costs compile time).
-check "swift build compiles the consumer" swift build --disable-index-store
+check "swift build compiles the consumer" swift build
 bin="$(swift build --show-bin-path)"
 [ -x "$bin/consumer" ] || finish
 
