@@ -224,37 +224,32 @@ public final class PlaceIndex: @unchecked Sendable {
     /// Nearest-neighbour search of the implicit k-d tree on `range` (positions into the file's
     /// places, through the global table when `global`). Ties go to the smaller GeoNames id.
     private func search(_ range: Range<Int>, depth: Int, query q: (Double, Double, Double), best: inout Best, global: Bool) {
-        var lo = range.lowerBound, hi = range.upperBound, depth = depth
-        while lo < hi {
-            if hi - lo <= Self.bucket {
-                // A few places: each one, without descending further.
-                for m in lo..<hi {
-                    let k = global ? Int(Self.u32(bytes, sections.global + 4 * m)) : m
-                    guard k < count else { return }
-                    let p = point(k)
-                    let dx = q.0 - p.0, dy = q.1 - p.1, dz = q.2 - p.2
-                    let d2 = dx * dx + dy * dy + dz * dz
-                    if d2 < best.d2 || (d2 == best.d2 && best.index != nil && id(k) < best.id) {
-                        best.d2 = d2
-                        best.id = id(k)
-                        best.index = k
-                    }
-                }
-                return
-            }
-            let mid = (lo + hi) / 2
-            let k = global ? Int(Self.u32(bytes, sections.global + 4 * mid)) : mid
-            guard k < count else { return }  // a damaged file: no answer from here down
+        /// The place at position `m` of the range's order measured and kept if nearer: its
+        /// offsets from the query, or `nil` for a damaged file's entry that names no place.
+        @inline(__always) func consider(_ m: Int) -> (Double, Double, Double)? {
+            let k = global ? Int(Self.u32(bytes, sections.global + 4 * m)) : m
+            guard k < count else { return nil }
             let p = point(k)
-            let dx = q.0 - p.0, dy = q.1 - p.1, dz = q.2 - p.2
-            let d2 = dx * dx + dy * dy + dz * dz
+            let d = (q.0 - p.0, q.1 - p.1, q.2 - p.2)
+            let d2 = d.0 * d.0 + d.1 * d.1 + d.2 * d.2
             if d2 < best.d2 || (d2 == best.d2 && best.index != nil && id(k) < best.id) {
                 best.d2 = d2
                 best.id = id(k)
                 best.index = k
             }
+            return d
+        }
+        var lo = range.lowerBound, hi = range.upperBound, depth = depth
+        while lo < hi {
+            if hi - lo <= Self.bucket {
+                // A few places: each one, without descending further.
+                for m in lo..<hi where consider(m) == nil { return }
+                return
+            }
+            let mid = (lo + hi) / 2
+            guard let d = consider(mid) else { return }  // a damaged file: no answer from here down
             let axis = depth % 3
-            let diff = axis == 0 ? dx : axis == 1 ? dy : dz  // query minus node, on the axis
+            let diff = axis == 0 ? d.0 : axis == 1 ? d.1 : d.2  // query minus node, on the axis
             let (near, far) = diff < 0 ? (lo..<mid, (mid + 1)..<hi) : ((mid + 1)..<hi, lo..<mid)
             // The near side first, so that the far side is visited only if the best found there
             // still reaches across the splitting plane.
