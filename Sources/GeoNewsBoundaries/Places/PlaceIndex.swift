@@ -312,9 +312,10 @@ public final class PlaceIndex: @unchecked Sendable {
 
     // MARK: helpers
 
+    /// The resolver's unit vector (``CountryResolver/unitVector(_:)``), as a tuple the search indexes by axis.
     static func unitVector(_ c: Coordinate) -> (Double, Double, Double) {
-        let φ = c.latitude * .pi / 180, λ = c.longitude * .pi / 180
-        return (cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
+        let v = CountryResolver.unitVector(c)
+        return (v.x, v.y, v.z)
     }
 
     /// A two-letter code's slot (`AA` 0 … `ZZ` 675), or `nil` for anything else.

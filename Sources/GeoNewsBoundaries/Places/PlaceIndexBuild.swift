@@ -1,4 +1,5 @@
 import CZlib
+import GeoNewsGeodesy
 
 #if canImport(Glibc)
 import Glibc
@@ -198,9 +199,9 @@ enum PlaceIndexBuild {
 
     // MARK: the file
 
+    /// A place's unit vector: the search's (``PlaceIndex/unitVector(_:)``), from the same degrees.
     static func unitVector(latE5: Int32, lonE5: Int32) -> (Double, Double, Double) {
-        let φ = Double(latE5) / 1e5 * .pi / 180, λ = Double(lonE5) / 1e5 * .pi / 180
-        return (cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
+        PlaceIndex.unitVector(Coordinate(latitude: Double(latE5) / 1e5, longitude: Double(lonE5) / 1e5))
     }
 
     /// Orders `items[range]` as an implicit k-d tree over `point`, splitting on axis `depth % 3`;
