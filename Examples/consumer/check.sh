@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Examples/consumer as a library user builds it: a package that depends on GeoNews by path and
-# on its `GeoNews` product only. Builds it, then checks that the build compiled none of GEOS
-# (CGEOS, GeoNewsBoundaryBuilding) and none of the server's packages (NIO, GRDB, swift-crypto,
-# Prometheus, Hummingbird), that the executable links no libgeos, and that it answers Paris, a
-# point of the open sea and a bad argument as its usage says. Reads the checkout's Data/ and
-# .build-data/ (Scripts/ensure-areas makes the area index). Prints "consumer: N passed, M failed"
-# last and exits 1 when any check failed.
+# on its `GeoNews` product only. Builds it, then checks that the executable is made of none of
+# GEOS (CGEOS, GeoNewsBoundaryBuilding) and none of the server's packages (NIO, GRDB,
+# swift-crypto, Prometheus, Hummingbird), that none of its Swift files imports CGEOS, that it
+# links no libgeos, and that it answers Paris, a point of the open sea and a bad argument as its
+# usage says. Reads the checkout's Data/ and .build-data/ (Scripts/ensure-areas makes the area
+# index). Prints "consumer: N passed, M failed" last and exits 1 when any check failed.
+#
+#   Examples/consumer/check.sh [--scratch-path DIR]
+#
+# With --scratch-path (CI passes the root package's .build), the build reuses the objects that
+# the root's debug build made of every GeoNews module and compiles only the consumer's own code.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -17,16 +22,16 @@ check() {  # check NAME COMMAND...: runs the command, counts and reports it
 }
 finish() { echo "consumer: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
 
-check "swift build compiles the consumer" swift build
-bin="$(swift build --show-bin-path)"
+scratch_args=()
+if [ "${1:-}" = "--scratch-path" ] && [ -n "${2:-}" ]; then scratch_args=(--scratch-path "$2"); fi
+check "swift build compiles the consumer" swift build "${scratch_args[@]}"
+bin="$(swift build "${scratch_args[@]}" --show-bin-path)"
 [ -x "$bin/consumer" ] || finish
 
-# SwiftPM plans every target of the graph (each gets a <Target>.build folder) but compiles only
-# those the product needs: a compiled Swift module has Modules/<Module>.swiftmodule, a compiled
-# C target object files in its folder.
-modules="$( (cd "$bin" && ls Modules/ | sed -n 's/\.swiftmodule$//p'
-  for d in *.build; do find "$d" -name '*.o' | grep -q . && echo "${d%.build}"; done) | sort -u)"
-echo "      compiled: $(tr '\n' ' ' <<<"$modules")"
+# The modules the executable is made of: the folders (<Module>.build) of the object files that
+# SwiftPM's link of the consumer lists.
+modules="$(sed -n 's|.*/\([^/]*\)\.build/[^/]*\.o$|\1|p' "$bin/consumer.product/Objects.LinkFileList" | sort -u)"
+echo "      linked: $(tr '\n' ' ' <<<"$modules")"
 compiled_geonews() { grep -qx GeoNewsBoundaries <<<"$modules" && grep -qx GeoNews <<<"$modules"; }
 check "the listing holds the GeoNews modules it needs" compiled_geonews
 forbidden='^(CGEOS|GeoNewsBoundaryBuilding|GeoNewsDatasets|GeoNewsServer|GeoNewsStore|_?C?NIO.*|GRDB.*|_?C?Crypto.*|Prometheus.*|Hummingbird.*)$'
@@ -35,10 +40,15 @@ no_forbidden() {
   found="$(grep -E "$forbidden" <<<"$modules" || true)"
   [ -z "$found" ] || { echo "      compiled anyway: $(tr '\n' ' ' <<<"$found")"; return 1; }
 }
-check "no GEOS, NIO, GRDB, swift-crypto, Prometheus or Hummingbird module was compiled" no_forbidden
+check "no GEOS, NIO, GRDB, swift-crypto, Prometheus or Hummingbird module is linked" no_forbidden
 # A Swift file compiled against CGEOS lists its module map among its dependencies (<file>.d).
-no_geos_import() { ! grep -lr --include='*.d' 'CGEOS/module.modulemap' "$bin"; }
-check "no compiled file imports CGEOS" no_geos_import
+no_geos_import() {
+  local m
+  for m in $modules; do
+    ! grep -lr --include='*.d' 'CGEOS/module.modulemap' "$bin/$m.build" || return 1
+  done
+}
+check "no file of a linked module imports CGEOS" no_geos_import
 no_libgeos() { ! ldd "$bin/consumer" | grep -i geos && ! readelf -d "$bin/consumer" | grep NEEDED | grep -i geos; }
 check "neither ldd nor readelf -d (NEEDED) finds libgeos in the consumer" no_libgeos
 
