@@ -16,6 +16,7 @@ struct GeoNewsCommand: AsyncParsableCommand {
         subcommands: [
             LocateCommand.self,
             CountriesCommand.self,
+            RegionsCommand.self,
             ResolveCommand.self,
             HeadlinesForwarder.self, SearchForwarder.self, SourcesForwarder.self,
             ClusterCommand.self,

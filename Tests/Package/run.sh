@@ -36,6 +36,13 @@ resolves_paris() {
   grep -q '^Country    France (FR, FRA)' <<<"$out" && grep -q 'Europe/Paris' <<<"$out"
 }
 check "/usr/bin/geonews resolves Paris from /usr/share/geonews, outside the checkout" resolves_paris
+finds_bavaria() {
+  local out
+  out="$(cd "$elsewhere" && env -u GEONEWS_DATA -u GEONEWS_BUILD_DATA /usr/bin/geonews regions --country de --search Bayern)" || return 1
+  echo "      regions --country de --search Bayern: $out"
+  [ "$out" = "DE-BY   DE.02        Bavaria" ]
+}
+check "/usr/bin/geonews regions finds Bavaria by its German name in the packaged regions.json" finds_bavaria
 # GEOS is needed to build the data, never to answer: no installed binary may load it.
 links_no_geos() {
   local bin found=0

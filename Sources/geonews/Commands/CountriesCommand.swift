@@ -16,7 +16,9 @@ struct CountriesCommand: AsyncParsableCommand {
         abstract: "List or search the countries and territories GeoNews knows.",
         discussion: """
             --search matches a prefix of any word of a name in any of the 26 languages, or an \
-            ISO code, ignoring case and accents: "jap", "Japon" and "jp" all find Japan.
+            ISO code, ignoring case and accents: "jap", "Japon" and "jp" all find Japan. \
+            Without --json, the regions that match follow the countries ("Bayern" and "DE-BY" \
+            find Bavaria; geonews regions lists them).
             """
     )
 
@@ -38,6 +40,7 @@ struct CountriesCommand: AsyncParsableCommand {
         if let lang, !LocateCommand.languages.contains(lang.lowercased()) {
             throw fail("language '\(lang)' is not one of \(LocateCommand.languages.joined(separator: " "))", .usage)
         }
+        try RegionsCommand.checkSearch(search)
         let catalogue = try data.catalogue()
         let found = catalogue.search(search ?? "", newsOnly: newsOnly)
         if json {
@@ -50,8 +53,21 @@ struct CountriesCommand: AsyncParsableCommand {
             let sovereign = c.sovereign == c.name ? "" : "  (\(c.sovereign))"
             print("\(codes)\(c.hasNews ? "★" : " ") \(c.name(in: lang))\(sovereign)")
         }
-        if found.isEmpty, let search {
-            printError("no country matches '\(search)'")
+        // A search also finds regions ("Bayern", "DE-BY"), listed after the countries with the
+        // country each belongs to; the plain listing stays the catalogue.
+        var regions: [Region] = []
+        if let search, !newsOnly, search.contains(where: { !$0.isWhitespace }) {
+            regions = try data.regions().search(search)
+            if !regions.isEmpty { print("Regions:") }
+            for r in regions {
+                let country = catalogue.country(iso2: r.country)?.name(in: lang) ?? r.country
+                print(
+                    "\((r.iso3166Code ?? "-").padded(to: 8))\(r.geonamesAdmin1.padded(to: 13))\(r.name(in: lang?.lowercased())), \(country)"
+                )
+            }
+        }
+        if found.isEmpty, regions.isEmpty, let search {
+            printError("no country or region matches '\(search)'")
         }
     }
 }

@@ -197,4 +197,13 @@ struct DataOptions: ParsableArguments {
             throw fail("\(error)", .dataError)
         }
     }
+
+    /// The regions of every country (`regions.json`).
+    func regions() throws -> RegionCatalogue {
+        do {
+            return try RegionCatalogue.load(from: directory())
+        } catch let error as DataError {
+            throw fail("\(error)", .dataError)
+        }
+    }
 }

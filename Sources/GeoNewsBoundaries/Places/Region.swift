@@ -1,0 +1,131 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A first-level administrative division of a country (a state, a province, a region): GeoNames'
+/// admin1 unit, with its ISO 3166-2 code where one exists. Read from `Data/regions.json`, which
+/// `Scripts/build_regions.py` builds from Natural Earth's admin-1 polygons, GeoNames and
+/// pycountry (docs/regions-data.md).
+public struct Region: Sendable, Hashable {
+    /// The country's ISO 3166-1 alpha-2 code as GeoNames gives it ("FR", "GF", "AX").
+    public let country: String
+    /// GeoNames' admin1 code, the join key of its dumps ("FR.84").
+    public let geonamesAdmin1: String
+    /// The ISO 3166-2 code ("FR-ARA"), or nil where the region has none.
+    public let iso3166Code: String?
+    /// The English name GeoNames gives the region ("Auvergne-Rhône-Alpes").
+    public let name: String
+    /// The name in each of the 26 languages where it differs from ``name`` (Natural Earth's
+    /// codes: "de", "zht").
+    public let names: [String: String]
+
+    /// The name in `language` (a Natural Earth code such as "de"), else ``name``.
+    public func name(in language: String?) -> String {
+        language.flatMap { names[$0.lowercased()] } ?? name
+    }
+
+    /// The code a person would type: ISO 3166-2 where there is one, else GeoNames' admin1 code.
+    public var code: String { iso3166Code ?? geonamesAdmin1 }
+}
+
+/// The regions of every country, and their search.
+public struct RegionCatalogue: Sendable {
+    /// The file in the data directory.
+    public static let fileName = "regions.json"
+
+    /// Every region, ordered by country, then GeoNames code (the file's order).
+    public let regions: [Region]
+    private let byCountry: [String: Range<Int>]
+
+    public init(regions: [Region]) {
+        self.regions = regions
+        var byCountry: [String: Range<Int>] = [:]
+        var start = 0
+        for i in regions.indices where i + 1 == regions.count || regions[i + 1].country != regions[i].country {
+            byCountry[regions[i].country] = start..<(i + 1)
+            start = i + 1
+        }
+        self.byCountry = byCountry
+    }
+
+    /// Reads `regions.json` from the data directory.
+    public static func load(from directory: DataDirectory) throws(DataError) -> RegionCatalogue {
+        let path = directory.file(fileName)
+        let file = try MappedFile(path: path).decodeJSON(RegionsFile.self)
+        var regions: [Region] = []
+        regions.reserveCapacity(file.regions.count)
+        for r in file.regions {
+            guard r.country.count == 2, r.geonames.hasPrefix(r.country + "."), !r.name.isEmpty else {
+                throw .corrupt(path: path, reason: "region '\(r.geonames)' of country '\(r.country)' is malformed")
+            }
+            regions.append(Region(country: r.country, geonamesAdmin1: r.geonames, iso3166Code: r.iso3166Code, name: r.name, names: r.names))
+        }
+        for i in regions.indices.dropFirst() where regions[i - 1].country > regions[i].country {
+            throw .corrupt(path: path, reason: "regions are not ordered by country at '\(regions[i].geonamesAdmin1)'")
+        }
+        return RegionCatalogue(regions: regions)
+    }
+
+    /// The regions of one country (ISO alpha-2, any case), in GeoNames code order; empty for a
+    /// country without regions or an unknown code.
+    public func regions(inCountry iso2: String) -> ArraySlice<Region> {
+        guard let range = byCountry[iso2.uppercased()] else { return [] }
+        return regions[range]
+    }
+
+    /// The region with this ISO 3166-2 or GeoNames admin1 code, ignoring case ("de-by", "DE.02").
+    public func region(code: String) -> Region? {
+        let code = code.uppercased()
+        guard code.count >= 4, let range = byCountry[String(code.prefix(2))] else { return nil }
+        return regions[range].first { $0.iso3166Code == code || $0.geonamesAdmin1.uppercased() == code }
+    }
+
+    /// The search box: regions whose code, or whose name in any language, starts with `text`,
+    /// ignoring case and accents, as ``Catalogue/search(_:newsOnly:)`` matches countries
+    /// ("Bavaria", "Bayern", "bav" and "DE-BY" all find Bavaria). Exact codes first, then whole
+    /// names, then words inside a name; ties keep the catalogue's order. `country` limits the
+    /// search to one country, where a code may also be given without the country ("BY").
+    public func search(_ text: String, country: String? = nil) -> [Region] {
+        let query = Catalogue.folded(text)
+        let candidates = country.map { regions(inCountry: $0) } ?? regions[...]
+        guard !query.isEmpty else { return Array(candidates) }
+        var ranked: [(rank: Int, index: Int)] = []
+        for i in candidates.indices {
+            let r = regions[i]
+            var codes = [r.geonamesAdmin1] + (r.iso3166Code.map { [$0] } ?? [])
+            if country != nil { codes += codes.map { String($0.dropFirst(3)) } }
+            var best = codes.contains { Catalogue.folded($0) == query } ? 0 : Int.max
+            if best > 0 {
+                for name in [r.name] + r.names.values {
+                    let f = Catalogue.folded(name)
+                    if f.hasPrefix(query) { best = 1; break }
+                    if f.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "'" || $0 == "." }).contains(where: { $0.hasPrefix(query) }
+                    ) {
+                        best = 2
+                    }
+                }
+            }
+            if best < Int.max { ranked.append((best, i)) }
+        }
+        return ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map { regions[$0.index] }
+    }
+}
+
+/// `regions.json`'s regions (its Natural Earth features are the index build's business).
+private struct RegionsFile: Decodable {
+    struct Entry: Decodable {
+        let country: String
+        let geonames: String
+        let iso3166Code: String?
+        let name: String
+        let names: [String: String]
+
+        private enum CodingKeys: String, CodingKey {
+            case country, geonames, name, names
+            case iso3166Code = "iso3166_2"
+        }
+    }
+    let regions: [Entry]
+}
