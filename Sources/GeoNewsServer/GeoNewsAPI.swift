@@ -167,6 +167,12 @@ public enum GeoNewsAPI {
         } catch {
             throw .data("\(error)")
         }
+        let regions: RegionIndex
+        do {
+            regions = try RegionIndex.load(from: data)
+        } catch {
+            throw .data("\(error)")
+        }
         let markers: ClusterDataset
         do {
             markers = try ClusterDataset.markers(resolver.catalogue)
@@ -197,6 +203,7 @@ public enum GeoNewsAPI {
             resolver: resolver,
             zoneRules: zoneRules,
             places: places,
+            regions: regions,
             store: store, configuration: configuration,
             datasets: datasets, sharedDatasets: SharedDatasets(store: store, registry: datasets), headlines: headlines,
             basemap: BasemapRoutes(data: data))

@@ -14,6 +14,8 @@ struct ServerState: Sendable {
     let zoneRules: TimeZoneRules
     /// GeoNames' places, for the nearest one that every resolution answers.
     let places: PlaceIndex
+    /// The regions' polygons, for the region that every resolution in a country answers.
+    let regions: RegionIndex
     /// SQLite in the state directory, or PostgreSQL shared with other instances.
     let store: any ServerStore
     let configuration: ServerConfiguration

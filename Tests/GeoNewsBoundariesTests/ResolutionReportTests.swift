@@ -20,6 +20,30 @@ final class ResolutionReportTests: XCTestCase {
             """)
     }
 
+    func testTheRegionIsWrittenAsTheEncoderWritesIt() throws {
+        let index = try RegionIndex.load(from: TestData.directory)
+        let july = Date(timeIntervalSince1970: 1_782_907_200)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Lyon (a finer unit, Rhône), Houston (none), off Marseille (the nearest), the open sea (null).
+        for (lat, lon, language) in [(45.764, 4.8357, "it"), (29.76, -95.37, nil), (43.2, 5.3, "de"), (0, -30, nil)]
+            as [(Double, Double, String?)]
+        {
+            let r = try TestData.resolver().resolve(Coordinate(latitude: lat, longitude: lon))
+            let report = ResolutionReport(r, language: language, at: july).withRegion(index.region(for: r), language: language)
+            XCTAssertEqual(try report.jsonString(), String(decoding: try encoder.encode(report), as: UTF8.self), "\(lat), \(lon)")
+        }
+        let lyon = try TestData.resolver().resolve(Coordinate(latitude: 45.764, longitude: 4.8357))
+        let text = try ResolutionReport(lyon, language: "it", at: july).withRegion(index.region(for: lyon), language: "it").jsonString()
+        XCTAssertTrue(
+            text.contains(
+                #""region":{"geonamesAdmin1":"FR.84","inside":true,"iso3166_2":"FR-ARA","name":"Alvernia-Rodano-Alpi","subregion":{"iso3166_2":"FR-69","name":"Rhône"}}"#
+            ), text)
+        let sea = try TestData.resolver().resolve(Coordinate(latitude: 0, longitude: -30))
+        XCTAssertTrue(try ResolutionReport(sea, language: nil).withRegion(nil, language: nil).jsonString().contains(#""region":null,"#))
+        XCTAssertFalse(try ResolutionReport(sea, language: nil).jsonString().contains("region"), "left out unless asked")
+    }
+
     func testAtSeaCountryIsNullAndNearestIsSetInTheLanguageAsked() throws {
         let r = try TestData.resolver().resolve(Coordinate(latitude: 0, longitude: -30))
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: ResolutionReport(r, language: "fr").jsonData()) as? [String: Any])

@@ -106,6 +106,15 @@ final class LocateCommandTests: XCTestCase {
         XCTAssertEqual((waters["place"] as? [String: Any])?["name"] as? String, "Sormiou")
         XCTAssertEqual(try XCTUnwrap((waters["place"] as? [String: Any])?["distanceKm"] as? Double), 10.717, accuracy: 0.001)
         XCTAssertTrue(json["place"] is NSNull, "written as null: \(r.stdout)")
+        // Off Marseille the region is France's nearest, Provence-Alpes-Côte d'Azur, with the
+        // department whose polygon is nearest; mid-Atlantic there is none.
+        let region = try XCTUnwrap(waters["region"] as? [String: Any])
+        XCTAssertEqual(region["iso3166_2"] as? String, "FR-PAC")
+        XCTAssertEqual(region["geonamesAdmin1"] as? String, "FR.93")
+        XCTAssertEqual(region["inside"] as? Bool, false)
+        XCTAssertTrue(json["region"] is NSNull, "written as null: \(r.stdout)")
+        let lyon = try CommandRunner.geonews(["--lat", "45.764", "--lon", "4.8357", "--no-headlines", "--lang", "de"])
+        XCTAssertTrue(lyon.stdout.contains("\nRegion     Auvergne-Rhône-Alpes (FR-ARA), Rhône (FR-69)\n"), lyon.stdout)
     }
 
     func testLanguageOptionNamesCountriesInThatLanguage() throws {

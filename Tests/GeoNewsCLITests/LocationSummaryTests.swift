@@ -33,13 +33,16 @@ final class LocationSummaryTests: XCTestCase {
                 coordinate: Coordinate(latitude: 22.56263, longitude: 88.36304),
                 countryISO2: "IN", admin1: "28"),
             distanceKm: 1.16)
-        let text = LocationSummary(r, place: kolkata, language: nil, zoneRules: try Self.rules.get(), at: try date("2026-11-23T10:12:00Z"))
-            .text
+        let region = try RegionIndex.load(from: Self.directory).region(for: r)
+        let text = LocationSummary(
+            r, region: region, place: kolkata, language: nil, zoneRules: try Self.rules.get(), at: try date("2026-11-23T10:12:00Z")
+        ).text
         XCTAssertEqual(
             text.split(separator: "\n").map(String.init),
             [
                 "Position   22.5726° N, 88.3639° E",
                 "Country    India (IN, IND)",
+                "Region     West Bengal (IN-WB)",
                 "Place      Kolkata, 1.2 km away (population 4,631,392)",
                 "Border     3.4 km from the border",
                 "Time zone  Asia/Kolkata (UTC+05:30), local time 15:42",

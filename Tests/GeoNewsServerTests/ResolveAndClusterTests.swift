@@ -13,7 +13,10 @@ final class ResolveAndClusterTests: XCTestCase {
         XCTAssertEqual(suggestion["reason"] as? String, "nearest-marker")
         XCTAssertNil(report["headlines"])
         XCTAssertEqual((report["place"] as? [String: Any])?["name"] as? String, "Luxembourg", call.text)
-        for key in ["timeZone", "utcOffset", "utcOffsetSeconds", "borderDistanceKm", "place"] {
+        let region = try XCTUnwrap(report["region"] as? [String: Any], call.text)
+        XCTAssertEqual(region["iso3166_2"] as? String, "LU-LU")
+        XCTAssertEqual(region["inside"] as? Bool, true)
+        for key in ["timeZone", "utcOffset", "utcOffsetSeconds", "borderDistanceKm", "place", "region"] {
             XCTAssertTrue(report.keys.contains(key), "\(key) is written, null when unknown")
         }
         // Byte for byte the CLI's object.

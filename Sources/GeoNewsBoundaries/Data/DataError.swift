@@ -31,7 +31,7 @@ public enum DataError: Error, Equatable, Sendable, CustomStringConvertible {
             return "it comes with GeoNews's Data/ folder: use a complete checkout, or rebuild it with `geonews-index --pack`"
         case "land-index.pack":
             return "it comes with GeoNews's Data/ folder: use a complete checkout, or rebuild it with `geonews-index --land-pack`"
-        case "places.tsv.gz", "regions.json":
+        case "places.tsv.gz", "regions.json", "regions.bin":
             return "it comes with GeoNews's Data/ folder: use a complete checkout, or rebuild it with `python3 Scripts/build_regions.py`"
         case "places.bin":
             return "it is built from Data/places.tsv.gz on first use: make its folder writable, or run `geonews data install --to DIR`"

@@ -37,10 +37,14 @@ public struct RegionCatalogue: Sendable {
 
     /// Every region, ordered by country, then GeoNames code (the file's order).
     public let regions: [Region]
+    /// Per Natural Earth feature (the file's `features`): the finer unit it is of its region,
+    /// where Natural Earth is finer than the first level (a French department), else nil.
+    public let subregions: [Subregion?]
     private let byCountry: [String: Range<Int>]
 
-    public init(regions: [Region]) {
+    public init(regions: [Region], subregions: [Subregion?] = []) {
         self.regions = regions
+        self.subregions = subregions
         var byCountry: [String: Range<Int>] = [:]
         var start = 0
         for i in regions.indices where i + 1 == regions.count || regions[i + 1].country != regions[i].country {
@@ -65,7 +69,8 @@ public struct RegionCatalogue: Sendable {
         for i in regions.indices.dropFirst() where regions[i - 1].country > regions[i].country {
             throw .corrupt(path: path, reason: "regions are not ordered by country at '\(regions[i].geonamesAdmin1)'")
         }
-        return RegionCatalogue(regions: regions)
+        let subregions = file.features.map { f in f.subregion.map { Subregion(name: $0.name, iso3166Code: $0.iso3166Code) } }
+        return RegionCatalogue(regions: regions, subregions: subregions)
     }
 
     /// The regions of one country (ISO alpha-2, any case), in GeoNames code order; empty for a
@@ -113,8 +118,28 @@ public struct RegionCatalogue: Sendable {
     }
 }
 
-/// `regions.json`'s regions (its Natural Earth features are the index build's business).
+/// A Natural Earth admin-1 feature finer than the first level that holds it (a French
+/// department in its region, a British local authority in its nation): its name and ISO 3166-2
+/// code where it has one.
+public struct Subregion: Sendable, Hashable {
+    public let name: String
+    public let iso3166Code: String?
+}
+
+/// `regions.json`: its regions, and per Natural Earth feature the subregion it is.
 private struct RegionsFile: Decodable {
+    struct Feature: Decodable {
+        struct Unit: Decodable {
+            let name: String
+            let iso3166Code: String?
+            private enum CodingKeys: String, CodingKey {
+                case name
+                case iso3166Code = "iso3166_2"
+            }
+        }
+        let subregion: Unit?
+    }
+    let features: [Feature]
     struct Entry: Decodable {
         let country: String
         let geonames: String

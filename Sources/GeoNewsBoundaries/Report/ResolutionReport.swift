@@ -62,6 +62,43 @@ public struct ResolutionReport: Encodable, Sendable {
         public let distanceKm: Double
     }
 
+    /// The region that holds the position (``RegionAnswer``): ISO 3166-2 code (`null` where there
+    /// is none), GeoNames admin1 code, name, whether the position lies inside its polygons, and
+    /// the finer Natural Earth unit where there is one.
+    public struct RegionReport: Encodable, Sendable {
+        /// A Natural Earth unit finer than the region (a French department).
+        public struct SubregionReport: Encodable, Sendable {
+            public let name: String
+            public let iso3166Code: String?
+            private enum CodingKeys: String, CodingKey {
+                case name
+                case iso3166Code = "iso3166_2"
+            }
+            public func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(name, forKey: .name)
+                try c.encode(iso3166Code, forKey: .iso3166Code)
+            }
+        }
+        public let iso3166Code: String?
+        public let geonamesAdmin1: String
+        public let name: String
+        public let inside: Bool
+        public let subregion: SubregionReport?
+        private enum CodingKeys: String, CodingKey {
+            case geonamesAdmin1, name, inside, subregion
+            case iso3166Code = "iso3166_2"
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(geonamesAdmin1, forKey: .geonamesAdmin1)
+            try c.encode(iso3166Code, forKey: .iso3166Code)
+            try c.encode(name, forKey: .name)
+            try c.encode(inside, forKey: .inside)
+            try c.encodeIfPresent(subregion, forKey: .subregion)
+        }
+    }
+
     public let position: Position
     public let country: Place?
     public let nearest: Nearest?
@@ -81,6 +118,25 @@ public struct ResolutionReport: Encodable, Sendable {
     public private(set) var place: PlaceReport?
     /// Whether the member `place` is written: set by ``withPlace(_:)``.
     public private(set) var reportsPlace = false
+
+    /// The region; written only when ``reportsRegion`` (as `null` when this is `nil`).
+    public private(set) var region: RegionReport?
+    /// Whether the member `region` is written: set by ``withRegion(_:language:)``.
+    public private(set) var reportsRegion = false
+
+    /// This report with the member `region`, named in `language` (`nil` or a language without a
+    /// name of its own gives English), or `null` for `nil`.
+    public func withRegion(_ answer: RegionAnswer?, language: String?) -> ResolutionReport {
+        var report = self
+        report.reportsRegion = true
+        report.region = answer.map {
+            RegionReport(
+                iso3166Code: $0.region.iso3166Code, geonamesAdmin1: $0.region.geonamesAdmin1,
+                name: $0.region.name(in: language), inside: $0.inside,
+                subregion: $0.subregion.map { RegionReport.SubregionReport(name: $0.name, iso3166Code: $0.iso3166Code) })
+        }
+        return report
+    }
 
     /// This report with the member `place`: the nearest place, or `null` for `nil`.
     public func withPlace(_ nearest: NearestPlace?) -> ResolutionReport {
@@ -148,6 +204,7 @@ public struct ResolutionReport: Encodable, Sendable {
         try c.encode(country, forKey: .country)
         try c.encode(nearest, forKey: .nearest)
         if reportsPlace { try c.encode(place, forKey: .place) }
+        if reportsRegion { try c.encode(region, forKey: .region) }
         try c.encode(timeZone, forKey: .timeZone)
         try c.encode(utcOffset, forKey: .utcOffset)
         try c.encode(utcOffsetSeconds, forKey: .utcOffsetSeconds)
@@ -156,7 +213,7 @@ public struct ResolutionReport: Encodable, Sendable {
     }
 
     private enum Keys: String, CodingKey {
-        case position, country, nearest, suggestion, headlines, place
+        case position, country, nearest, suggestion, headlines, place, region
         case timeZone, utcOffset, utcOffsetSeconds, borderDistanceKm
     }
 
@@ -212,7 +269,25 @@ public struct ResolutionReport: Encodable, Sendable {
         }
         out.raw(",\"position\":{\"lat\":"); try out.number(position.lat)
         out.raw(",\"lon\":"); try out.number(position.lon)
-        out.raw("},\"suggestion\":{\"distanceKm\":"); try out.number(suggestion.distanceKm)
+        out.raw("}")
+        if reportsRegion {
+            out.raw(",\"region\":")
+            if let r = region {
+                out.raw("{\"geonamesAdmin1\":"); out.string(r.geonamesAdmin1)
+                out.raw(",\"inside\":"); out.raw(r.inside ? "true" : "false")
+                out.raw(",\"iso3166_2\":"); out.string(orNull: r.iso3166Code)
+                out.raw(",\"name\":"); out.string(r.name)
+                if let sub = r.subregion {
+                    out.raw(",\"subregion\":{\"iso3166_2\":"); out.string(orNull: sub.iso3166Code)
+                    out.raw(",\"name\":"); out.string(sub.name)
+                    out.raw("}")
+                }
+                out.raw("}")
+            } else {
+                out.raw("null")
+            }
+        }
+        out.raw(",\"suggestion\":{\"distanceKm\":"); try out.number(suggestion.distanceKm)
         out.raw(",\"explanation\":"); out.string(suggestion.explanation)
         if let iso2 = suggestion.iso2 { out.raw(",\"iso2\":"); out.string(iso2) }
         out.raw(",\"name\":"); out.string(suggestion.name)

@@ -4,7 +4,7 @@ import GeoNewsJSON
 import Hummingbird
 
 /// `GET /v1/resolve?lat=&lon=[&lang=][&headlines=N][&category=]`: the object `geonews --json`
-/// prints, built by the same library report, with the nearest place.
+/// prints, built by the same library report, with the region and the nearest place.
 struct ResolveRoutes {
     let state: ServerState
 
@@ -20,7 +20,8 @@ struct ResolveRoutes {
             country: (suggested.iso2 ?? suggested.id).lowercased(), category: category, limit: wanted)
         let headlines = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(result))
         let body = try ResolutionReport(resolution, language: language, headlines: headlines, zoneRules: state.zoneRules)
-            .withPlace(state.places.place(for: resolution)).jsonBytes()
+            .withPlace(state.places.place(for: resolution))
+            .withRegion(state.regions.region(for: resolution), language: language).jsonBytes()
         return try Self.tagged(body, cacheControl: HeadlineRoutes.cacheControl(result), fields: request.headers).response
     }
 
@@ -45,7 +46,8 @@ struct ResolveRoutes {
             if let category = query.value("category") { _ = try HeadlineRoutes.category(category) }
             let body = ByteBuffer(
                 bytes: try ResolutionReport(resolution, language: language, zoneRules: state.zoneRules, at: now)
-                    .withPlace(state.places.place(for: resolution)).jsonBytes())
+                    .withPlace(state.places.place(for: resolution))
+                    .withRegion(state.regions.region(for: resolution), language: language).jsonBytes())
             let tag = EntityTag.of(bytes: body.readableBytesView)
             let encodings: HTTPFields = key.gzip ? [.acceptEncoding: "gzip"] : [:]
             answer = try EntityTag.answer(to: encodings, tag: tag, contentType: "application/json", cache: nil) { body }

@@ -84,6 +84,7 @@ struct LocateCommand: AsyncParsableCommand {
         let resolver = try await data.resolver(preloaded: ResolverPreload.started)
         let resolution = resolver.resolve(position)
         let place = try data.places().place(for: resolution)
+        let region = try resolution.country == nil ? nil : data.regionIndex().region(for: resolution)
         let suggested = resolution.suggestion.country
         let request = SuggestedHeadlines(
             country: (suggested.iso2 ?? suggested.id).lowercased(), limit: limit,
@@ -93,9 +94,9 @@ struct LocateCommand: AsyncParsableCommand {
         let zoneRules = try resolution.timeZone.map { _ in try data.zoneRules() }
         if json {
             let report = ResolutionReport(resolution, language: lang, headlines: headlines?.json, zoneRules: zoneRules)
-            print(try report.withPlace(place).jsonString())
+            print(try report.withPlace(place).withRegion(region, language: lang?.lowercased()).jsonString())
         } else {
-            print(LocationSummary(resolution, place: place, language: lang, zoneRules: zoneRules).text)
+            print(LocationSummary(resolution, region: region, place: place, language: lang, zoneRules: zoneRules).text)
             if let listing = headlines?.listing, !listing.isEmpty {
                 print("")
                 print(listing, terminator: "")
@@ -193,6 +194,15 @@ struct DataOptions: ParsableArguments {
     func catalogue() throws -> Catalogue {
         do {
             return try Catalogue.load(from: directory())
+        } catch let error as DataError {
+            throw fail("\(error)", .dataError)
+        }
+    }
+
+    /// The regions' polygons (`regions.bin`) with their catalogue (`regions.json`).
+    func regionIndex() throws -> RegionIndex {
+        do {
+            return try RegionIndex.load(from: directory())
         } catch let error as DataError {
             throw fail("\(error)", .dataError)
         }

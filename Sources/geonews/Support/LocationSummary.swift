@@ -12,6 +12,7 @@ import Foundation
 /// ```
 /// Position   22.5726° N, 88.3639° E
 /// Country    India (IN, IND)
+/// Region     West Bengal (IN-WB)
 /// Place      Kolkata, 1.2 km away (population 4,631,392)
 /// Border     312 km from the border
 /// Time zone  Asia/Kolkata (UTC+05:30), local time 15:42
@@ -20,7 +21,10 @@ import Foundation
 ///
 /// The border line appears only when the distance is known (inside a country), the time-zone
 /// line only when the zone is; without rules for the zone it names the zone alone. The place line
-/// names the nearest populated place the caller found, or says there is none.
+/// names the nearest populated place the caller found, or says there is none; the region line
+/// names the region (and Natural Earth's finer unit, where there is one), says when the position
+/// is outside every region's polygons and the region is its country's nearest, and is left out
+/// at sea with no country.
 struct LocationSummary: Sendable {
     let text: String
 
@@ -29,8 +33,13 @@ struct LocationSummary: Sendable {
     ///   - zoneRules: the rules for the offset and local time; `nil` uses
     ///     `TimeZoneRules.located`, which is loaded only when the resolution has a zone.
     ///   - date: the moment whose offset and local time are shown (now by default).
+    ///   - region: the region (``RegionIndex/region(for:)``); `nil` in a country prints that
+    ///     none is known.
     ///   - place: the nearest place (``PlaceIndex/place(for:)``); `nil` prints that there is none.
-    init(_ r: Resolution, place: NearestPlace?, language: String?, zoneRules: TimeZoneRules? = nil, at date: Date = Date()) {
+    init(
+        _ r: Resolution, region: RegionAnswer? = nil, place: NearestPlace?, language: String?, zoneRules: TimeZoneRules? = nil,
+        at date: Date = Date()
+    ) {
         var lines: [String] = []
         lines.append("Position   \(DistanceText.position(r.position))")
         if let c = r.country {
@@ -43,6 +52,15 @@ struct LocationSummary: Sendable {
                 "Country    none, at sea; nearest land \(n.country.name(in: language)) \(DistanceText.kilometres(n.distanceKm)) away")
         } else {
             lines.append("Country    none, at sea")
+        }
+        if let a = region {
+            let code = a.region.iso3166Code.map { " (\($0))" } ?? ""
+            var line = "Region     \(a.region.name(in: language?.lowercased()))\(code)"
+            if let sub = a.subregion { line += ", \(sub.name)" + (sub.iso3166Code.map { " (\($0))" } ?? "") }
+            if !a.inside { line += "; the nearest of the country's regions" }
+            lines.append(line)
+        } else if r.country != nil {
+            lines.append("Region     none known in this country")
         }
         if let p = place {
             var line = "Place      \(p.place.name), \(DistanceText.kilometres(p.distanceKm)) away"

@@ -1,0 +1,265 @@
+import GeoNewsGeodesy
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The region of a position: the one of its ``Region`` whose polygons hold it, or, where none
+/// of its country's does (at sea inside the territorial sea, or where GeoNews's country border
+/// and Natural Earth's admin-1 polygons disagree), its country's nearest.
+public struct RegionAnswer: Sendable, Hashable {
+    public let region: Region
+    /// Natural Earth's finer unit where it is finer than the region (a French department).
+    public let subregion: Subregion?
+    /// Whether the position lies inside the region's polygons (else the region is the nearest
+    /// of the country's).
+    public let inside: Bool
+}
+
+/// `Data/regions.bin` (built by `Scripts/build_regions.py`, its layout in `regions_bin`): the
+/// polygons of every region in microdegrees and a 1° grid of their boxes, read as mapped. The
+/// region of a position is always one of the country the resolver answered, so the country
+/// borders stay OpenStreetMap's: the polygons are searched among that country's only.
+///
+/// Every count and offset is checked when the file is loaded; a query reads only what the
+/// checks bound. Immutable and lock-free.
+public final class RegionIndex: @unchecked Sendable {
+    // Sendable: the bytes are a PROT_READ map that never changes until deinit.
+    public static let fileName = "regions.bin"
+    static let magic: [UInt8] = Array("GNREGIX1".utf8)
+    static let headerBytes = 64
+    static let partBytes = 32
+    static let columns = 360
+    static let rows = 180
+
+    /// The regions and the subregions this index refers to by number.
+    public let catalogue: RegionCatalogue
+    public let path: String
+    private let file: MappedFile
+    private let partCount: Int
+    private let ringCount: Int
+    private let vertexCount: Int
+    private let entryCount: Int
+    private let partsAt: Int
+    private let ringsAt: Int
+    private let verticesAt: Int
+    private let cellsAt: Int
+    private let entriesAt: Int
+    /// Per country code: its parts.
+    private let partsByCountry: [String: [Int32]]
+
+    /// `regions.json` and `regions.bin` from the data directory.
+    public static func load(from directory: DataDirectory) throws(DataError) -> RegionIndex {
+        try RegionIndex(path: directory.file(fileName), catalogue: RegionCatalogue.load(from: directory))
+    }
+
+    public init(path: String, catalogue: RegionCatalogue) throws(DataError) {
+        let file = try MappedFile(path: path)
+        let b = file.bytes
+        func bad(_ why: String) -> DataError { .corrupt(path: path, reason: why) }
+        func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        guard b.count >= Self.headerBytes, Array(b[0..<8]) == Self.magic else { throw bad("not a region index (no GNREGIX1 header)") }
+        guard u32(8) == 1 else { throw bad("version \(u32(8)), not 1") }
+        let regions = u32(12), features = u32(16), parts = u32(20), rings = u32(24), vertices = u32(28)
+        let cells = u32(32), entries = u32(36)
+        guard regions == catalogue.regions.count, features == catalogue.subregions.count else {
+            throw bad(
+                "\(regions) regions and \(features) features, where regions.json has \(catalogue.regions.count) and \(catalogue.subregions.count)"
+            )
+        }
+        guard cells == Self.columns * Self.rows, parts <= 1 << 20, rings <= 1 << 24, vertices <= 1 << 27, entries <= 1 << 26 else {
+            throw bad("\(parts) parts, \(rings) rings, \(vertices) vertices, \(cells) cells or \(entries) entries, out of bounds")
+        }
+        let partsAt = Self.headerBytes
+        let ringsAt = partsAt + parts * Self.partBytes
+        let verticesAt = ringsAt + (rings + 1) * 4
+        let cellsAt = verticesAt + vertices * 8
+        let entriesAt = cellsAt + (cells + 1) * 4
+        guard entriesAt + entries * 4 == b.count else { throw bad("\(b.count) bytes where its header declares \(entriesAt + entries * 4)") }
+        var byCountry: [String: [Int32]] = [:]
+        for p in 0..<parts {
+            let at = partsAt + p * Self.partBytes
+            let region = u32(at), feature = u32(at + 4), first = u32(at + 8), count = u32(at + 12)
+            guard region < regions, feature < features, first <= rings, count <= rings - first else {
+                throw bad("part \(p) names region \(region), feature \(feature) or rings \(first)+\(count) out of bounds")
+            }
+            byCountry[catalogue.regions[region].country, default: []].append(Int32(p))
+        }
+        var last = 0
+        for r in 0...rings {
+            let start = u32(ringsAt + r * 4)
+            guard start >= last, start <= vertices, r < rings || start == vertices else {
+                throw bad("ring \(r) starts at vertex \(start), out of order")
+            }
+            last = start
+        }
+        last = 0
+        for c in 0...cells {
+            let start = u32(cellsAt + c * 4)
+            guard start >= last, start <= entries, c < cells || start == entries else {
+                throw bad("grid cell \(c) starts at entry \(start), out of order")
+            }
+            last = start
+        }
+        for e in 0..<entries where u32(entriesAt + e * 4) >= parts {
+            throw bad("grid entry \(e) names part \(u32(entriesAt + e * 4)) of \(parts)")
+        }
+        self.catalogue = catalogue
+        self.path = path
+        self.file = file
+        self.partCount = parts
+        self.ringCount = rings
+        self.vertexCount = vertices
+        self.entryCount = entries
+        self.partsAt = partsAt
+        self.ringsAt = ringsAt
+        self.verticesAt = verticesAt
+        self.cellsAt = cellsAt
+        self.entriesAt = entriesAt
+        self.partsByCountry = byCountry
+    }
+
+    /// The region of `resolution`'s position in the country it answered; nil with no country,
+    /// or for a country without regions.
+    public func region(for resolution: Resolution) -> RegionAnswer? {
+        resolution.country?.iso2.flatMap { region(at: resolution.position, country: $0) }
+    }
+
+    /// The region of `position` among those of the country with this ISO alpha-2 code: the one
+    /// whose polygons hold it, else the nearest (measured on an equirectangular plane around the
+    /// position, which ranks nearby polygons as the sphere does). Nil for a country without regions.
+    public func region(at position: Coordinate, country iso2: String) -> RegionAnswer? {
+        guard let parts = partsByCountry[iso2], !parts.isEmpty else { return nil }
+        let x = Int64((position.longitude * 1e6).rounded()), y = Int64((position.latitude * 1e6).rounded())
+        let column = min(max(Int(Self.floorDivide(x, 1_000_000)) + 180, 0), Self.columns - 1)
+        let row = min(max(Int(Self.floorDivide(y, 1_000_000)) + 90, 0), Self.rows - 1)
+        let cell = row * Self.columns + column
+        let country = iso2
+        for e in u32(cellsAt + cell * 4)..<u32(cellsAt + cell * 4 + 4) {
+            let p = u32(entriesAt + e * 4)
+            let part = self.part(p)
+            guard catalogue.regions[part.region].country == country, part.box.contains(x, y), contains(part, x, y) else { continue }
+            return answer(part, inside: true)
+        }
+        return answer(part(Int(nearest(among: parts, x: x, y: y))), inside: false)
+    }
+
+    // MARK: the file
+
+    private struct Part {
+        let region: Int
+        let feature: Int
+        let rings: Range<Int>
+        let box: Box
+    }
+
+    private struct Box {
+        let west: Int64, south: Int64, east: Int64, north: Int64
+        func contains(_ x: Int64, _ y: Int64) -> Bool { x >= west && x <= east && y >= south && y <= north }
+    }
+
+    private func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: file.bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+    private func i32(_ at: Int) -> Int64 { Int64(Int32(littleEndian: file.bytes.loadUnaligned(fromByteOffset: at, as: Int32.self))) }
+
+    private func part(_ p: Int) -> Part {
+        precondition(p >= 0 && p < partCount)
+        let at = partsAt + p * Self.partBytes
+        let first = u32(at + 8)
+        return Part(
+            region: u32(at), feature: u32(at + 4), rings: first..<(first + u32(at + 12)),
+            box: Box(west: i32(at + 16), south: i32(at + 20), east: i32(at + 24), north: i32(at + 28)))
+    }
+
+    /// The vertices of ring `r`, checked at load to lie inside the vertex section.
+    private func vertices(ofRing r: Int) -> Range<Int> { u32(ringsAt + r * 4)..<u32(ringsAt + r * 4 + 4) }
+
+    private func vertex(_ v: Int) -> (x: Int64, y: Int64) { (i32(verticesAt + v * 8), i32(verticesAt + v * 8 + 4)) }
+
+    private func answer(_ part: Part, inside: Bool) -> RegionAnswer {
+        let subregion = catalogue.subregions[part.feature]
+        // A split feature's other parts belong to other regions: the feature's name is not theirs.
+        let own = subregion != nil && catalogue.regions[part.region].geonamesAdmin1 == ownRegion(ofFeature: part.feature)
+        return RegionAnswer(region: catalogue.regions[part.region], subregion: own ? subregion : nil, inside: inside)
+    }
+
+    /// The region of the feature's first part (its own; the others of a split feature follow).
+    private func ownRegion(ofFeature feature: Int) -> String? {
+        var low = 0, high = partCount
+        while low < high {
+            let mid = (low + high) / 2
+            if u32(partsAt + mid * Self.partBytes + 4) < feature { low = mid + 1 } else { high = mid }
+        }
+        guard low < partCount, u32(partsAt + low * Self.partBytes + 4) == feature else { return nil }
+        return catalogue.regions[u32(partsAt + low * Self.partBytes)].geonamesAdmin1
+    }
+
+    // MARK: geometry
+
+    /// Even-odd crossing test over every ring of `part`, in exact integer arithmetic.
+    private func contains(_ part: Part, _ x: Int64, _ y: Int64) -> Bool {
+        var inside = false
+        for r in part.rings {
+            let vs = vertices(ofRing: r)
+            guard vs.count >= 2 else { continue }
+            var (x1, y1) = vertex(vs.lowerBound)
+            for v in (vs.lowerBound + 1)..<vs.upperBound {
+                let (x2, y2) = vertex(v)
+                if (y1 > y) != (y2 > y) {
+                    let lhs = (x2 - x1) * (y - y1), rhs = (x - x1) * (y2 - y1)
+                    if y2 > y1 ? rhs < lhs : rhs > lhs { inside.toggle() }
+                }
+                (x1, y1) = (x2, y2)
+            }
+        }
+        return inside
+    }
+
+    /// The part nearest to (x, y) among `parts`: boxes first, nearest first, until a box lies
+    /// farther than the best edge. Longitudes are taken across the antimeridian where shorter.
+    private func nearest(among parts: [Int32], x: Int64, y: Int64) -> Int32 {
+        let k = max(cos(Double(y) / 1e6 * .pi / 180), 0.01)
+        func shifted(_ box: Box) -> Int64 {
+            let centre = (box.west + box.east) / 2
+            return centre - x > 180_000_000 ? x + 360_000_000 : (x - centre > 180_000_000 ? x - 360_000_000 : x)
+        }
+        var order: [(d2: Double, part: Int32)] = parts.map { p in
+            let box = part(Int(p)).box
+            let px = shifted(box)
+            let dx = Double(max(0, box.west - px, px - box.east)) * k, dy = Double(max(0, box.south - y, y - box.north))
+            return (dx * dx + dy * dy, p)
+        }
+        order.sort { ($0.d2, $0.part) < ($1.d2, $1.part) }
+        var best = (d2: Double.infinity, part: order[0].part)
+        for (bound, p) in order {
+            if bound >= best.d2 { break }
+            let part = part(Int(p))
+            let px = shifted(part.box)
+            for r in part.rings {
+                let vs = vertices(ofRing: r)
+                guard !vs.isEmpty else { continue }
+                var a = vertex(vs.lowerBound)
+                for v in vs {
+                    let b = vertex(v)
+                    let d2 = Self.segmentDistance2(
+                        ax: Double(a.x - px) * k, ay: Double(a.y - y), bx: Double(b.x - px) * k, by: Double(b.y - y))
+                    if d2 < best.d2 { best = (d2, p) }
+                    a = b
+                }
+            }
+        }
+        return best.part
+    }
+
+    /// The squared distance from the origin to the segment a–b.
+    static func segmentDistance2(ax: Double, ay: Double, bx: Double, by: Double) -> Double {
+        let dx = bx - ax, dy = by - ay
+        let length2 = dx * dx + dy * dy
+        let t = length2 > 0 ? min(max(-(ax * dx + ay * dy) / length2, 0), 1) : 0
+        let cx = ax + t * dx, cy = ay + t * dy
+        return cx * cx + cy * cy
+    }
+
+    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+}

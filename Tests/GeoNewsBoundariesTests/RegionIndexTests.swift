@@ -1,0 +1,108 @@
+import Foundation
+import GeoNewsGeodesy
+import XCTest
+
+@testable import GeoNewsBoundaries
+
+/// The region of a position (`Data/regions.bin`): against GEOS on the index's own polygons
+/// (Fixtures/region-samples.tsv, written by Scripts/build_regions.py with shapely), at known
+/// places, across the antimeridian, at sea, and on damaged files.
+final class RegionIndexTests: XCTestCase {
+    private static let loaded = Once<RegionIndex>()
+    private func index() throws -> RegionIndex {
+        try Self.loaded.value { try RegionIndex.load(from: TestData.directory) }
+    }
+
+    func testEverySampleGetsTheRegionGEOSFinds() throws {
+        let url = TestData.packageRoot.appendingPathComponent("Tests/GeoNewsBoundariesTests/Fixtures/region-samples.tsv")
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst()
+        XCTAssertGreaterThan(lines.count, 1000)
+        var inside = 0, nearest = 0
+        for line in lines {
+            let f = line.split(separator: "\t").map(String.init)
+            let position = Coordinate(latitude: try XCTUnwrap(Double(f[0])), longitude: try XCTUnwrap(Double(f[1])))
+            let answer = try XCTUnwrap(try index().region(at: position, country: f[2]), String(line))
+            XCTAssertEqual(answer.region.geonamesAdmin1, f[3], String(line))
+            XCTAssertEqual(answer.region.country, f[2], String(line))
+            XCTAssertEqual(answer.inside, f[4] == "inside", String(line))
+            if answer.inside { inside += 1 } else { nearest += 1 }
+        }
+        XCTAssertGreaterThan(inside, 1000)
+        XCTAssertGreaterThan(nearest, 100)
+    }
+
+    func testKnownPlacesAndTheirFinerUnits() throws {
+        let cases: [(Double, Double, String, String?, String?)] = [
+            (45.764, 4.8357, "FR.84", "FR-ARA", "Rhône"),  // Lyon
+            (48.137, 11.575, "DE.02", "DE-BY", nil),  // Munich
+            (29.76, -95.37, "US.TX", "US-TX", nil),  // Houston
+            (51.5, -0.12, "GB.ENG", "GB-ENG", "Westminster"),  // London
+            (22.5726, 88.3639, "IN.28", "IN-WB", nil),  // Kolkata
+        ]
+        let resolver = try TestData.resolver()
+        for (lat, lon, geonames, iso, sub) in cases {
+            let r = resolver.resolve(Coordinate(latitude: lat, longitude: lon))
+            let answer = try XCTUnwrap(try index().region(for: r), "\(lat), \(lon)")
+            XCTAssertEqual(answer.region.geonamesAdmin1, geonames)
+            XCTAssertEqual(answer.region.iso3166Code, iso)
+            XCTAssertEqual(answer.subregion?.name, sub, "\(lat), \(lon)")
+            XCTAssertTrue(answer.inside)
+            XCTAssertEqual(answer.region.country, r.country?.iso2)
+        }
+    }
+
+    func testAtSeaTheCountrysNearestRegionAndBeyondNone() throws {
+        let resolver = try TestData.resolver()
+        // In the Gulf of Lion off Marseille, inside France's territorial sea.
+        let gulf = resolver.resolve(Coordinate(latitude: 43.2, longitude: 5.3))
+        XCTAssertEqual(gulf.country?.iso2, "FR")
+        let answer = try XCTUnwrap(try index().region(for: gulf))
+        XCTAssertEqual(answer.region.iso3166Code, "FR-PAC")
+        XCTAssertFalse(answer.inside)
+        // The open Atlantic: no country, so no region.
+        XCTAssertNil(try index().region(for: resolver.resolve(Coordinate(latitude: 0, longitude: -30))))
+        // A country code with no regions.
+        XCTAssertNil(try index().region(at: Coordinate(latitude: 0, longitude: 0), country: "ZZ"))
+    }
+
+    func testChukotkaOnBothSidesOfTheAntimeridian() throws {
+        for lon in [179.9, -179.9, 180, -180] {
+            let answer = try XCTUnwrap(try index().region(at: Coordinate(latitude: 66.0, longitude: lon), country: "RU"), "\(lon)")
+            XCTAssertEqual(answer.region.iso3166Code, "RU-CHU", "\(lon)")
+        }
+        // Wrangel Island's sea, north of the island: Chukotka is the nearest region across ±180.
+        let north = try XCTUnwrap(try index().region(at: Coordinate(latitude: 71.8, longitude: -179.95), country: "RU"))
+        XCTAssertEqual(north.region.iso3166Code, "RU-CHU")
+    }
+
+    func testDamagedFilesAreCorruptAndNameTheFile() throws {
+        let good = try Data(contentsOf: URL(fileURLWithPath: TestData.directory.file(RegionIndex.fileName)))
+        let catalogue = try index().catalogue
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-region-index-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent(RegionIndex.fileName).path
+        func put(_ at: Int, _ value: UInt32, in data: inout Data) {
+            withUnsafeBytes(of: value.littleEndian) { data.replaceSubrange(at..<(at + 4), with: $0) }
+        }
+        var damaged: [(String, Data)] = [
+            ("truncated", good.prefix(good.count - 4)), ("empty", Data()), ("another magic", Data("GNPLACE1".utf8) + good.dropFirst(8)),
+        ]
+        var regionCount = good
+        put(12, 7, in: &regionCount)
+        damaged.append(("region count", regionCount))
+        var partRegion = good
+        put(64, 1_000_000, in: &partRegion)
+        damaged.append(("a part's region", partRegion))
+        var vertexCount = good
+        put(28, 0xFFFF_FFFF, in: &vertexCount)
+        damaged.append(("vertex count", vertexCount))
+        for (what, bytes) in damaged {
+            try bytes.write(to: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try RegionIndex(path: path, catalogue: catalogue), what) { error in
+                guard case .corrupt(let named, _) = error as? DataError else { return XCTFail("\(what): \(error)") }
+                XCTAssertEqual(named, path, what)
+            }
+        }
+    }
+}
