@@ -726,7 +726,7 @@ def region_parts(features, mapped, geometries):
     return out
 
 
-def regions_bin(region_count: int, feature_count: int, parts) -> bytes:
+def regions_bin(regions, features, parts) -> bytes:
     """`Data/regions.bin`, the polygons a position's region is found in, mapped as it is read
     (GeoNewsBoundaries' RegionIndex). Little-endian, every section 4-byte aligned:
     - header, 64 bytes: magic `GNREGIX1`, u32 version 1, u32 regions (regions.json's count),
@@ -737,7 +737,13 @@ def regions_bin(region_count: int, feature_count: int, parts) -> bytes:
     - (rings + 1) × u32: the first vertex of each ring, then the vertex count;
     - vertices × (i32 lon, i32 lat) in microdegrees, each ring closed (last = first);
     - (cells + 1) × u32: the first grid entry of each 1° cell (row = floor(lat) + 90, column =
-      floor(lon) + 180), then the entry count; entries × u32: the parts whose box meets it.
+      floor(lon) + 180), then the entry count; entries × u32: the parts whose box meets it;
+    - (regions + 1) × u32 and (features + 1) × u32: where each region's and each feature's line
+      starts in the text, then its length; the text, UTF-8: per region (regions.json's order)
+      `country TAB geonames TAB iso3166_2 (or nothing) TAB name`, then `TAB lang TAB name` for
+      each language whose name differs; per feature its subregion, `name TAB iso3166_2 (or
+      nothing)`, or nothing. The header's u32 at 40 is the text's length. So the resolver reads
+      the one region it answers without parsing regions.json.
     The parts are `region_parts`', read by the even-odd rule."""
     rows, ring_starts, chunks, vertices = [], [], [], 0
     for region, feature, rings, box in parts:
@@ -758,13 +764,32 @@ def regions_bin(region_count: int, feature_count: int, parts) -> bytes:
     for cell in cells:
         entries += cell
         offsets.append(len(entries))
-    header = b"GNREGIX1" + struct.pack("<8I", 1, region_count, feature_count, len(rows),
-                                       len(ring_starts), vertices, columns * lines, len(entries))
+    def field(text):
+        expect(text is None or not re.search(r"[\t\n\r]", text), f"a tab or line break in {text!r}")
+        return text or ""
+    text, starts = bytearray(), []
+    for r in regions:
+        starts.append(len(text))
+        line = [r["country"], r["geonames"], field(r["iso3166_2"]), field(r["name"])]
+        for lang, name in sorted(r["names"].items()):
+            line += [lang, field(name)]
+        text += "\t".join(line).encode()
+    starts.append(len(text))
+    for f in features:
+        starts.append(len(text))
+        sub = f.get("subregion")
+        if sub:
+            text += f"{field(sub['name'])}\t{field(sub['iso3166_2'])}".encode()
+    starts.append(len(text))
+    header = b"GNREGIX1" + struct.pack("<9I", 1, len(regions), len(features), len(rows),
+                                       len(ring_starts), vertices, columns * lines, len(entries),
+                                       len(text))
     header += bytes(64 - len(header))
     return b"".join([header, b"".join(struct.pack("<4I4i", *row) for row in rows),
                      struct.pack(f"<{len(ring_starts) + 1}I", *ring_starts, vertices), *chunks,
                      struct.pack(f"<{len(offsets)}I", *offsets),
-                     struct.pack(f"<{len(entries)}I", *entries)])
+                     struct.pack(f"<{len(entries)}I", *entries),
+                     struct.pack(f"<{len(starts)}I", *starts), bytes(text)])
 
 
 def region_samples(regions, parts) -> bytes:
@@ -862,7 +887,7 @@ def build(work: Path, out: Path, polygons: Path | None, samples: Path | None = N
     (out / "regions.json").write_bytes(regions_json(regions, features))
     (out / "places.tsv.gz").write_bytes(places_tsv(places))
     parts = region_parts(features, mapped, geometries)
-    (out / "regions.bin").write_bytes(regions_bin(len(regions), len(features), parts))
+    (out / "regions.bin").write_bytes(regions_bin(regions, features, parts))
     step = time.monotonic()
     (samples or SAMPLES).write_bytes(region_samples(regions, parts))
     log(f"{sum(len(p[2]) for p in parts)} rings in {len(parts)} parts; the samples in {time.monotonic() - step:.1f} s")

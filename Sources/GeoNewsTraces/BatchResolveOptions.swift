@@ -75,6 +75,11 @@ public struct BatchResolveOptions: Sendable {
     /// (``PlaceIndex/place(for:)``), all three empty or `null` where there is none. `nil` by
     /// default; `geonews resolve --place` sets it.
     public var places: PlaceIndex?
+    /// When set, every row gains `region_iso3166_2`, `region_geonames` and `region_name` (after
+    /// `border_distance_km`, before the place columns): the region of its resolution
+    /// (``RegionIndex/region(for:)``), all three empty or `null` with no country, the ISO code
+    /// alone where the region has none. `nil` by default; `geonews resolve --region` sets it.
+    public var regions: RegionIndex?
     /// The rules that give the trace summary its local times; `nil` uses
     /// ``TimeZoneRules/located``, loaded only when a followed fix has a time zone.
     public var zoneRules: TimeZoneRules?

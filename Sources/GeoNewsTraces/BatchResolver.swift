@@ -101,7 +101,8 @@ public struct BatchResolver: Sendable {
     private func resolve(_ source: ByteSource, format: RecordFormat, output: RecordFormat, _ run: inout RunState) throws(BatchResolveError)
     {
         let follows = options.followsTraces
-        let columns = ResolvedColumns(includesBorderDistance: options.includesBorderDistance, places: options.places)
+        let columns = ResolvedColumns(
+            includesBorderDistance: options.includesBorderDistance, places: options.places, regions: options.regions)
         switch format {
         case .csv:
             let reader = DelimitedChunkReader(

@@ -11,9 +11,23 @@ final class RegionCatalogueTests: XCTestCase {
 
     /// Every record of the file, read independently with JSONSerialization.
     private func fileRecords() throws -> [[String: Any]] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: TestData.directory.file(RegionCatalogue.fileName)))
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestData.directory.file("regions.json")))
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try XCTUnwrap(object["regions"] as? [[String: Any]])
+    }
+
+    func testSubregionsAreThoseOfRegionsJSON() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestData.directory.file("regions.json")))
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let features = try XCTUnwrap(object["features"] as? [[String: Any]])
+        let subregions = try catalogue().subregions
+        XCTAssertEqual(subregions.count, features.count)
+        for (sub, feature) in zip(subregions, features) {
+            let expected = feature["subregion"] as? [String: Any]
+            XCTAssertEqual(sub?.name, expected?["name"] as? String, "\(feature)")
+            XCTAssertEqual(sub?.iso3166Code, expected?["iso3166_2"] as? String, "\(feature)")
+        }
+        XCTAssertGreaterThan(subregions.compactMap { $0 }.count, 1000)
     }
 
     func testEveryRecordOfTheFileIsLoadedAsWritten() throws {
@@ -66,26 +80,30 @@ final class RegionCatalogueTests: XCTestCase {
         XCTAssertEqual(try catalogue().search("", country: "FR").count, 13)
     }
 
-    func testAMalformedFileIsCorruptAndNamesIt() throws {
+    func testAMalformedRegionLineIsCorruptAndNamesIt() throws {
+        let path = TestData.directory.file(RegionIndex.fileName)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // The first region's line ("AD<TAB>AD.02<TAB>…"): its GeoNames code made another country's.
+        let header = bytes.withUnsafeBytes { b in (12..<44).map { b.loadUnaligned(fromByteOffset: $0, as: UInt32.self) } }
+        let (regions, features, parts, rings, vertices, entries, text) = (
+            Int(header[0]), Int(header[4]), Int(header[8]), Int(header[12]), Int(header[16]), Int(header[24]), Int(header[28])
+        )
+        let textAt = bytes.count - text
+        XCTAssertEqual(
+            textAt, 64 + parts * 32 + (rings + 1) * 4 + vertices * 8 + (360 * 180 + 1) * 4 + entries * 4 + (regions + features + 2) * 4)
+        XCTAssertEqual(bytes[textAt + 3], UInt8(ascii: "A"), "the first line is AD's")
+        bytes[textAt + 3] = UInt8(ascii: "X")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-regions-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent(RegionCatalogue.fileName)
-        let cases = [
-            #"{"regions": [{"country":"FR","geonames":"DE.02","iso3166_2":null,"name":"X","names":{}}]}"#,
-            #"{"regions": [{"country":"FR","geonames":"FR.84","iso3166_2":null,"name":"A","names":{}},"#
-                + #"{"country":"AD","geonames":"AD.02","iso3166_2":null,"name":"B","names":{}}]}"#,
-            #"{"regions": [{"country":"FR"}]}"#,
-            "not json",
-        ]
-        for text in cases {
-            try Data(text.utf8).write(to: path)
-            XCTAssertThrowsError(try RegionCatalogue.load(from: DataDirectory(path: folder.path)), text) { error in
-                guard case .corrupt(let named, _) = error as? DataError else { return XCTFail("\(error)") }
-                XCTAssertEqual(named, path.path)
-            }
+        let damaged = folder.appendingPathComponent(RegionIndex.fileName)
+        try bytes.write(to: damaged)
+        XCTAssertThrowsError(try RegionCatalogue.load(from: DataDirectory(path: folder.path))) { error in
+            guard case .corrupt(let named, let why) = error as? DataError else { return XCTFail("\(error)") }
+            XCTAssertEqual(named, damaged.path)
+            XCTAssertTrue(why.contains("XD.02"), why)
         }
-        try FileManager.default.removeItem(at: path)
+        try FileManager.default.removeItem(at: damaged)
         XCTAssertThrowsError(try RegionCatalogue.load(from: DataDirectory(path: folder.path)))
     }
 }

@@ -77,7 +77,6 @@ final class RegionIndexTests: XCTestCase {
 
     func testDamagedFilesAreCorruptAndNameTheFile() throws {
         let good = try Data(contentsOf: URL(fileURLWithPath: TestData.directory.file(RegionIndex.fileName)))
-        let catalogue = try index().catalogue
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-region-index-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -94,12 +93,17 @@ final class RegionIndexTests: XCTestCase {
         var partRegion = good
         put(64, 1_000_000, in: &partRegion)
         damaged.append(("a part's region", partRegion))
+        var lineOrder = good
+        let header = good.withUnsafeBytes { b in (12..<44).map { b.loadUnaligned(fromByteOffset: $0, as: UInt32.self) } }
+        let linesAt = good.count - Int(header[28]) - (Int(header[0]) + Int(header[4]) + 2) * 4
+        put(linesAt + 4, 0xFFFF_FF00, in: &lineOrder)
+        damaged.append(("a region line out of order", lineOrder))
         var vertexCount = good
         put(28, 0xFFFF_FFFF, in: &vertexCount)
         damaged.append(("vertex count", vertexCount))
         for (what, bytes) in damaged {
             try bytes.write(to: URL(fileURLWithPath: path))
-            XCTAssertThrowsError(try RegionIndex(path: path, catalogue: catalogue), what) { error in
+            XCTAssertThrowsError(try RegionIndex(path: path), what) { error in
                 guard case .corrupt(let named, _) = error as? DataError else { return XCTFail("\(what): \(error)") }
                 XCTAssertEqual(named, path, what)
             }

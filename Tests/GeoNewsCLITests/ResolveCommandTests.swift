@@ -91,10 +91,45 @@ final class ResolveCommandTests: XCTestCase {
         }
     }
 
+    /// `--region` in CSV, with `--place` after it, and in NDJSON: the region of the fix's
+    /// country (the nearest one in its waters), nothing at sea beyond them, and an error row.
+    func testTheRegionColumnsNameTheRegion() throws {
+        let csv = try input(
+            "name,lat,lon\nlyon,45.764,4.8357\nmarseille-sea,43.12,5.37\nocean,0,-30\nguyane,4.93,-52.33\nbad,95,0\n", "fixes.csv")
+        let r = try CommandRunner.geonews(["resolve", "--no-progress", "--region", "--place", csv])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rows = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            rows.first,
+            "name,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,region_iso3166_2,region_geonames,region_name,place_name,place_geonameid,place_distance_km,error"
+        )
+        XCTAssertEqual(rows.count, 6, r.stdout)
+        XCTAssertTrue(rows[1].contains(",Europe/Paris,FR-ARA,FR.84,Auvergne-Rhône-Alpes,Lyon 01,"), rows[1])
+        XCTAssertTrue(rows[2].contains(",FR-PAC,FR.93,Provence-Alpes-Côte d'Azur,Sormiou,"), rows[2])
+        XCTAssertTrue(rows[3].hasSuffix(",Etc/GMT+2,,,,,,,"), rows[3])
+        XCTAssertTrue(rows[4].contains(",GF,FR,sovereign,0.000,America/Cayenne,,GF.GF,Guyane,"), "no ISO 3166-2 code: \(rows[4])")
+        XCTAssertTrue(rows[5].hasPrefix("bad,95,0,,,,,,,,,,,,"), rows[5])
+        let ndjson = try input("{\"lat\":48.137,\"lon\":11.575}\n{\"lat\":0,\"lon\":-30}\n", "fixes.ndjson")
+        let n = try CommandRunner.geonews(["resolve", "--no-progress", "--region", ndjson])
+        XCTAssertEqual(n.status, 0, n.stderr)
+        let lines = n.stdout.split(separator: "\n").map(String.init)
+        let munich = try CommandRunner.json(lines[0]), ocean = try CommandRunner.json(lines[1])
+        XCTAssertEqual(munich["region_iso3166_2"] as? String, "DE-BY")
+        XCTAssertEqual(munich["region_geonames"] as? String, "DE.02")
+        XCTAssertEqual(munich["region_name"] as? String, "Bavaria")
+        XCTAssertNil(munich["place_name"], "no place columns without --place")
+        for key in ["region_iso3166_2", "region_geonames", "region_name"] {
+            XCTAssertTrue(ocean[key] is NSNull, "\(key) in \(lines[1])")
+        }
+    }
+
     func testHelpDocumentsTheNewColumnsAndTheMeaningOfCountry() throws {
         let r = try CommandRunner.geonews(["resolve", "--help"])
         XCTAssertEqual(r.status, 0)
-        for text in ["time_zone", "--border-distance", "border_distance_km", "territorial sea", "--place", "place_geonameid"] {
+        for text in [
+            "time_zone", "--border-distance", "border_distance_km", "territorial sea", "--place", "place_geonameid", "--region",
+            "region_geonames",
+        ] {
             XCTAssertTrue(r.stdout.contains(text), "\(text) in: \(r.stdout)")
         }
         let locate = try CommandRunner.geonews(["locate", "--help"])

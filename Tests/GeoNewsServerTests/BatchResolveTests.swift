@@ -84,6 +84,24 @@ final class BatchResolveTests: XCTestCase {
             400, mentions: ["place", "perhaps"])
     }
 
+    /// `region=true` is the CLI's `--region`: the same three columns, the same bytes, in every
+    /// format; a value that is not a boolean is a 400 naming it.
+    func testRegionAddsTheCLIsColumns() async throws {
+        let server = try ServerProcess()
+        for (text, type, format) in [
+            (Self.csv, "text/csv", "csv"), (Self.ndjson, "application/x-ndjson", "ndjson"),
+            (Self.geojson, "application/geo+json", "geojson"),
+        ] {
+            let call = try await server.send("POST", "/v1/resolve?region=true&place=true", body: Data(text.utf8), contentType: type)
+            XCTAssertEqual(call.status, 200, call.text)
+            XCTAssertEqual(call.text, try cli(text, format: format, extra: ["--region", "--place"]), format)
+            XCTAssertTrue(call.text.contains("region_geonames"), format)
+        }
+        try assertProblem(
+            try await server.send("POST", "/v1/resolve?region=2", body: Data(Self.csv.utf8), contentType: "text/csv"),
+            400, mentions: ["region", "2"])
+    }
+
     func testEachFormatStreamsBackTheCLIsRowsByteForByte() async throws {
         let server = try ServerProcess()
         for (text, type, format) in [

@@ -331,8 +331,13 @@ def scenario_a_pin_in_luxembourg_shows_belgium_by_nearest_marker(ctx, driver):
     # The nearest town is the server's for the very position the pin sent.
     query = urllib.parse.urlencode({"lat": pin.get_attribute("data-lat"), "lon": pin.get_attribute("data-lon")})
     with urllib.request.urlopen(ctx.server.url + "/v1/resolve?" + query, timeout=30) as r:
-        place = json.load(r)["place"]
+        answer = json.load(r)
+    place, region = answer["place"], answer["region"]
     assert place, f"the server names no place at {query}"
+    assert region and region["iso3166_2"].startswith("LU-"), f"the server names region {region} at {query}"
+    shown_region = pin.find_element(By.CSS_SELECTOR, ".region")
+    assert shown_region.get_attribute("data-region") == region["geonamesAdmin1"], f"{shown_region.get_attribute('data-region')} against {region}"
+    assert shown_region.text.startswith(region["name"]), f"the region line reads {shown_region.text!r}, the server names {region['name']}"
     shown = pin.find_element(By.CSS_SELECTOR, ".place")
     assert shown.get_attribute("data-geoname") == str(place["geonameId"]), f"{shown.get_attribute('data-geoname')} against {place}"
     assert shown.text.startswith(f"Near {place['name']}, "), f"the place line reads {shown.text!r}, the server names {place['name']}"

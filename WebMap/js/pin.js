@@ -31,6 +31,12 @@ export function setUpPins(map, language, onError) {
       const r = await api.resolve(lat.toFixed(6), lng.toFixed(6), language());
       const where = r.country ? `${flag(r.country.iso2)} ${r.country.name}`
         : `At sea${r.nearest ? `, ${formatKm(r.nearest.distanceKm)} from ${r.nearest.name}` : ''}`;
+      // The region (state, province) of the country, when the server names one: "Canton of
+      // Luxembourg" under "Luxembourg"; the finer unit after it where there is one.
+      const region = r.region
+        ? [h('span', { class: 'region', 'data-region': r.region.geonamesAdmin1 },
+          r.region.subregion ? `${r.region.name}, ${r.region.subregion.name}` : r.region.name), h('br')]
+        : [];
       // The nearest town (GeoNames), when the server names one: "Near Esch-sur-Alzette, 1.2 km".
       const place = r.place
         ? [h('span', { class: 'place', 'data-geoname': String(r.place.geonameId) },
@@ -40,7 +46,7 @@ export function setUpPins(map, language, onError) {
         class: 'pin', 'data-suggested': r.suggestion.iso2, 'data-reason': r.suggestion.reason,
         'data-lat': lat.toFixed(6), 'data-lon': lng.toFixed(6),
       },
-      h('strong', {}, where), h('br'), ...place, `${lat.toFixed(4)}, ${lng.toFixed(4)}`, h('br'),
+      h('strong', {}, where), h('br'), ...region, ...place, `${lat.toFixed(4)}, ${lng.toFixed(4)}`, h('br'),
         `News: ${flag(r.suggestion.iso2)} ${r.suggestion.name}`, h('br'),
         h('span', { class: 'muted' }, describe(r))));
     } catch (err) {

@@ -41,6 +41,12 @@ extension Catalogue {
     /// diacritical marks (U+0300–U+036F, the ones Foundation drops), full-width ASCII as ASCII,
     /// lower case, and the case folds lower case lacks (final sigma, ß, the Latin ligatures).
     static func folded(_ s: String) -> String {
+        // Printable ASCII (most names and every code): lower case and trimmed is the whole fold.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            let bytes = s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
+            guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else { return "" }
+            return String(decoding: bytes[first...last], as: UTF8.self)
+        }
         var scalars = String.UnicodeScalarView()
         for scalar in s._nfd where !(0x0300...0x036F).contains(scalar.value) {
             switch scalar.value {

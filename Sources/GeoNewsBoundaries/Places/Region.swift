@@ -1,13 +1,7 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A first-level administrative division of a country (a state, a province, a region): GeoNames'
-/// admin1 unit, with its ISO 3166-2 code where one exists. Read from `Data/regions.json`, which
-/// `Scripts/build_regions.py` builds from Natural Earth's admin-1 polygons, GeoNames and
-/// pycountry (docs/regions-data.md).
+/// admin1 unit, with its ISO 3166-2 code where one exists. Read from `Data/regions.bin` (the
+/// records of `Data/regions.json`), which `Scripts/build_regions.py` builds from Natural Earth's
+/// admin-1 polygons, GeoNames and pycountry (docs/regions-data.md).
 public struct Region: Sendable, Hashable {
     /// The country's ISO 3166-1 alpha-2 code as GeoNames gives it ("FR", "GF", "AX").
     public let country: String
@@ -32,9 +26,6 @@ public struct Region: Sendable, Hashable {
 
 /// The regions of every country, and their search.
 public struct RegionCatalogue: Sendable {
-    /// The file in the data directory.
-    public static let fileName = "regions.json"
-
     /// Every region, ordered by country, then GeoNames code (the file's order).
     public let regions: [Region]
     /// Per Natural Earth feature (the file's `features`): the finer unit it is of its region,
@@ -54,23 +45,10 @@ public struct RegionCatalogue: Sendable {
         self.byCountry = byCountry
     }
 
-    /// Reads `regions.json` from the data directory.
+    /// The regions of the data directory's `regions.bin` (the same records as `regions.json`,
+    /// which is kept for people and scripts to read).
     public static func load(from directory: DataDirectory) throws(DataError) -> RegionCatalogue {
-        let path = directory.file(fileName)
-        let file = try MappedFile(path: path).decodeJSON(RegionsFile.self)
-        var regions: [Region] = []
-        regions.reserveCapacity(file.regions.count)
-        for r in file.regions {
-            guard r.country.count == 2, r.geonames.hasPrefix(r.country + "."), !r.name.isEmpty else {
-                throw .corrupt(path: path, reason: "region '\(r.geonames)' of country '\(r.country)' is malformed")
-            }
-            regions.append(Region(country: r.country, geonamesAdmin1: r.geonames, iso3166Code: r.iso3166Code, name: r.name, names: r.names))
-        }
-        for i in regions.indices.dropFirst() where regions[i - 1].country > regions[i].country {
-            throw .corrupt(path: path, reason: "regions are not ordered by country at '\(regions[i].geonamesAdmin1)'")
-        }
-        let subregions = file.features.map { f in f.subregion.map { Subregion(name: $0.name, iso3166Code: $0.iso3166Code) } }
-        return RegionCatalogue(regions: regions, subregions: subregions)
+        try RegionIndex.load(from: directory).catalogue()
     }
 
     /// The regions of one country (ISO alpha-2, any case), in GeoNames code order; empty for a
@@ -124,33 +102,4 @@ public struct RegionCatalogue: Sendable {
 public struct Subregion: Sendable, Hashable {
     public let name: String
     public let iso3166Code: String?
-}
-
-/// `regions.json`: its regions, and per Natural Earth feature the subregion it is.
-private struct RegionsFile: Decodable {
-    struct Feature: Decodable {
-        struct Unit: Decodable {
-            let name: String
-            let iso3166Code: String?
-            private enum CodingKeys: String, CodingKey {
-                case name
-                case iso3166Code = "iso3166_2"
-            }
-        }
-        let subregion: Unit?
-    }
-    let features: [Feature]
-    struct Entry: Decodable {
-        let country: String
-        let geonames: String
-        let iso3166Code: String?
-        let name: String
-        let names: [String: String]
-
-        private enum CodingKeys: String, CodingKey {
-            case country, geonames, name, names
-            case iso3166Code = "iso3166_2"
-        }
-    }
-    let regions: [Entry]
 }

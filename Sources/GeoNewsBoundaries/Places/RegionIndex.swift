@@ -34,28 +34,29 @@ public final class RegionIndex: @unchecked Sendable {
     static let columns = 360
     static let rows = 180
 
-    /// The regions and the subregions this index refers to by number.
-    public let catalogue: RegionCatalogue
     public let path: String
+    /// How many regions and Natural Earth features it holds (regions.json's counts).
+    public let regionCount: Int
+    public let featureCount: Int
     private let file: MappedFile
     private let partCount: Int
-    private let ringCount: Int
-    private let vertexCount: Int
-    private let entryCount: Int
     private let partsAt: Int
     private let ringsAt: Int
     private let verticesAt: Int
     private let cellsAt: Int
     private let entriesAt: Int
+    private let linesAt: Int
+    private let textAt: Int
+    private let textCount: Int
     /// Per country code: its parts.
     private let partsByCountry: [String: [Int32]]
 
-    /// `regions.json` and `regions.bin` from the data directory.
+    /// `regions.bin` in the data directory.
     public static func load(from directory: DataDirectory) throws(DataError) -> RegionIndex {
-        try RegionIndex(path: directory.file(fileName), catalogue: RegionCatalogue.load(from: directory))
+        try RegionIndex(path: directory.file(fileName))
     }
 
-    public init(path: String, catalogue: RegionCatalogue) throws(DataError) {
+    public init(path: String) throws(DataError) {
         let file = try MappedFile(path: path)
         let b = file.bytes
         func bad(_ why: String) -> DataError { .corrupt(path: path, reason: why) }
@@ -63,21 +64,41 @@ public final class RegionIndex: @unchecked Sendable {
         guard b.count >= Self.headerBytes, Array(b[0..<8]) == Self.magic else { throw bad("not a region index (no GNREGIX1 header)") }
         guard u32(8) == 1 else { throw bad("version \(u32(8)), not 1") }
         let regions = u32(12), features = u32(16), parts = u32(20), rings = u32(24), vertices = u32(28)
-        let cells = u32(32), entries = u32(36)
-        guard regions == catalogue.regions.count, features == catalogue.subregions.count else {
+        let cells = u32(32), entries = u32(36), text = u32(40)
+        guard cells == Self.columns * Self.rows, regions <= 1 << 16, features <= 1 << 16, parts <= 1 << 20, rings <= 1 << 24,
+            vertices <= 1 << 27, entries <= 1 << 26, text <= 1 << 26
+        else {
             throw bad(
-                "\(regions) regions and \(features) features, where regions.json has \(catalogue.regions.count) and \(catalogue.subregions.count)"
+                "\(regions) regions, \(features) features, \(parts) parts, \(rings) rings, \(vertices) vertices, \(cells) cells, \(entries) entries or \(text) text bytes, out of bounds"
             )
-        }
-        guard cells == Self.columns * Self.rows, parts <= 1 << 20, rings <= 1 << 24, vertices <= 1 << 27, entries <= 1 << 26 else {
-            throw bad("\(parts) parts, \(rings) rings, \(vertices) vertices, \(cells) cells or \(entries) entries, out of bounds")
         }
         let partsAt = Self.headerBytes
         let ringsAt = partsAt + parts * Self.partBytes
         let verticesAt = ringsAt + (rings + 1) * 4
         let cellsAt = verticesAt + vertices * 8
         let entriesAt = cellsAt + (cells + 1) * 4
-        guard entriesAt + entries * 4 == b.count else { throw bad("\(b.count) bytes where its header declares \(entriesAt + entries * 4)") }
+        let linesAt = entriesAt + entries * 4
+        let textAt = linesAt + (regions + features + 2) * 4
+        guard textAt + text == b.count else { throw bad("\(b.count) bytes where its header declares \(textAt + text)") }
+        /// Checks that the `count + 1` offsets at `at` rise and end at `end`.
+        func checkRising(_ at: Int, _ count: Int, end: Int, _ what: String) throws(DataError) {
+            var last = 0
+            for k in 0...count {
+                let value = u32(at + k * 4)
+                guard value >= last, value <= end, k < count || value == end else {
+                    throw bad("\(what) \(k) starts at \(value), out of order")
+                }
+                last = value
+            }
+        }
+        try checkRising(ringsAt, rings, end: vertices, "ring")
+        try checkRising(cellsAt, cells, end: entries, "grid cell")
+        // The regions' lines, then the features' lines (a start of one list of lines is the end of the last).
+        try checkRising(linesAt, regions, end: u32(linesAt + (regions + 1) * 4), "region line")
+        try checkRising(linesAt + (regions + 1) * 4, features, end: text, "feature line")
+        for e in 0..<entries where u32(entriesAt + e * 4) >= parts {
+            throw bad("grid entry \(e) names part \(u32(entriesAt + e * 4)) of \(parts)")
+        }
         var byCountry: [String: [Int32]] = [:]
         for p in 0..<parts {
             let at = partsAt + p * Self.partBytes
@@ -85,40 +106,77 @@ public final class RegionIndex: @unchecked Sendable {
             guard region < regions, feature < features, first <= rings, count <= rings - first else {
                 throw bad("part \(p) names region \(region), feature \(feature) or rings \(first)+\(count) out of bounds")
             }
-            byCountry[catalogue.regions[region].country, default: []].append(Int32(p))
+            // A region's line starts with its two-letter country.
+            let line = u32(linesAt + region * 4)
+            guard u32(linesAt + region * 4 + 4) - line > 3 else { throw bad("region \(region) has no country") }
+            let code = String(decoding: UnsafeRawBufferPointer(rebasing: b[(textAt + line)..<(textAt + line + 2)]), as: UTF8.self)
+            byCountry[code, default: []].append(Int32(p))
         }
-        var last = 0
-        for r in 0...rings {
-            let start = u32(ringsAt + r * 4)
-            guard start >= last, start <= vertices, r < rings || start == vertices else {
-                throw bad("ring \(r) starts at vertex \(start), out of order")
-            }
-            last = start
-        }
-        last = 0
-        for c in 0...cells {
-            let start = u32(cellsAt + c * 4)
-            guard start >= last, start <= entries, c < cells || start == entries else {
-                throw bad("grid cell \(c) starts at entry \(start), out of order")
-            }
-            last = start
-        }
-        for e in 0..<entries where u32(entriesAt + e * 4) >= parts {
-            throw bad("grid entry \(e) names part \(u32(entriesAt + e * 4)) of \(parts)")
-        }
-        self.catalogue = catalogue
         self.path = path
+        self.regionCount = regions
+        self.featureCount = features
         self.file = file
         self.partCount = parts
-        self.ringCount = rings
-        self.vertexCount = vertices
-        self.entryCount = entries
         self.partsAt = partsAt
         self.ringsAt = ringsAt
         self.verticesAt = verticesAt
         self.cellsAt = cellsAt
         self.entriesAt = entriesAt
+        self.linesAt = linesAt
+        self.textAt = textAt
+        self.textCount = text
         self.partsByCountry = byCountry
+    }
+
+    /// Region `k` (regions.json's order): its line of the text, split at tabs.
+    public func region(at k: Int) -> Region {
+        precondition(k >= 0 && k < regionCount)
+        let f = fields(ofLine: k)
+        var names: [String: String] = [:]
+        var i = 4
+        while i + 1 < f.count {
+            names[f[i]] = f[i + 1]
+            i += 2
+        }
+        return Region(
+            country: f.count > 0 ? f[0] : "", geonamesAdmin1: f.count > 1 ? f[1] : "",
+            iso3166Code: f.count > 2 && !f[2].isEmpty ? f[2] : nil, name: f.count > 3 ? f[3] : "", names: names)
+    }
+
+    /// The subregion Natural Earth feature `k` is, or nil.
+    public func subregion(ofFeature k: Int) -> Subregion? {
+        precondition(k >= 0 && k < featureCount)
+        let f = fields(ofLine: regionCount + 1 + k)
+        guard let name = f.first, !name.isEmpty else { return nil }
+        return Subregion(name: name, iso3166Code: f.count > 1 && !f[1].isEmpty ? f[1] : nil)
+    }
+
+    /// Every region and subregion, decoded: what `geonews regions` lists and searches.
+    public func catalogue() throws(DataError) -> RegionCatalogue {
+        let regions = (0..<regionCount).map(region(at:))
+        for (k, r) in regions.enumerated() where r.country.count != 2 || !r.geonamesAdmin1.hasPrefix(r.country + ".") || r.name.isEmpty {
+            throw .corrupt(path: path, reason: "region \(k) ('\(r.geonamesAdmin1)' of country '\(r.country)') is malformed")
+        }
+        for k in regions.indices.dropFirst() where regions[k - 1].country > regions[k].country {
+            throw .corrupt(path: path, reason: "regions are not ordered by country at '\(regions[k].geonamesAdmin1)'")
+        }
+        return RegionCatalogue(regions: regions, subregions: (0..<featureCount).map(subregion(ofFeature:)))
+    }
+
+    /// Whether region `k`'s line starts with the country code `code` (checked at load to hold two bytes).
+    private func isOf(_ k: Int, country code: [UInt8]) -> Bool {
+        let at = textAt + u32(linesAt + k * 4)
+        return code.count == 2 && file.bytes[at] == code[0] && file.bytes[at + 1] == code[1]
+    }
+
+    /// Line `k` of the text (regions, then a gap entry, then features) split at tabs; bounds
+    /// checked at load.
+    private func fields(ofLine k: Int) -> [String] {
+        let start = u32(linesAt + k * 4), end = u32(linesAt + k * 4 + 4)
+        guard end > start else { return [] }
+        return UnsafeRawBufferPointer(rebasing: file.bytes[(textAt + start)..<(textAt + end)])
+            .split(separator: 9, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The region of `resolution`'s position in the country it answered; nil with no country,
@@ -132,15 +190,15 @@ public final class RegionIndex: @unchecked Sendable {
     /// position, which ranks nearby polygons as the sphere does). Nil for a country without regions.
     public func region(at position: Coordinate, country iso2: String) -> RegionAnswer? {
         guard let parts = partsByCountry[iso2], !parts.isEmpty else { return nil }
+        let code = Array(iso2.utf8)
         let x = Int64((position.longitude * 1e6).rounded()), y = Int64((position.latitude * 1e6).rounded())
         let column = min(max(Int(Self.floorDivide(x, 1_000_000)) + 180, 0), Self.columns - 1)
         let row = min(max(Int(Self.floorDivide(y, 1_000_000)) + 90, 0), Self.rows - 1)
         let cell = row * Self.columns + column
-        let country = iso2
         for e in u32(cellsAt + cell * 4)..<u32(cellsAt + cell * 4 + 4) {
             let p = u32(entriesAt + e * 4)
             let part = self.part(p)
-            guard catalogue.regions[part.region].country == country, part.box.contains(x, y), contains(part, x, y) else { continue }
+            guard part.box.contains(x, y), isOf(part.region, country: code), contains(part, x, y) else { continue }
             return answer(part, inside: true)
         }
         return answer(part(Int(nearest(among: parts, x: x, y: y))), inside: false)
@@ -178,21 +236,20 @@ public final class RegionIndex: @unchecked Sendable {
     private func vertex(_ v: Int) -> (x: Int64, y: Int64) { (i32(verticesAt + v * 8), i32(verticesAt + v * 8 + 4)) }
 
     private func answer(_ part: Part, inside: Bool) -> RegionAnswer {
-        let subregion = catalogue.subregions[part.feature]
         // A split feature's other parts belong to other regions: the feature's name is not theirs.
-        let own = subregion != nil && catalogue.regions[part.region].geonamesAdmin1 == ownRegion(ofFeature: part.feature)
-        return RegionAnswer(region: catalogue.regions[part.region], subregion: own ? subregion : nil, inside: inside)
+        let own = ownRegion(ofFeature: part.feature) == part.region
+        return RegionAnswer(region: region(at: part.region), subregion: own ? subregion(ofFeature: part.feature) : nil, inside: inside)
     }
 
     /// The region of the feature's first part (its own; the others of a split feature follow).
-    private func ownRegion(ofFeature feature: Int) -> String? {
+    private func ownRegion(ofFeature feature: Int) -> Int? {
         var low = 0, high = partCount
         while low < high {
             let mid = (low + high) / 2
             if u32(partsAt + mid * Self.partBytes + 4) < feature { low = mid + 1 } else { high = mid }
         }
         guard low < partCount, u32(partsAt + low * Self.partBytes + 4) == feature else { return nil }
-        return catalogue.regions[u32(partsAt + low * Self.partBytes)].geonamesAdmin1
+        return u32(partsAt + low * Self.partBytes)
     }
 
     // MARK: geometry

@@ -21,14 +21,18 @@ struct CSVChunkProcessor: Sendable {
         self.output = output
         self.followsTraces = followsTraces
         self.columns = columns
-        indexed = (resolver as? any IndexedCountryResolving).map {
-            (
-                $0,
-                IndexedColumnText(
-                    catalogue: $0.catalogue, zoneIDs: $0.zoneIDs, includesBorderDistance: columns.includesBorderDistance,
-                    places: columns.places)
-            )
-        }
+        // The region columns go the general way: the indexed text has no region writer.
+        indexed =
+            columns.regions != nil
+            ? nil
+            : (resolver as? any IndexedCountryResolving).map {
+                (
+                    $0,
+                    IndexedColumnText(
+                        catalogue: $0.catalogue, zoneIDs: $0.zoneIDs, includesBorderDistance: columns.includesBorderDistance,
+                        places: columns.places)
+                )
+            }
     }
 
     private var flatWriter: FlatRecordWriter {

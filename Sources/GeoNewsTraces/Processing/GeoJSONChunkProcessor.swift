@@ -207,10 +207,10 @@ struct GeoJSONChunkProcessor: Sendable {
 
     /// The resolved keys as arrays named `vertex_…`, one element per vertex.
     private func appendArrays(_ vertices: [Vertex], _ out: OutputChunk) {
-        // Each vertex's nearest place, found once for the three place columns.
-        let places: [NearestPlace?] =
-            columns.places == nil
-            ? [] : vertices.map { v in if case .success(let r) = v.outcome { columns.place(for: r) } else { nil } }
+        // Each vertex's nearest place and region, found once for their columns.
+        let extras: [ResolvedColumns.Extras] =
+            columns.places == nil && columns.regions == nil
+            ? [] : vertices.map { v in if case .success(let r) = v.outcome { columns.extras(for: r) } else { .init() } }
         for (k, column) in columns.columns.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
             JSONText.appendQuoted(Self.vertexPrefix + column.rawValue, to: out)
@@ -218,7 +218,7 @@ struct GeoJSONChunkProcessor: Sendable {
             for (i, v) in vertices.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 switch v.outcome {
-                case .success(let r): columns.append(column, of: r, place: places.isEmpty ? nil : places[i], json: true, to: out)
+                case .success(let r): columns.append(column, of: r, extras: extras.isEmpty ? .init() : extras[i], json: true, to: out)
                 case .failure(let f) where column == .error: JSONText.appendQuoted(f.message, to: out)
                 case .failure: out.append("null")
                 }

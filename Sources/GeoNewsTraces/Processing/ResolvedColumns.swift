@@ -3,6 +3,9 @@ import GeoNewsBoundaries
 /// The columns every output row gains, in CSV and in JSON, in this order:
 /// `country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone`, then
 /// `border_distance_km` when asked for (``BatchResolveOptions/includesBorderDistance``), then
+/// `region_iso3166_2,region_geonames,region_name` when asked for (``BatchResolveOptions/regions``:
+/// the region, ``RegionIndex/region(for:)``, all three empty or `null` with no country; the ISO
+/// code alone empty where the region has none), then
 /// `place_name,place_geonameid,place_distance_km` when asked for (``BatchResolveOptions/places``:
 /// the nearest populated place, ``PlaceIndex/place(for:)``, all three empty or `null` where there
 /// is none), then `error`.
@@ -21,12 +24,22 @@ struct ResolvedColumns: Sendable {
         case distanceKm = "distance_km"
         case timeZone = "time_zone"
         case borderDistanceKm = "border_distance_km"
+        case regionISO3166 = "region_iso3166_2"
+        case regionGeonames = "region_geonames"
+        case regionName = "region_name"
         case placeName = "place_name"
         case placeGeonameID = "place_geonameid"
         case placeDistanceKm = "place_distance_km"
         case error
 
         var isPlace: Bool { self == .placeName || self == .placeGeonameID || self == .placeDistanceKm }
+        var isRegion: Bool { self == .regionISO3166 || self == .regionGeonames || self == .regionName }
+    }
+
+    /// What a row's place and region columns say: looked up once per row.
+    struct Extras {
+        var place: NearestPlace?
+        var region: RegionAnswer?
     }
 
     /// The added columns, `error` last.
@@ -34,15 +47,20 @@ struct ResolvedColumns: Sendable {
     let includesBorderDistance: Bool
     /// The places the place columns come from; `nil` leaves those columns out.
     let places: PlaceIndex?
+    /// The regions the region columns come from; `nil` leaves those columns out.
+    let regions: RegionIndex?
     /// The columns with a value from the resolution: all but `error`.
     private let valueColumns: [Column]
     /// `"country_iso2":` and so on, in the order of `valueColumns`.
     private let jsonKeys: [String]
 
-    init(includesBorderDistance: Bool = false, places: PlaceIndex? = nil) {
+    init(includesBorderDistance: Bool = false, places: PlaceIndex? = nil, regions: RegionIndex? = nil) {
         self.includesBorderDistance = includesBorderDistance
         self.places = places
-        columns = Column.allCases.filter { ($0 != .borderDistanceKm || includesBorderDistance) && (!$0.isPlace || places != nil) }
+        self.regions = regions
+        columns = Column.allCases.filter {
+            ($0 != .borderDistanceKm || includesBorderDistance) && (!$0.isPlace || places != nil) && (!$0.isRegion || regions != nil)
+        }
         valueColumns = columns.filter { $0 != .error }
         jsonKeys = valueColumns.map { "\"\($0.rawValue)\":" }
     }
@@ -51,10 +69,10 @@ struct ResolvedColumns: Sendable {
 
     /// `,FR,FR,inside,0.000,Europe/Paris,` (the empty error last).
     func appendCSV(_ r: Resolution, to out: OutputChunk) {
-        let place = self.place(for: r)
+        let extras = self.extras(for: r)
         for column in valueColumns {
             out.append(UInt8(ascii: ","))
-            append(column, of: r, place: place, json: false, to: out)
+            append(column, of: r, extras: extras, json: false, to: out)
         }
         out.append(UInt8(ascii: ","))
     }
@@ -67,10 +85,10 @@ struct ResolvedColumns: Sendable {
 
     /// `"country_iso2":"FR",…,"error":null` (no braces).
     func appendJSON(_ r: Resolution, to out: OutputChunk) {
-        let place = self.place(for: r)
+        let extras = self.extras(for: r)
         for (column, key) in zip(valueColumns, jsonKeys) {
             out.append(key)
-            append(column, of: r, place: place, json: true, to: out)
+            append(column, of: r, extras: extras, json: true, to: out)
             out.append(UInt8(ascii: ","))
         }
         out.append("\"error\":null")
@@ -85,14 +103,15 @@ struct ResolvedColumns: Sendable {
         JSONText.appendQuoted(message, to: out)
     }
 
-    /// The nearest place of `r` when the place columns are written, else `nil`.
-    func place(for r: Resolution) -> NearestPlace? { places?.place(for: r) }
+    /// The nearest place and the region of `r`, each when its columns are written, else `nil`.
+    func extras(for r: Resolution) -> Extras { Extras(place: places?.place(for: r), region: regions?.region(for: r)) }
 
-    /// One column's value for `r` (and its nearest place, ``place(for:)``, for the place
+    /// One column's value for `r` (and its place and region, ``extras(for:)``, for those
     /// columns): JSON (`"FR"`, `null`, `12.345`) or a CSV field (`FR`, empty). The error column
     /// has no value here.
     @inline(__always)
-    func append(_ column: Column, of r: Resolution, place: NearestPlace?, json: Bool, to out: OutputChunk) {
+    func append(_ column: Column, of r: Resolution, extras: Extras, json: Bool, to out: OutputChunk) {
+        let place = extras.place
         switch column {
         case .countryISO2: Self.appendCode(r.country?.iso2, json: json, to: out)
         case .suggestedISO2: Self.appendCode(r.suggestion.country.iso2, json: json, to: out)
@@ -109,6 +128,14 @@ struct ResolvedColumns: Sendable {
             }
         case .borderDistanceKm:
             if let km = r.borderDistanceKm { out.appendKilometres(km) } else if json { out.append("null") }
+        case .regionISO3166: Self.appendCode(extras.region?.region.iso3166Code, json: json, to: out)
+        case .regionGeonames: Self.appendCode(extras.region?.region.geonamesAdmin1, json: json, to: out)
+        case .regionName:
+            if let name = extras.region?.region.name {
+                json ? JSONText.appendQuoted(name, to: out) : CSVText.appendField(name, to: out)
+            } else if json {
+                out.append("null")
+            }
         case .placeName:
             if let name = place?.place.name {
                 json ? JSONText.appendQuoted(name, to: out) : CSVText.appendField(name, to: out)

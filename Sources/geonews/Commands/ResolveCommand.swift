@@ -19,10 +19,13 @@ struct ResolveCommand: ParsableCommand {
             Every input record becomes one output row, in input order, with its original fields \
             plus country_iso2, suggested_iso2, suggestion_reason (inside | sovereign | offshore | \
             nearest-marker), distance_km, time_zone, border_distance_km with --border-distance, \
-            place_name, place_geonameid and place_distance_km with --place, and error. country_iso2 is the country whose land or territorial sea holds the fix, as \
+            region_iso3166_2, region_geonames and region_name with --region, place_name, \
+            place_geonameid and place_distance_km with --place, and error. country_iso2 is the country whose land or territorial sea holds the fix, as \
             OpenStreetMap draws them, and empty/null beyond every territorial sea; time_zone is the \
             IANA zone (Etc/GMT±N on the open ocean); border_distance_km is the distance in km to \
-            the nearest edge of that country's area, empty/null at sea; the place is the nearest \
+            the nearest edge of that country's area, empty/null at sea; the region is the \
+            first-level region of that country that holds the fix, or its nearest at sea, \
+            empty/null with no country; the place is the nearest \
             populated place (GeoNames) in that country, or at sea with no country the nearest \
             within 50 km, empty/null where there is none. A bad record (not a number, \
             out of range, broken quoting, truncated) becomes a row whose error names the line and \
@@ -74,6 +77,11 @@ struct ResolveCommand: ParsableCommand {
     var borderDistance = false
 
     @Flag(
+        name: .customLong("region"),
+        help: "Add region_iso3166_2, region_geonames and region_name: the first-level region (state, province) of the fix's country.")
+    var region = false
+
+    @Flag(
         name: .customLong("place"),
         help: "Add place_name, place_geonameid and place_distance_km: the nearest populated place (GeoNames) in the fix's country.")
     var place = false
@@ -111,6 +119,7 @@ struct ResolveCommand: ParsableCommand {
         options.followsTraces = summary || summaryJSON != nil
         options.includesBorderDistance = borderDistance
         if place { options.places = try data.places() }
+        if region { options.regions = try data.regionIndex() }
         if let workers {
             let counts = BatchResolveOptions.workerCounts
             guard counts.contains(workers) else {

@@ -3,14 +3,15 @@ import GeoNews
 // consumer --lat LAT --lon LON
 //
 // Prints the ISO 3166-1 alpha-2 code of the country or territory holding the position (its land
-// or its 12-nautical-mile territorial sea), the position's IANA time zone and the nearest
-// populated place (GeoNames) in that country, tab-separated:
+// or its 12-nautical-mile territorial sea), the position's IANA time zone, the nearest
+// populated place (GeoNames) in that country and its region's code (ISO 3166-2, else GeoNames'
+// admin1), tab-separated:
 //
-//     ZA	Africa/Johannesburg	Cape Town
+//     ZA	Africa/Johannesburg	Cape Town	ZA-WC
 //
 // `-` stands for no code (beyond every territorial sea, or in one of the few territories
-// without an alpha-2 code: Bir Tawil, Spratly Islands) and for no place (at sea, none within
-// 50 km). Exit codes, as geonews's own:
+// without an alpha-2 code: Bir Tawil, Spratly Islands), for no place (at sea, none within
+// 50 km) and for no region (no country). Exit codes, as geonews's own:
 // 0 done; 64 bad usage (the message names the argument); 65 the data cannot be found or read
 // (the message names the file and the command that makes it).
 #if canImport(Glibc)
@@ -33,12 +34,15 @@ func fail(_ message: String, code: Int32) -> Never {
 /// looked for in the build folder, the installed folder and the XDG cache; when none holds it,
 /// ``DataDirectory/installAreaIndex(into:)`` unpacks it once into the cache (a second or two)
 /// and the load is tried again. The one place that knows where the data lives.
-/// The place index is built beside the area index on first use (``PlaceIndex/load(from:)``).
-func loadResolver() throws(DataError) -> (CountryResolver, PlaceIndex) {
+/// The place index is built beside the area index on first use (``PlaceIndex/load(from:)``);
+/// the region index is read as it is (``RegionIndex/load(from:)``).
+func loadResolver() throws(DataError) -> (CountryResolver, PlaceIndex, RegionIndex) {
     let data = try DataDirectory.locate()
-    if let resolver = try? CountryResolver.load(from: data) { return (resolver, try PlaceIndex.load(from: data)) }
+    if let resolver = try? CountryResolver.load(from: data) {
+        return (resolver, try PlaceIndex.load(from: data), try RegionIndex.load(from: data))
+    }
     _ = try data.installAreaIndex()
-    return (try CountryResolver.load(from: data), try PlaceIndex.load(from: data))
+    return (try CountryResolver.load(from: data), try PlaceIndex.load(from: data), try RegionIndex.load(from: data))
 }
 
 /// The values of `--lat` and `--lon` (also as `--lat=…`), or a message naming what is wrong.
@@ -91,12 +95,15 @@ case .success(let text):
 
 let resolver: CountryResolver
 let places: PlaceIndex
+let regions: RegionIndex
 do {
-    (resolver, places) = try loadResolver()
+    (resolver, places, regions) = try loadResolver()
 } catch {
     fail(error.description, code: 65)
 }
 
 let resolution = resolver.resolve(position)
 let code = resolution.country?.iso2 ?? "-"
-print("\(code)\t\(resolver.timeZone(position))\t\(places.place(for: resolution)?.place.name ?? "-")")
+let place = places.place(for: resolution)?.place.name ?? "-"
+let region = regions.region(for: resolution)?.region.code ?? "-"
+print("\(code)\t\(resolver.timeZone(position))\t\(place)\t\(region)")
