@@ -8,29 +8,33 @@ extension Catalogue {
     /// A word inside a name counts too ("korea" finds South Korea). Exact code matches come
     /// first, then whole-name prefixes, then word prefixes; ties keep catalogue order.
     public func search(_ text: String, newsOnly: Bool = false) -> [Country] {
-        let query = Self.folded(text)
+        let query = Array(Self.folded(text).utf8)
         guard !query.isEmpty else { return newsOnly ? newsCountries : countries }
         var ranked: [(rank: Int, index: Int)] = []
         for (i, c) in countries.enumerated() where !newsOnly || c.hasNews {
-            var best = Int.max
-            for code in [c.iso2, c.iso3, c.id].compactMap({ $0 }) where Self.folded(code) == query {
-                best = 0
+            if let rank = Self.rank(of: query, codes: [c.iso2, c.iso3, c.id].compactMap { $0 }, names: [c.name] + c.names.values) {
+                ranked.append((rank, i))
             }
-            if best > 0 {
-                for name in [c.name] + c.names.values {
-                    let f = Self.folded(name)
-                    if f.hasPrefix(query) { best = min(best, 1); break }
-                    if f.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "'" || $0 == "." })
-                        .contains(where: { $0.hasPrefix(query) })
-                    {
-                        best = min(best, 2)
-                    }
-                }
-            }
-            if best < Int.max { ranked.append((best, i)) }
         }
         return ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map { countries[$0.index] }
     }
+
+    /// How well the folded `query` (its UTF-8) matches an entry with these codes and names: 0 an
+    /// exact code, 1 a name that starts with it, 2 a word inside a name that does (a word starts
+    /// after a space, `-`, `'` or `.`), nil none. Compared as bytes of folded text, which is
+    /// what the search costs: Unicode-aware comparison of every name was most of it.
+    static func rank(of query: [UInt8], codes: [String], names: [String]) -> Int? {
+        if codes.contains(where: { $0.utf8.count == query.count && folded($0).utf8.elementsEqual(query) }) { return 0 }
+        var best: Int?
+        for name in names {
+            let f = Array(folded(name).utf8)
+            if f.starts(with: query) { return 1 }
+            if best == nil, f.indices.contains(where: { k in Self.isWordBreak(f[k]) && f[(k + 1)...].starts(with: query) }) { best = 2 }
+        }
+        return best
+    }
+
+    private static func isWordBreak(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x2D || byte == 0x27 || byte == 0x2E }
 
     /// Lower case, accents removed, compatibility forms unified ("Côte" → "cote").
     ///

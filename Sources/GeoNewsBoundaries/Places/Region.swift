@@ -71,7 +71,7 @@ public struct RegionCatalogue: Sendable {
     /// names, then words inside a name; ties keep the catalogue's order. `country` limits the
     /// search to one country, where a code may also be given without the country ("BY").
     public func search(_ text: String, country: String? = nil) -> [Region] {
-        let query = Catalogue.folded(text)
+        let query = Array(Catalogue.folded(text).utf8)
         let candidates = country.map { regions(inCountry: $0) } ?? regions[...]
         guard !query.isEmpty else { return Array(candidates) }
         var ranked: [(rank: Int, index: Int)] = []
@@ -79,18 +79,7 @@ public struct RegionCatalogue: Sendable {
             let r = regions[i]
             var codes = [r.geonamesAdmin1] + (r.iso3166Code.map { [$0] } ?? [])
             if country != nil { codes += codes.map { String($0.dropFirst(3)) } }
-            var best = codes.contains { Catalogue.folded($0) == query } ? 0 : Int.max
-            if best > 0 {
-                for name in [r.name] + r.names.values {
-                    let f = Catalogue.folded(name)
-                    if f.hasPrefix(query) { best = 1; break }
-                    if f.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "'" || $0 == "." }).contains(where: { $0.hasPrefix(query) }
-                    ) {
-                        best = 2
-                    }
-                }
-            }
-            if best < Int.max { ranked.append((best, i)) }
+            if let rank = Catalogue.rank(of: query, codes: codes, names: [r.name] + r.names.values) { ranked.append((rank, i)) }
         }
         return ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map { regions[$0.index] }
     }
