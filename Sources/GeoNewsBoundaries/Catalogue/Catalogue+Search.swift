@@ -26,7 +26,12 @@ extension Catalogue {
     static func rank(of query: [UInt8], codes: [String], names: [String]) -> Int? {
         if codes.contains(where: { $0.utf8.count == query.count && folded($0).utf8.elementsEqual(query) }) { return 0 }
         var best: Int?
+        // A query that starts with an ASCII letter or digit can only match a name whose fold has
+        // one: skip, unfolded, the names without any (Cyrillic, Arabic, Han…), and without a
+        // full-width form (U+FF01…U+FF5E, UTF-8 EF BC/BD …), which folds to ASCII.
+        let asciiQuery = query.allSatisfy { $0 < 0x80 } && query.first.map(isASCIIAlphanumeric) == true
         for name in names {
+            if asciiQuery, !name.utf8.contains(where: { isASCIIAlphanumeric($0) || $0 == 0xEF }) { continue }
             let f = Array(folded(name).utf8)
             if f.starts(with: query) { return 1 }
             if best == nil, f.indices.contains(where: { k in Self.isWordBreak(f[k]) && f[(k + 1)...].starts(with: query) }) { best = 2 }
@@ -35,6 +40,10 @@ extension Catalogue {
     }
 
     private static func isWordBreak(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x2D || byte == 0x27 || byte == 0x2E }
+
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
 
     /// Lower case, accents removed, compatibility forms unified ("Côte" → "cote").
     ///
