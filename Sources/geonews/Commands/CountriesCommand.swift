@@ -37,9 +37,7 @@ struct CountriesCommand: AsyncParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() async throws {
-        if let lang, !LocateCommand.languages.contains(lang.lowercased()) {
-            throw fail("language '\(lang)' is not one of \(LocateCommand.languages.joined(separator: " "))", .usage)
-        }
+        try LocateCommand.checkLanguage(lang)
         try RegionsCommand.checkSearch(search)
         let catalogue = try data.catalogue()
         let found = catalogue.search(search ?? "", newsOnly: newsOnly)
@@ -62,7 +60,7 @@ struct CountriesCommand: AsyncParsableCommand {
             for r in regions {
                 let country = catalogue.country(iso2: r.country)?.name(in: lang) ?? r.country
                 print(
-                    "\((r.iso3166Code ?? "-").padded(to: 8))\(r.geonamesAdmin1.padded(to: 13))\(r.name(in: lang?.lowercased())), \(country)"
+                    "\((r.iso3166Code ?? "-").padded(to: 8))\(r.geonamesAdmin1.padded(to: 13))\(r.name(in: lang)), \(country)"
                 )
             }
         }

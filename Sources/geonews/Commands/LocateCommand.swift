@@ -75,9 +75,7 @@ struct LocateCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)", .usage)
         }
-        if let lang, !Self.languages.contains(lang.lowercased()) {
-            throw fail("language '\(lang)' is not one of \(Self.languages.joined(separator: " "))", .usage)
-        }
+        try Self.checkLanguage(lang)
         guard (1...100).contains(limit) else { throw fail("limit \(limit) is outside 1…100", .usage) }
         let category = try validatedCategory()
         let providers = try validatedProviders()
@@ -94,7 +92,7 @@ struct LocateCommand: AsyncParsableCommand {
         let zoneRules = try resolution.timeZone.map { _ in try data.zoneRules() }
         if json {
             let report = ResolutionReport(resolution, language: lang, headlines: headlines?.json, zoneRules: zoneRules)
-            print(try report.withPlace(place).withRegion(region, language: lang?.lowercased()).jsonString())
+            print(try report.withPlace(place).withRegion(region, language: lang).jsonString())
         } else {
             print(LocationSummary(resolution, region: region, place: place, language: lang, zoneRules: zoneRules).text)
             if let listing = headlines?.listing, !listing.isEmpty {
@@ -133,6 +131,12 @@ struct LocateCommand: AsyncParsableCommand {
     static let categories = ["business", "entertainment", "general", "health", "science", "sports", "technology"]
     static let providers = ["google-news", "newsapi", "gnews", "gdelt"]
 
+    /// A `--lang` value that is not one of ``languages`` is a usage error naming it.
+    static func checkLanguage(_ lang: String?) throws {
+        guard let lang, !languages.contains(lang.lowercased()) else { return }
+        throw fail("language '\(lang)' is not one of \(languages.joined(separator: " "))", .usage)
+    }
+
     static let languages = [
         "ar", "bn", "de", "el", "en", "es", "fa", "fr", "he", "hi", "hu", "id", "it", "ja",
         "ko", "nl", "pl", "pt", "ru", "sv", "tr", "uk", "ur", "vi", "zh", "zht",
@@ -155,12 +159,18 @@ struct DataOptions: ParsableArguments {
         }
     }
 
-    func resolver(options: ResolverOptions) throws -> CountryResolver {
+    /// `read` on the data directory; a `DataError` becomes exit 65 with its message.
+    private func load<T>(_ read: (DataDirectory) throws(DataError) -> T) throws -> T {
+        let directory = try directory()
         do {
-            return try CountryResolver.load(from: directory(), options: options)
-        } catch let error as DataError {
+            return try read(directory)
+        } catch {
             throw fail("\(error)", .dataError)
         }
+    }
+
+    func resolver(options: ResolverOptions) throws -> CountryResolver {
+        try load { d throws(DataError) in try CountryResolver.load(from: d, options: options) }
     }
 
     /// The single-position resolver: the one `preload` loaded when it loaded the one this
@@ -175,45 +185,15 @@ struct DataOptions: ParsableArguments {
     }
 
     /// GeoNames' places (`places.bin`, built from `places.tsv.gz` on first use).
-    func places() throws -> PlaceIndex {
-        do {
-            return try PlaceIndex.load(from: directory())
-        } catch let error as DataError {
-            throw fail("\(error)", .dataError)
-        }
-    }
+    func places() throws -> PlaceIndex { try load(PlaceIndex.load(from:)) }
 
-    func zoneRules() throws -> TimeZoneRules {
-        do {
-            return try TimeZoneRules.load(from: directory())
-        } catch let error as DataError {
-            throw fail("\(error)", .dataError)
-        }
-    }
+    func zoneRules() throws -> TimeZoneRules { try load(TimeZoneRules.load(from:)) }
 
-    func catalogue() throws -> Catalogue {
-        do {
-            return try Catalogue.load(from: directory())
-        } catch let error as DataError {
-            throw fail("\(error)", .dataError)
-        }
-    }
+    func catalogue() throws -> Catalogue { try load(Catalogue.load(from:)) }
 
-    /// The regions' polygons (`regions.bin`) with their catalogue (`regions.json`).
-    func regionIndex() throws -> RegionIndex {
-        do {
-            return try RegionIndex.load(from: directory())
-        } catch let error as DataError {
-            throw fail("\(error)", .dataError)
-        }
-    }
+    /// The regions' polygons and records (`regions.bin`), mapped.
+    func regionIndex() throws -> RegionIndex { try load(RegionIndex.load(from:)) }
 
-    /// The regions of every country (`regions.json`).
-    func regions() throws -> RegionCatalogue {
-        do {
-            return try RegionCatalogue.load(from: directory())
-        } catch let error as DataError {
-            throw fail("\(error)", .dataError)
-        }
-    }
+    /// Every region and subregion, decoded from `regions.bin` (for listing and search).
+    func regions() throws -> RegionCatalogue { try load(RegionCatalogue.load(from:)) }
 }

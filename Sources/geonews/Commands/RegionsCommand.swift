@@ -46,9 +46,7 @@ struct RegionsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let lang, !LocateCommand.languages.contains(lang.lowercased()) {
-            throw fail("language '\(lang)' is not one of \(LocateCommand.languages.joined(separator: " "))", .usage)
-        }
+        try LocateCommand.checkLanguage(lang)
         try Self.checkSearch(search)
         var countryName: String?
         if let country {
@@ -61,11 +59,11 @@ struct RegionsCommand: AsyncParsableCommand {
         let regions = try data.regions()
         let found = regions.search(search ?? "", country: country)
         if json {
-            print(String(decoding: try RegionReport.jsonData(found, language: lang?.lowercased()), as: UTF8.self))
+            print(String(decoding: try RegionReport.jsonData(found, language: lang), as: UTF8.self))
             return
         }
         for r in found {
-            print("\((r.iso3166Code ?? "-").padded(to: 8))\(r.geonamesAdmin1.padded(to: 13))\(r.name(in: lang?.lowercased()))")
+            print("\((r.iso3166Code ?? "-").padded(to: 8))\(r.geonamesAdmin1.padded(to: 13))\(r.name(in: lang))")
         }
         if found.isEmpty {
             switch (search, countryName) {

@@ -55,7 +55,7 @@ struct LocationSummary: Sendable {
         }
         if let a = region {
             let code = a.region.iso3166Code.map { " (\($0))" } ?? ""
-            var line = "Region     \(a.region.name(in: language?.lowercased()))\(code)"
+            var line = "Region     \(a.region.name(in: language))\(code)"
             if let sub = a.subregion { line += ", \(sub.name)" + (sub.iso3166Code.map { " (\($0))" } ?? "") }
             if !a.inside { line += "; the nearest of the country's regions" }
             lines.append(line)
