@@ -124,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "geonews-news",
             dependencies: [
-                "GeoNewsHeadlines", "GeoNewsCommandLine", "GeoNewsVersion",
+                "GeoNewsHeadlines", "GeoNewsCommandLine", "GeoNewsVersion", "GeoNewsBoundaries", "GeoNewsGeodesy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -219,7 +219,7 @@ let package = Package(
         ),
         .testTarget(name: "GeoNewsPointsTests", dependencies: ["GeoNewsPoints", "GeoNewsTraces", "GeoNewsGeodesy"]),
         // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.
-        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews", "geonews-index"]),
+        .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews", "geonews-index", "GeoNewsLoopback"]),
         .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsDatasets", "GeoNewsServer", "GeoNewsLoopback"]),
         .testTarget(
             name: "GeoNewsStoreTests",

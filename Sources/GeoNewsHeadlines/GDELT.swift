@@ -64,7 +64,11 @@ public struct GDELT: HeadlineSource {
         return "sourcelang:" + name.lowercased().replacingOccurrences(of: " ", with: "")
     }
 
-    private func articles(terms: [String], extra: [URLQueryItem], sort: String, page: ArticlePage) async throws -> Fetched<[Article]> {
+    func articles(
+        terms: [String], extra: [URLQueryItem], sort: String, page: ArticlePage, waits: Bool = true
+    ) async throws
+        -> Fetched<[Article]>
+    {
         let query =
             [
                 URLQueryItem(name: "query", value: terms.joined(separator: " ")),
@@ -73,7 +77,7 @@ public struct GDELT: HeadlineSource {
                 URLQueryItem(name: "maxrecords", value: String(page.reach)),
             ] + extra + [URLQueryItem(name: "sort", value: sort)]
         let request = ProviderRequest(provider: provider, baseURL: baseURL, path: "/api/v2/doc/doc", query: query, apiKey: nil)
-        return try await fetcher.fetch(request) { [table] response in
+        return try await fetcher.fetch(request, waits: waits) { [table] response in
             try GDELTWire.decode(response).compactMap { Self.article($0, table: table) }
         }
     }

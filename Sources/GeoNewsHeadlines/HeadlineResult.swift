@@ -113,7 +113,7 @@ public struct HeadlineResult: Sendable, Codable {
 
     /// Configuration when every provider failed for a key or config reason (fixing it is the
     /// way out), bad input when any provider rejected a value, otherwise unavailable.
-    private static func kind(of errors: [HeadlineError]) -> HeadlineError.Kind {
+    static func kind(of errors: [HeadlineError]) -> HeadlineError.Kind {
         let kinds = errors.map(\.kind)
         if !kinds.isEmpty, kinds.allSatisfy({ $0 == .configuration }) { return .configuration }
         if kinds.contains(.badInput) { return .badInput }

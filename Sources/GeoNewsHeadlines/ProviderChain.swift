@@ -64,7 +64,7 @@ public struct ProviderChain: Sendable {
         return await run { try await $0.search(query: query, language: language, from: from, to: to, sortBy: sortBy, page: page) }
     }
 
-    private func run(_ ask: (any HeadlineSource) async throws -> ArticleBatch) async -> Answer {
+    func run(_ ask: (any HeadlineSource) async throws -> ArticleBatch) async -> Answer {
         var answer = Answer(attempts: [], errors: [])
         for source in sources {
             do {

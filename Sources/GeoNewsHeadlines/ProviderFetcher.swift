@@ -61,9 +61,11 @@ struct ProviderFetcher: Sendable {
 
     /// Fetches `request` and turns the answer into a value with `interpret`, which sees every
     /// HTTP answer (errors included) and throws `HeadlineError` for those it rejects. Only
-    /// answers that are 2xx *and* interpreted without error are cached.
+    /// answers that are 2xx *and* interpreted without error are cached. With `waits` false, a
+    /// request whose provider is not free now (its rate limit) is not queued: it fails with
+    /// `HeadlineError.paced` (or is served from a stale cache entry) so that the caller moves on.
     func fetch<Value: Sendable>(
-        _ request: ProviderRequest, interpret: (HTTPResponse) throws -> Value
+        _ request: ProviderRequest, waits: Bool = true, interpret: (HTTPResponse) throws -> Value
     ) async throws -> Fetched<Value> {
         let identity = request.cacheIdentity
         let entry = cache?.entry(for: identity)
@@ -78,6 +80,7 @@ struct ProviderFetcher: Sendable {
             let busy = HeadlineError.paced(provider, seconds: wait)
             if let stale = try? stale(entry, instead: busy, interpret: interpret) { return stale }
         }
+        if wait > 0, !waits { return try stale(entry, instead: HeadlineError.paced(provider, seconds: wait), interpret: interpret) }
         do {
             let response = try await flights.response(for: identity) { [transport, pacer] in
                 try await transport.send(request, pace: { try await pacer.turn(provider) })

@@ -3,12 +3,20 @@ import Foundation
 import GeoNewsCommandLine
 import GeoNewsHeadlines
 
-/// `geonews headlines --country fr`: top headlines of a news country through the provider chain.
+/// `geonews headlines --country fr`: top headlines of a news country through the provider chain;
+/// `--near LAT,LON` and `--region CODE`: local headlines, town first, then region, then country.
 struct HeadlinesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "headlines",
-        abstract: "Top headlines of one of the 54 news countries.",
+        abstract: "Top headlines of one of the 54 news countries, or local headlines of a position or a region.",
         discussion: """
+            Give one of --country, --near or --region. --near LAT,LON asks for news about the \
+            position's town (the most populous place within 15 km) and then its region, each by \
+            name as one quoted phrase in the edition of its suggested news country (Google News \
+            search, GDELT with sourcecountry:), and fills the list from the country's front page; \
+            --region CODE (FR-ARA, DE-BY, or a GeoNames code such as FR.84) starts at the region. \
+            Each article is marked with the level it was found at (JSON: scope town, region or \
+            country), and a level that found nothing is named.
             Providers are asked in order until one has articles: Google News RSS and GDELT (no \
             key) first, then NewsAPI when NEWSAPI_KEY is set and GNews when GNEWS_API_KEY is set, \
             unless --provider or config.json says otherwise. NewsAPI has served top headlines only \
@@ -20,7 +28,19 @@ struct HeadlinesCommand: AsyncParsableCommand {
     )
 
     @Option(help: ArgumentHelp("Two-letter news country code, e.g. fr, us, jp.", valueName: "code"))
-    var country: String
+    var country: String?
+
+    @Option(help: ArgumentHelp("Local headlines of a position: latitude,longitude in degrees.", valueName: "lat,lon"))
+    var near: String?
+
+    @Option(help: ArgumentHelp("Local headlines of a region: ISO 3166-2 or GeoNames admin1 code (FR-ARA, FR.84).", valueName: "code"))
+    var region: String?
+
+    @Option(
+        name: .customLong("data"),
+        help: ArgumentHelp(
+            "The GeoNews Data directory for --near and --region (default: $GEONEWS_DATA, else beside the executable).", valueName: "dir"))
+    var dataPath: String?
 
     @Option(help: ArgumentHelp("One of \(HeadlineCategory.allCases.map(\.rawValue).joined(separator: " ")).", valueName: "name"))
     var category: String?
@@ -49,11 +69,31 @@ struct HeadlinesCommand: AsyncParsableCommand {
         guard let order = HeadlineOrder(rawValue: sort.lowercased()) else {
             throw fail("sort '\(sort)' is not one of \(HeadlineOrder.allCases.map(\.rawValue).joined(separator: " "))", .usage)
         }
+        let given = [country.map { _ in "--country" }, near.map { _ in "--near" }, region.map { _ in "--region" }].compactMap { $0 }
+        guard given.count == 1 else {
+            throw fail(given.isEmpty ? "give --country, --near or --region" : "give only one of \(given.joined(separator: ", "))", .usage)
+        }
+        if country == nil {
+            if category != nil { throw fail("--category applies to --country only (local headlines are searched by name)", .usage) }
+            if page != 1 { throw fail("--page applies to --country only", .usage) }
+            if sort.lowercased() != HeadlineOrder.provider.rawValue {
+                throw fail("--sort applies to --country only (local headlines are newest first per level)", .usage)
+            }
+            guard (1...100).contains(limit) else { throw fail("limit \"\(limit)\": must be 1…100", .usage) }
+        }
         let headlines = try service.make()
-        let result = await headlines.topHeadlines(
-            country: country, category: category, language: language, limit: limit,
-            page: page, order: order)
-        try service.report(result, title: listingTitle ?? "Headlines for \(result.country ?? country)")
+        if let country {
+            let result = await headlines.topHeadlines(
+                country: country, category: category, language: language, limit: limit,
+                page: page, order: order)
+            try service.report(result, title: listingTitle ?? "Headlines for \(result.country ?? country)")
+            return
+        }
+        let target =
+            try near.map { try LocalTarget.near($0, data: dataPath, editions: headlines.editions, language: language) }
+            ?? LocalTarget.region(region ?? "", data: dataPath, editions: headlines.editions, language: language)
+        let result = await headlines.localHeadlines(area: target.area, language: language, limit: limit)
+        try service.report(result, title: (listingTitle ?? "Local headlines") + (target.label.isEmpty ? "" : " for \(target.label)"))
     }
 }
 
@@ -91,6 +131,20 @@ struct HeadlineServiceOptions: ParsableArguments {
             print(try Self.jsonString(result))
         } else if result.provider != nil {
             print(ArticleListing(result: result, title: title).text, terminator: "")
+        }
+        if let warning = result.warning { printError("warning: \(warning)") }
+        if let error = result.error {
+            throw fail(error, Self.status(result.errorKind ?? .unavailable))
+        }
+    }
+
+    /// ``report(_:title:)`` for a local answer: each article marked with its level, and the
+    /// levels that found nothing named under the title.
+    func report(_ result: LocalHeadlineResult, title: String) throws {
+        if json {
+            print(try Self.jsonString(result))
+        } else if !result.articles.isEmpty {
+            print(LocalArticleListing(result: result, title: title).text, terminator: "")
         }
         if let warning = result.warning { printError("warning: \(warning)") }
         if let error = result.error {
@@ -154,5 +208,37 @@ struct ArticleListing {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+}
+
+/// The numbered list of a local answer: `[Lyon]`, `[Auvergne-Rhône-Alpes]` or `[national]`
+/// before each headline.
+struct LocalArticleListing {
+    let result: LocalHeadlineResult
+    let title: String
+
+    var text: String {
+        let counts = result.scopes.filter { $0.articles > 0 }.map { report in
+            "\(report.articles) " + (report.scope == .country ? "national" : "about \(mark(report.scope))")
+                + (report.provider.map { " (\($0.displayName))" } ?? "")
+        }
+        var lines = ["\(title) — " + counts.joined(separator: ", ")]
+        if let note = result.fallbackNote { lines.append(note.prefix(1).uppercased() + note.dropFirst() + ".") }
+        for (index, scoped) in result.articles.enumerated() {
+            let article = scoped.article
+            lines.append(String(format: "%2d. ", index + 1) + "[\(mark(scoped.scope))] " + article.title)
+            let details = [article.sourceName, article.publishedAt.map(ArticleListing.when)].compactMap { $0 }
+            if !details.isEmpty { lines.append("    " + details.joined(separator: " · ")) }
+            lines.append("    " + article.url.absoluteString)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func mark(_ scope: LocalScope) -> String {
+        switch scope {
+        case .town: return result.town ?? "town"
+        case .region: return result.region ?? "region"
+        case .country: return "national"
+        }
     }
 }

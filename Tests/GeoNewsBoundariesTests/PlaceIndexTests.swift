@@ -273,3 +273,46 @@ final class PlaceIndexTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/places.bin")), Data(good))
     }
 }
+
+/// The town local news is sought under: the most populous place within 15 km, against brute force.
+final class PlaceIndexTownTests: XCTestCase {
+    func testTheTownIsTheMostPopulousPlaceWithinFifteenKilometresByBruteForce() throws {
+        let index = try PlaceIndexTests.built.get()
+        var byCountry: [String: [PlaceIndexTests.Row]] = [:]
+        for r in PlaceIndexTests.rows { byCountry[r.country, default: []].append(r) }
+        let countries = byCountry.keys.sorted()
+        var rng = SplitMix64(seed: 11)
+        var bigger = 0
+        for _ in 0..<2_000 {
+            let country = countries[Int(rng.next() % UInt64(countries.count))]
+            let places = byCountry[country]!
+            let c = places[Int(rng.next() % UInt64(places.count))].coordinate
+            let position = Coordinate(
+                latitude: max(-90, min(90, c.latitude + rng.uniform(-0.2, 0.2))),
+                longitude: GreatCircle.normalizedLongitude(c.longitude + rng.uniform(-0.2, 0.2)))
+            let measured = places.map { (km: GreatCircle.distance(from: position, to: $0.coordinate), row: $0) }
+            let nearest = measured.min { ($0.km, $0.row.id) < ($1.km, $1.row.id) }!
+            let largest = measured.filter { $0.km <= PlaceIndex.townReachKm }.max {
+                ($0.row.population, -$0.km) < ($1.row.population, -$1.km)
+            }
+            let expected = largest.map { $0.row.population > nearest.row.population ? $0 : nearest } ?? nearest
+            let town = try XCTUnwrap(index.town(near: position, inCountry: country))
+            XCTAssertEqual(
+                town.place.population, expected.row.population, "\(position) in \(country): \(town.place.name), not \(expected.row.name)")
+            XCTAssertEqual(town.distanceKm, expected.km, accuracy: 1e-9, "\(position) in \(country)")
+            if expected.row.id != nearest.row.id { bigger += 1 }
+        }
+        XCTAssertGreaterThan(bigger, 200, "a larger place than the nearest is often within reach: \(bigger)")
+    }
+
+    func testTheFirstDistrictOfLyonHasLyonForItsTown() throws {
+        let index = try PlaceIndexTests.built.get()
+        let position = Coordinate(latitude: 45.764, longitude: 4.8357)
+        XCTAssertEqual(index.nearest(to: position, inCountry: "FR")?.place.name, "Lyon 01")
+        let town = try XCTUnwrap(index.town(near: position, inCountry: "FR"))
+        XCTAssertEqual(town.place.name, "Lyon")
+        XCTAssertEqual(town.place.geonameID, 2_996_944)
+        XCTAssertNil(index.town(near: position, inCountry: "BV"), "no place in Bouvet Island")
+        XCTAssertEqual(index.town(near: Coordinate(latitude: 34.2658, longitude: 108.9541), inCountry: "CN")?.place.name, "Xi’an")
+    }
+}

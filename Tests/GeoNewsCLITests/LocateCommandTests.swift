@@ -131,8 +131,10 @@ final class LocateCommandTests: XCTestCase {
         let json = try CommandRunner.json(r.stdout)
         XCTAssertEqual((json["suggestion"] as? [String: Any])?["iso2"] as? String, "FR")
         let headlines = try XCTUnwrap(json["headlines"] as? [String: Any])
-        XCTAssertTrue(headlines["provider"] is NSNull)
         XCTAssertEqual(headlines["country"] as? String, "fr")
+        XCTAssertEqual(headlines["town"] as? String, "Paris")
+        XCTAssertEqual((headlines["articles"] as? [Any])?.count, 0)
+        XCTAssertEqual((headlines["scopes"] as? [[String: Any]])?.map { $0["scope"] as? String }, ["town", "region", "country"])
         XCTAssertNotNil(headlines["error"] as? String)
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
         XCTAssertTrue(r.stderr.hasPrefix("geonews: resolved, but no headlines:"), r.stderr)
@@ -144,7 +146,7 @@ final class LocateCommandTests: XCTestCase {
         ])
         defer { server.stop() }
         let r = try CommandRunner.geonews(
-            ["--lat", "48.8566", "--lon", "2.3522", "--json", "--limit", "3"],
+            ["--lat", "48.8566", "--lon", "2.3522", "--json", "--limit", "3", "--scope", "country"],
             environment: ["GEONEWS_GOOGLE_NEWS_URL": server.baseURL])
         XCTAssertEqual(r.status, 0, r.stderr)
         let headlines = try XCTUnwrap(try CommandRunner.json(r.stdout)["headlines"] as? [String: Any])
@@ -153,7 +155,7 @@ final class LocateCommandTests: XCTestCase {
         XCTAssertEqual(articles.count, 3)
         XCTAssertNotNil(articles.first?["title"] as? String)
         let text = try CommandRunner.geonews(
-            ["--lat", "48.8566", "--lon", "2.3522", "--limit", "2"],
+            ["--lat", "48.8566", "--lon", "2.3522", "--limit", "2", "--scope", "country"],
             environment: ["GEONEWS_GOOGLE_NEWS_URL": server.baseURL])
         XCTAssertTrue(text.stdout.contains("Headlines — Google News, 2 articles"), text.stdout)
     }

@@ -206,6 +206,43 @@ public final class PlaceIndex: @unchecked Sendable {
         return answer(k, resolution.position)
     }
 
+    /// How far from a position its town is sought: 15 km.
+    public static let townReachKm = 15.0
+
+    /// The town of a resolution, the name its local news is sought under: the most populous
+    /// place within ``townReachKm`` in the country ``place(for:)`` searches (ties go to the nearer),
+    /// else the place that ``place(for:)`` answers. A position in the first district of Lyon
+    /// ("Lyon 01", 29,641 people) has Lyon (520,774) for its town.
+    public func town(for resolution: Resolution) -> NearestPlace? {
+        guard let nearest = place(for: resolution) else { return nil }
+        guard let country = resolution.country else { return town(near: resolution.position, slot: nil, nearest: nearest) }
+        return Self.slot(of: country).map { town(near: resolution.position, slot: $0, nearest: nearest) } ?? nearest
+    }
+
+    /// ``town(for:)`` in the country `iso2`: the most populous of its places within
+    /// ``townReachKm``, else its nearest; `nil` when GeoNames has no place in it.
+    public func town(near position: Coordinate, inCountry iso2: String) -> NearestPlace? {
+        guard let slot = Self.slot(iso2), let nearest = nearest(to: position, inCountry: iso2) else { return nil }
+        return town(near: position, slot: slot, nearest: nearest)
+    }
+
+    /// The most populous place within ``townReachKm`` among the country's (`slot`) or all
+    /// (`nil`), if it has more people than `nearest`; else `nearest`.
+    private func town(near position: Coordinate, slot: Int?, nearest: NearestPlace) -> NearestPlace {
+        let range = slot.map { Int(countries[$0].start)..<Int(countries[$0].start + countries[$0].count) } ?? 0..<count
+        let θ = min(Self.townReachKm / GreatCircle.meanEarthRadiusKm, .pi)
+        let chord = 2 * sin(θ / 2) * (1 + 1e-9) + 1e-12
+        var best: (population: UInt32, d2: Double, index: Int)?
+        within(range, depth: 0, query: Self.unitVector(position), limit: chord * chord, global: slot == nil) { k, d2 in
+            let population = Self.u32(bytes, sections.records + k * PlaceIndexFormat.recordBytes + 12)
+            if let b = best, (population, -d2) <= (b.population, -b.d2) { return }
+            best = (population, d2, k)
+        }
+        guard let best, best.population > nearest.place.population else { return nearest }
+        let d = distanceKm(from: position, to: best.index)
+        return d <= Self.townReachKm ? answer(best.index, position) : nearest
+    }
+
     /// Every place, in the file's order (by country, then the tree's), for checks and exports.
     public func place(at k: Int) -> Place {
         precondition(k >= 0 && k < count)
@@ -255,6 +292,40 @@ public final class PlaceIndex: @unchecked Sendable {
             // still reaches across the splitting plane.
             search(near, depth: depth + 1, query: q, best: &best, global: global)
             guard diff * diff <= best.d2 else { return }
+            lo = far.lowerBound
+            hi = far.upperBound
+            depth += 1
+        }
+    }
+
+    /// Every place of `range` whose squared chord to the query is at most `limit`, handed to
+    /// `visit` with it.
+    private func within(
+        _ range: Range<Int>, depth: Int, query q: (Double, Double, Double), limit: Double, global: Bool,
+        _ visit: (Int, Double) -> Void
+    ) {
+        var lo = range.lowerBound, hi = range.upperBound, depth = depth
+        while lo < hi {
+            @inline(__always) func consider(_ m: Int) -> (Double, Double, Double)? {
+                let k = global ? Int(Self.u32(bytes, sections.global + 4 * m)) : m
+                guard k < count else { return nil }
+                let p = point(k)
+                let d = (q.0 - p.0, q.1 - p.1, q.2 - p.2)
+                let d2 = d.0 * d.0 + d.1 * d.1 + d.2 * d.2
+                if d2 <= limit { visit(k, d2) }
+                return d
+            }
+            if hi - lo <= Self.bucket {
+                for m in lo..<hi where consider(m) == nil { return }
+                return
+            }
+            let mid = (lo + hi) / 2
+            guard let d = consider(mid) else { return }
+            let axis = depth % 3
+            let diff = axis == 0 ? d.0 : axis == 1 ? d.1 : d.2
+            let (near, far) = diff < 0 ? (lo..<mid, (mid + 1)..<hi) : ((mid + 1)..<hi, lo..<mid)
+            within(near, depth: depth + 1, query: q, limit: limit, global: global, visit)
+            guard diff * diff <= limit else { return }
             lo = far.lowerBound
             hi = far.upperBound
             depth += 1

@@ -29,8 +29,11 @@ struct LocateCommand: AsyncParsableCommand {
             At sea within 25 km of a news country's land, that country (reason "offshore"). \
             Anywhere else, the news country whose marker is nearest on the great circle \
             (reason "nearest-marker").
-            Up to --limit headlines of the suggested country follow (Google News RSS needs no \
-            key; see `geonews headlines --help`).
+            Up to --limit headlines follow, local first (Google News RSS needs no key; see \
+            `geonews headlines --help`): news about the town (the most populous place within \
+            15 km), then about the region where the town has too few, then the suggested \
+            country's front page, each marked with its level. --scope region starts at the \
+            region; --scope country, or a --category, gives the country's front page alone.
             Exit codes: 0 done, 64 bad input, 65 data missing or damaged, \
             69 resolved but headlines unavailable (the resolution is still printed).
             """
@@ -57,6 +60,9 @@ struct LocateCommand: AsyncParsableCommand {
     @Flag(help: "Resolve only; fetch no headlines.")
     var noHeadlines = false
 
+    @Option(help: ArgumentHelp("Where headlines start: town (then region, then country), region or country.", valueName: "level"))
+    var scope = "town"
+
     @Option(help: ArgumentHelp("Headline topic: \(Self.categories.joined(separator: " ")).", valueName: "name"))
     var category: String?
 
@@ -77,6 +83,9 @@ struct LocateCommand: AsyncParsableCommand {
         }
         try Self.checkLanguage(lang)
         guard (1...100).contains(limit) else { throw fail("limit \(limit) is outside 1…100", .usage) }
+        guard ["town", "region", "country"].contains(scope) else {
+            throw fail("scope '\(scope)' is not one of town region country", .usage)
+        }
         let category = try validatedCategory()
         let providers = try validatedProviders()
         let resolver = try await data.resolver(preloaded: ResolverPreload.started)
@@ -84,9 +93,14 @@ struct LocateCommand: AsyncParsableCommand {
         let place = try data.places().place(for: resolution)
         let region = try resolution.country == nil ? nil : data.regionIndex().region(for: resolution)
         let suggested = resolution.suggestion.country
-        let request = SuggestedHeadlines(
+        var request = SuggestedHeadlines(
             country: (suggested.iso2 ?? suggested.id).lowercased(), limit: limit,
             category: category, providers: providers, useCache: !noCache)
+        if category == nil, scope != "country" {
+            let code = scope == "region" ? region?.region.code : nil
+            request.local = code.map { ["--region", $0] } ?? ["--near", "\(lat.trimmedOfSpaces),\(lon.trimmedOfSpaces)"]
+            if let path = data.path { request.local += ["--data", path] }
+        }
         let headlines = noHeadlines ? nil : await request.fetch(asJSON: json)
         // Only a position with a zone pays for reading the zone rules.
         let zoneRules = try resolution.timeZone.map { _ in try data.zoneRules() }

@@ -19,6 +19,9 @@ struct SuggestedHeadlines {
     let providers: String?
     /// `false` for `--no-cache`.
     let useCache: Bool
+    /// The `geonews-news headlines` options that ask for local headlines (`--near LAT,LON` or
+    /// `--region CODE`) in place of `--country`; empty for the country's front page.
+    var local: [String] = []
 
     /// What came back: the `--json` object or the text listing, warnings to pass on, and on
     /// failure the one-line reason.
@@ -37,7 +40,7 @@ struct SuggestedHeadlines {
 
     /// Runs `geonews-news headlines` for the JSON object (`asJSON`) or the text listing.
     func fetch(asJSON: Bool) async -> Answer {
-        var arguments = ["headlines", "--country", country, "--limit", String(limit)]
+        var arguments = ["headlines"] + (local.isEmpty ? ["--country", country] : local) + ["--limit", String(limit)]
         if let category { arguments += ["--category", category] }
         if let providers { arguments += ["--provider", providers] }
         if !useCache { arguments.append("--no-cache") }
