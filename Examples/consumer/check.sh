@@ -7,10 +7,12 @@
 # usage says. Reads the checkout's Data/ and .build-data/ (Scripts/ensure-areas makes the area
 # index). Prints "consumer: N passed, M failed" last and exits 1 when any check failed.
 #
-#   Examples/consumer/check.sh [--scratch-path DIR]
+#   Examples/consumer/check.sh [--scratch-path DIR [--no-build]]
 #
 # With --scratch-path (CI passes the root package's .build), the build reuses the objects that
 # the root's debug build made of every GeoNews module and compiles only the consumer's own code.
+# With --no-build too, the consumer is taken as built in DIR/debug (CI builds it first, then runs
+# these checks beside a release build that holds DIR's lock).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -24,8 +26,13 @@ finish() { echo "consumer: $passed passed, $failed failed"; [ "$failed" -eq 0 ];
 
 scratch_args=()
 if [ "${1:-}" = "--scratch-path" ] && [ -n "${2:-}" ]; then scratch_args=(--scratch-path "$2"); fi
-check "swift build compiles the consumer" swift build "${scratch_args[@]}"
-bin="$(swift build "${scratch_args[@]}" --show-bin-path)"
+if [ "${3:-}" = "--no-build" ] && [ ${#scratch_args[@]} -gt 0 ]; then
+  bin="$2/debug"
+  check "the consumer was built in $2" test -x "$bin/consumer"
+else
+  check "swift build compiles the consumer" swift build "${scratch_args[@]}"
+  bin="$(swift build "${scratch_args[@]}" --show-bin-path)"
+fi
 [ -x "$bin/consumer" ] || finish
 
 # The modules the executable is made of: the folders (<Module>.build) of the object files that
