@@ -70,6 +70,14 @@ public struct GoogleNewsEditionTable: Sendable {
         return editions.first
     }
 
+    /// The language key of region names (Natural Earth's codes, as `Region.name(in:)` takes
+    /// them) in which `country`'s edition in `language` writes: "zht" for a Traditional
+    /// Chinese edition, else the edition's two letters; `nil` for a country with no edition.
+    public func nameLanguage(country: String, language: String? = nil) -> String? {
+        guard let edition = edition(country: country, language: language) else { return nil }
+        return edition.ceid.contains("Hant") ? "zht" : edition.language
+    }
+
     /// The edition that answers searches in `language`, `nil` when no edition is listed for it.
     public func searchEdition(language: String) -> GoogleNewsEdition? {
         let language = language.lowercased()

@@ -109,6 +109,9 @@ public struct LocalHeadlineResult: Sendable, Codable {
     public var warning: String?
     /// How the failure should be treated (exit code); `nil` on success.
     public var errorKind: HeadlineError.Kind?
+    /// Whether a provider failed (rather than answered with no articles) at some level: an
+    /// answer with no articles is then an outage, not a true "no news".
+    public var providersFailed = false
 
     private enum CodingKeys: String, CodingKey {
         case country, town, region, articles, scopes, error, warning
@@ -126,6 +129,7 @@ public struct LocalHeadlineResult: Sendable, Codable {
         self.init(area: area)
         error = rejected.message
         errorKind = rejected.kind
+        providersFailed = true
     }
 
     public init(from decoder: any Decoder) throws {
@@ -295,6 +299,7 @@ extension HeadlineService {
                 ? notes[0] : zip(result.scopes, notes).map { "\($0.name): \($1)" }.joined(separator: "; ")
             result.error = "no local or national headlines for \(area.country): \(details)"
             result.errorKind = HeadlineResult.kind(of: errors)
+            result.providersFailed = !errors.isEmpty
         }
         return result
     }

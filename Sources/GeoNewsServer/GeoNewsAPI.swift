@@ -168,8 +168,10 @@ public enum GeoNewsAPI {
             throw .data("\(error)")
         }
         let regions: RegionIndex
+        let regionCatalogue: RegionCatalogue
         do {
             regions = try RegionIndex.load(from: data)
+            regionCatalogue = try regions.catalogue()
         } catch {
             throw .data("\(error)")
         }
@@ -204,6 +206,7 @@ public enum GeoNewsAPI {
             zoneRules: zoneRules,
             places: places,
             regions: regions,
+            regionCatalogue: regionCatalogue,
             store: store, configuration: configuration,
             datasets: datasets, sharedDatasets: SharedDatasets(store: store, registry: datasets), headlines: headlines,
             basemap: BasemapRoutes(data: data))

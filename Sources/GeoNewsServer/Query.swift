@@ -1,3 +1,4 @@
+import GeoNews
 import Hummingbird
 import HummingbirdCore
 
@@ -41,6 +42,18 @@ struct QueryParameters {
             throw Problem.badValue(name, "'\(text)' is not a whole number in \(range.lowerBound)…\(range.upperBound)")
         }
         return value
+    }
+
+    /// The position of `lat` and `lon`, both required, or 400 naming the one that is missing or
+    /// out of range.
+    func coordinate() throws -> Coordinate {
+        let latitude = try required("lat", "degrees, -90…90")
+        let longitude = try required("lon", "degrees, -180…180")
+        do throws(CoordinateInputError) {
+            return try Coordinate(parsingLatitude: latitude, longitude: longitude)
+        } catch {
+            throw Problem.badValue(error.description.hasPrefix("latitude") ? "lat" : "lon", error.description)
+        }
     }
 
     /// A boolean parameter (`true`/`false`/`1`/`0`/`yes`/`no`), or `fallback` when absent.

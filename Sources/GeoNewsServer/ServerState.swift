@@ -16,6 +16,8 @@ struct ServerState: Sendable {
     let places: PlaceIndex
     /// The regions' polygons, for the region that every resolution in a country answers.
     let regions: RegionIndex
+    /// Every region decoded once, for `GET /v1/headlines?region=`.
+    let regionCatalogue: RegionCatalogue
     /// SQLite in the state directory, or PostgreSQL shared with other instances.
     let store: any ServerStore
     let configuration: ServerConfiguration

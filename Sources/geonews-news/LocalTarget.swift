@@ -29,7 +29,7 @@ struct LocalTarget {
         }
         let suggested = resolution.suggestion.country
         let country = (suggested.iso2 ?? suggested.id).lowercased()
-        let key = Self.nameLanguage(editions.edition(country: country, language: language))
+        let key = editions.nameLanguage(country: country, language: language)
         let regionName = region?.region.name(in: key)
         let area = LocalArea(country: country, region: regionName, town: town?.place.name)
         return LocalTarget(area: area, label: [town?.place.name, regionName].compactMap { $0 }.joined(separator: ", "))
@@ -45,18 +45,11 @@ struct LocalTarget {
                 "region '\(code.prefix(40))' is not an ISO 3166-2 or GeoNames admin1 code of a known region (see geonews regions)", .usage)
         }
         let country = region.country.lowercased()
-        guard let edition = editions.edition(country: country, language: language) else {
+        guard editions.countries[country] != nil else {
             throw fail("region '\(code)' (\(region.name)) is in \(country), which is not one of the 54 news countries", .usage)
         }
-        let name = region.name(in: Self.nameLanguage(edition))
+        let name = region.name(in: editions.nameLanguage(country: country, language: language))
         return LocalTarget(area: LocalArea(country: country, region: name), label: name)
-    }
-
-    /// The key of a region's names (Natural Earth's codes) for an edition's language: "zht" for
-    /// Traditional Chinese editions, else the language's two letters.
-    static func nameLanguage(_ edition: GoogleNewsEdition?) -> String? {
-        guard let edition else { return nil }
-        return edition.ceid.contains("Hant") ? "zht" : edition.language
     }
 
     private static func directory(_ path: String?) throws -> DataDirectory {

@@ -1,6 +1,7 @@
 """The news providers on loopback, in their exact wire formats, from the Swift tests' own
 fixtures (Tests/GeoNewsHeadlinesTests/Fixtures): Google News RSS answers France's edition
-with google-news-fr.xml and every other edition with google-news-empty.xml; NewsAPI and GNews
+with google-news-fr.xml and every other edition with google-news-empty.xml, and a search for
+"Lyon" with google-news-search-lyon.xml (any other search with the empty feed); NewsAPI and GNews
 answer their fixtures' top headlines. geonews-serve reaches it through GEONEWS_GOOGLE_NEWS_URL,
 GEONEWS_NEWSAPI_URL and GEONEWS_GNEWS_URL. It counts the requests it answers."""
 import threading
@@ -20,6 +21,10 @@ class ProviderHandler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(url.query)
         self.server.requests.append(self.path)
+        if url.path == "/rss/search":
+            # Local news: the Lyon search feed for Lyon, nothing for any other town or region.
+            found = query.get("q", [""])[0].startswith('"Lyon"')
+            return self.answer(200, "application/xml; charset=utf-8", fixture("google-news-search-lyon.xml" if found else "google-news-empty.xml"))
         if url.path.startswith("/rss"):
             edition = query.get("gl", [""])[0].upper()
             body = fixture("google-news-fr.xml" if edition == "FR" else "google-news-empty.xml")

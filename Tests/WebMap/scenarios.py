@@ -467,6 +467,58 @@ def scenario_a_dataset_is_clustered_with_an_altitude_readout(ctx, driver):
     return f"5000 points in {len(marker_counts(driver))} items; {readout}"
 
 
+@needs(CLUSTERS, COUNTRIES, RESOLVE, HEADLINES)
+def scenario_local_news_for_my_position_and_a_right_click(ctx, driver):
+    from selenium.webdriver.common.action_chains import ActionChains
+    set_geolocation(driver, ctx.server.url, 45.764, 4.8357)
+    driver.get(ctx.server.url + "/")
+    dialog = wait_for(driver, lambda d: d.find_element(By.ID, "suggest-dialog") if d.find_element(By.ID, "suggest-dialog").get_attribute("open") is not None else None,
+                      what="the suggestion dialog")
+    dialog.find_element(By.XPATH, ".//button[text()='No']").click()
+    wait_until_settled(driver)
+
+    def local_panel():
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#local-list[data-state=loaded], #local-list[data-state=empty], #local-list[data-state=error]"),
+                 what="the local news")
+        listing = driver.find_element(By.ID, "local-list")
+        assert listing.get_attribute("data-state") == "loaded", f"the local panel reads {listing.text!r}"
+        return listing
+
+    # "Me": the browser's position, its town's news first.
+    driver.find_element(By.ID, "my-position").click()
+    listing = local_panel()
+    where = driver.find_element(By.CSS_SELECTOR, "#panel .local-where").text
+    assert where.endswith("Lyon · Auvergne-Rhône-Alpes · France"), f"the panel is headed {where!r}"
+    scopes = [li.get_attribute("data-scope") for li in listing.find_elements(By.CSS_SELECTOR, ".articles li")]
+    with urllib.request.urlopen(ctx.server.url + "/v1/headlines?lat=45.76400&lon=4.83570&limit=20", timeout=30) as r:
+        answer = json.load(r)
+    assert scopes == [a["scope"] for a in answer["articles"]], f"the panel lists scopes {scopes}, the server {answer['scopes']}"
+    assert scopes[:3] == ["town"] * 3 and set(scopes[3:]) == {"country"}, f"scopes {scopes}"
+    titles = [e.text for e in listing.find_elements(By.CSS_SELECTOR, ".articles .title")]
+    assert titles == [a["title"] for a in answer["articles"]], f"the panel lists {titles}"
+    marks = [e.text for e in listing.find_elements(By.CSS_SELECTOR, ".articles .scope")]
+    assert marks[0].upper() == "LYON" and marks[-1].upper() == "NATIONAL", f"the marks read {marks}"
+    note = listing.find_element(By.CSS_SELECTOR, ".fallback").text
+    assert note == "No news about Auvergne-Rhône-Alpes right now.", f"the fallback note reads {note!r}"
+    ctx.screenshot(driver, "local-news")
+
+    # The switch to the national front page.
+    driver.find_element(By.CSS_SELECTOR, "#panel button.national").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#headlines-list[data-state=loaded]"), what="France's headlines")
+    national = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#headlines-list .articles .title")]
+    assert national == fixture_titles(), f"the national panel lists {national}"
+
+    # A right click anywhere: the local news of that point (the map is centred on Lyon). The
+    # panel is closed first: on a phone it is a bottom sheet over the map's centre.
+    driver.find_element(By.ID, "panel-close").click()
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "map")).context_click().perform()
+    local_panel()
+    at = driver.find_element(By.CSS_SELECTOR, "#panel .local-where")
+    lat, lon = float(at.get_attribute("data-lat")), float(at.get_attribute("data-lon"))
+    assert abs(lat - 45.764) < 0.05 and abs(lon - 4.8357) < 0.05, f"the right click asked for {lat}, {lon}"
+    return f"{where}: {len(titles)} articles, scopes {' '.join(scopes)}"
+
+
 SCENARIOS = [
     scenario_bubbles_at_15000_km_sum_to_54,
     scenario_clicking_a_bubble_flies_to_its_expansion_zoom,
@@ -482,4 +534,5 @@ SCENARIOS = [
     scenario_the_map_is_keyboard_drivable_with_named_controls,
     scenario_every_control_is_reached_by_tab_and_named,
     scenario_a_dataset_is_clustered_with_an_altitude_readout,
+    scenario_local_news_for_my_position_and_a_right_click,
 ]

@@ -61,6 +61,7 @@ export const api = {
   country: (iso2, lang) => request(`/v1/countries/${encodeURIComponent(iso2)}?${query({ lang })}`),
   headlines: (country, category, language, limit = 20) =>
     request(`/v1/headlines?${query({ country, category, language, limit })}`),
+  localHeadlines: (lat, lon, language, limit = 20) => request(`/v1/headlines?${query({ lat, lon, language, limit })}`),
   favourites: () => request('/v1/favourites', { auth: true }),
   saveFavourite: (article) => request('/v1/favourites', { method: 'POST', auth: true, ...json(article) }),
   removeFavourite: (id) => request(`/v1/favourites/${encodeURIComponent(id)}`, { method: 'DELETE', auth: true }),

@@ -8,6 +8,7 @@ import { showHeadlines } from './headlines.js';
 import { showFavourites, showSettings, loadSettings, settings } from './favourites.js';
 import { setUpPins, centreOnMe, offerSuggestedCountry } from './pin.js';
 import { setUpTraces } from './traces.js';
+import { showLocalHeadlines } from './local.js';
 
 const status = document.getElementById('status');
 function report(error) {
@@ -57,7 +58,15 @@ async function openCountry(iso2, markerLatLng) {
 const clusters = new ClusterLayer(map, newsCountries, { dataset, onCountry: openCountry, onError: report });
 
 document.getElementById('global-view').addEventListener('click', () => flyToAltitude(map, [20, 10], GLOBAL_ALTITUDE_M));
-document.getElementById('my-position').addEventListener('click', () => centreOnMe(map, report));
+// Local news: a long press or a right click anywhere, a pin's button, and the user's own position.
+const openLocal = ([lat, lon]) => showLocalHeadlines(Number(lat).toFixed(5), Number(lon).toFixed(5), {
+  language: newsLanguage, nameLanguage, onNational: (iso2) => openCountry(iso2),
+});
+map.on('contextmenu', (e) => { const { lat, lng } = e.latlng.wrap(); openLocal([lat, lng]); });
+document.getElementById('my-position').addEventListener('click', async () => {
+  const here = await centreOnMe(map, report);
+  if (here) openLocal(here);
+});
 document.getElementById('open-favourites').addEventListener('click', () => showFavourites());
 document.getElementById('open-settings').addEventListener('click', () =>
   showSettings([...newsCountries.values()], async () => { await loadCountries().catch(report); clusters.refresh(); }));
@@ -69,7 +78,7 @@ setUpSearch({
   onChoose: (c) => { centreOn(map, c); if (c.news) openCountry(c.iso2); },
   onError: report,
 });
-setUpPins(map, nameLanguage, report);
+setUpPins(map, nameLanguage, report, openLocal);
 setUpTraces(map, report);
 
 addBasemap(map).catch(report);

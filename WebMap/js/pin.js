@@ -20,7 +20,7 @@ export function describe(r) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-export function setUpPins(map, language, onError) {
+export function setUpPins(map, language, onError, onLocal) {
   let pin = null;
   map.on('click', async (e) => {
     const { lat, lng } = e.latlng.wrap();
@@ -48,7 +48,8 @@ export function setUpPins(map, language, onError) {
       },
       h('strong', {}, where), h('br'), ...region, ...place, `${lat.toFixed(4)}, ${lng.toFixed(4)}`, h('br'),
         `News: ${flag(r.suggestion.iso2)} ${r.suggestion.name}`, h('br'),
-        h('span', { class: 'muted' }, describe(r))));
+        h('span', { class: 'muted' }, describe(r)), h('br'),
+        h('button', { type: 'button', class: 'local-news', onclick: () => onLocal([lat, lng]) }, 'Local news')));
     } catch (err) {
       pin.setPopupContent(h('span', { class: 'error' }, `Could not resolve: ${err.message}`));
       onError(err);
@@ -64,12 +65,15 @@ function position() {
   });
 }
 
-/** "My position": the browser's position at 10 km. */
+/** "My position": the browser's position at 10 km; returns it, or null when it is unknown. */
 export async function centreOnMe(map, onError) {
   try {
-    flyToAltitude(map, await position(), MY_POSITION_ALTITUDE_M);
+    const here = await position();
+    flyToAltitude(map, here, MY_POSITION_ALTITUDE_M);
+    return here;
   } catch (e) {
     onError(new Error(`your position is unknown: ${e.message}`));
+    return null;
   }
 }
 

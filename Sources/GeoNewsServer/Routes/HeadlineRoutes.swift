@@ -13,15 +13,14 @@ struct HeadlineRoutes {
 
     func add(to routes: inout RouteBuilder) {
         routes.get("/v1/headlines") { request, _ in
-            let country = try request.requiredQuery("country", "a news country's ISO code such as fr")
-            let category = try request.query("category").map(Self.category)
-            let limit = try request.integerQuery("limit", in: 1...100, default: 10)
-            let service = try state.headlineService()
-            let result = await service.topHeadlines(
-                country: country, category: category, language: request.query("language"), limit: limit)
-            return try Self.answer(
-                result, cache: service.configuration.cache,
-                field: ["language": "language", "page": "page"], otherwise: "country")
+            let query = request.parameters
+            let given = [("country", "country"), ("lat", "lat and lon"), ("lon", "lat and lon"), ("region", "region")]
+                .filter { query.value($0.0) != nil }.map(\.1)
+            guard Set(given).count <= 1 else {
+                throw Problem.badValue(given[0] == "country" ? "country" : "region", "give one of country, lat and lon, or region")
+            }
+            guard query.value("country") == nil, !given.isEmpty else { return try await countryHeadlines(request) }
+            return try await localHeadlines(query)
         }
         routes.get("/v1/search") { request, _ in
             let query = try request.requiredQuery("q", "the search terms")
@@ -43,6 +42,64 @@ struct HeadlineRoutes {
                 result, cache: service.configuration.cache,
                 field: ["language": "language", "from": "from", "page": "page", "sort": "sort"], otherwise: "q")
         }
+    }
+
+    /// `?country=`: the country's top headlines.
+    private func countryHeadlines(_ request: Request) async throws -> Response {
+        let country = try request.requiredQuery("country", "a news country's ISO code such as fr, or lat and lon, or region")
+        let category = try request.query("category").map(Self.category)
+        let limit = try request.integerQuery("limit", in: 1...100, default: 10)
+        let service = try state.headlineService()
+        let result = await service.topHeadlines(
+            country: country, category: category, language: request.query("language"), limit: limit)
+        return try Self.answer(
+            result, cache: service.configuration.cache,
+            field: ["language": "language", "page": "page"], otherwise: "country")
+    }
+
+    /// `?lat=&lon=` or `?region=`: local headlines, the town's, then the region's, then the
+    /// country's front page, as `geonews headlines --near` and `--region` answer them.
+    private func localHeadlines(_ query: QueryParameters) async throws -> Response {
+        if query.value("category") != nil {
+            throw Problem.badValue("category", "applies to country only (local headlines are searched by name)")
+        }
+        let limit = try query.integer("limit", in: 1...100, default: 10)
+        let language = query.value("language")
+        let service = try state.headlineService()
+        let area: LocalArea
+        if let code = query.value("region") {
+            guard code.utf8.count <= 16, let region = state.regionCatalogue.region(code: code) else {
+                throw Problem.badValue("region", "'\(code.prefix(40))' is not an ISO 3166-2 or GeoNames admin1 code of a known region")
+            }
+            let country = region.country.lowercased()
+            guard service.editions.countries[country] != nil else {
+                throw Problem.badValue("region", "'\(code)' (\(region.name)) is in \(country), which is not one of the 54 news countries")
+            }
+            area = LocalArea(country: country, region: region.name(in: service.editions.nameLanguage(country: country, language: language)))
+        } else {
+            let resolution = state.resolver.resolve(try query.coordinate())
+            let suggested = resolution.suggestion.country
+            let country = (suggested.iso2 ?? suggested.id).lowercased()
+            let names = service.editions.nameLanguage(country: country, language: language)
+            area = LocalArea(
+                country: country, region: state.regions.region(for: resolution)?.region.name(in: names),
+                town: state.places.town(for: resolution)?.place.name)
+        }
+        let result = await service.localHeadlines(area: area, language: language, limit: limit)
+        if let error = result.error, result.articles.isEmpty, result.providersFailed {
+            switch result.errorKind {
+            case .badInput?: throw Problem.badValue(error.hasPrefix("language") ? "language" : "limit", error)
+            case .configuration?: throw Problem(.serviceUnavailable, title: "Headlines not configured", detail: error)
+            default:
+                throw Problem(
+                    .serviceUnavailable, title: "Headline providers unavailable", detail: "nothing is cached: \(error)",
+                    headers: [.retryAfter: "60"])
+            }
+        }
+        let fresh = result.error == nil && result.warning == nil
+        let lifetime = Int(min(Self.longestClientLifetime, service.configuration.cache?.timeToLive ?? Self.longestClientLifetime))
+        return try JSONResponse.encode(
+            result, headers: [.cacheControl: fresh ? "public, max-age=\(lifetime), stale-if-error=86400" : "no-store"])
     }
 
     /// A `category` value, or 400 naming it.

@@ -93,14 +93,7 @@ struct ResolveRoutes {
 
     /// The position and the name language the query asks for, resolved.
     private func resolve(_ query: QueryParameters) throws -> (Resolution, String?) {
-        let latitude = try query.required("lat", "degrees, -90…90")
-        let longitude = try query.required("lon", "degrees, -180…180")
-        let position: Coordinate
-        do throws(CoordinateInputError) {
-            position = try Coordinate(parsingLatitude: latitude, longitude: longitude)
-        } catch {
-            throw Problem.badValue(error.description.hasPrefix("latitude") ? "lat" : "lon", error.description)
-        }
+        let position = try query.coordinate()
         let language = try state.nameLanguage(query.value("lang"))
         return (state.resolver.resolve(position), language)
     }
