@@ -220,6 +220,7 @@ private struct RunState {
         summary.recordsInError += t.errors
         summary.atSea += t.atSea
         for (country, n) in t.countries { summary.countries[country, default: 0] += n }
+        for (region, n) in out.regionCounts { summary.regions[region, default: 0] += n }
         if !t.byIndex.isEmpty {
             if countsByIndex.isEmpty {
                 countsByIndex = t.byIndex

@@ -123,6 +123,21 @@ final class ResolveCommandTests: XCTestCase {
         }
     }
 
+    /// `--summary` with `--region` counts the rows by region (ISO 3166-2, else GeoNames' code),
+    /// the same counts as the rows written.
+    func testTheSummaryCountsRowsByRegion() throws {
+        let csv = try input(
+            "lat,lon\n45.764,4.8357\n45.75,4.85\n43.12,5.37\n48.137,11.575\n4.93,-52.33\n0,-30\n95,0\n", "fixes.csv")
+        let json = csv + ".summary.json"
+        let r = try CommandRunner.geonews(["resolve", "--no-progress", "--region", "--summary", "--summary-json", json, csv])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("regions: FR-ARA 2, DE-BY 1, FR-PAC 1, GF.GF 1; without a region 1\n"), r.stderr)
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        XCTAssertEqual(summary["regions"] as? [String: Int], ["FR-ARA": 2, "DE-BY": 1, "FR-PAC": 1, "GF.GF": 1])
+        let plain = try CommandRunner.geonews(["resolve", "--no-progress", "--summary", csv])
+        XCTAssertFalse(plain.stderr.contains("regions:"), "no region line without --region: \(plain.stderr)")
+    }
+
     func testHelpDocumentsTheNewColumnsAndTheMeaningOfCountry() throws {
         let r = try CommandRunner.geonews(["resolve", "--help"])
         XCTAssertEqual(r.status, 0)

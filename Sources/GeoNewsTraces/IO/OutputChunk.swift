@@ -6,6 +6,9 @@ final class OutputChunk: @unchecked Sendable {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
+    /// Rows written with a region, by the region's code (ISO 3166-2, else GeoNames'), for the
+    /// summary's count by region.
+    var regionCounts: [String: Int] = [:]
 
     init(capacity: Int = 1 << 16) {
         self.capacity = max(64, capacity)

@@ -129,7 +129,10 @@ struct ResolvedColumns: Sendable {
         case .borderDistanceKm:
             if let km = r.borderDistanceKm { out.appendKilometres(km) } else if json { out.append("null") }
         case .regionISO3166: Self.appendCode(extras.region?.region.iso3166Code, json: json, to: out)
-        case .regionGeonames: Self.appendCode(extras.region?.region.geonamesAdmin1, json: json, to: out)
+        case .regionGeonames:
+            Self.appendCode(extras.region?.region.geonamesAdmin1, json: json, to: out)
+            // Counted once per row written, for the summary.
+            if let region = extras.region?.region { out.regionCounts[region.code, default: 0] += 1 }
         case .regionName:
             if let name = extras.region?.region.name {
                 json ? JSONText.appendQuoted(name, to: out) : CSVText.appendField(name, to: out)

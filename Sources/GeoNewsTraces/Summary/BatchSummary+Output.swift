@@ -18,6 +18,12 @@ extension BatchSummary {
         let ranked = countries.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         let top = ranked.prefix(30).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         lines.append("countries: \(top.isEmpty ? "none" : top)\(ranked.count > 30 ? ", … \(ranked.count - 30) more" : ""); at sea \(atSea)")
+        if !regions.isEmpty {
+            let byRegion = regions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            let shown = byRegion.prefix(30).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let rest = byRegion.count > 30 ? ", … \(byRegion.count - 30) more" : ""
+            lines.append("regions: \(shown)\(rest); without a region \(recordsResolved - regions.values.reduce(0, +))")
+        }
         for trace in traces.prefix(Self.tracesShownInText) {
             lines.append("trace \(trace.traceID.isEmpty ? "(all records)" : "\"\(trace.traceID)\""):")
             for s in trace.segments {

@@ -6,6 +6,9 @@ public struct BatchSummary: Sendable, Codable, Equatable {
     public var recordsInError = 0
     /// Resolved fixes per country, keyed by ISO alpha-2 (catalogue id for the few without one).
     public var countries: [String: Int] = [:]
+    /// Resolved fixes by region, keyed by the region's ISO 3166-2 code (GeoNames' admin1 code
+    /// where it has none); empty unless the region columns were asked for.
+    public var regions: [String: Int] = [:]
     /// Resolved fixes in no country's polygon.
     public var atSea = 0
     /// Wall-clock seconds of the run.
