@@ -31,6 +31,43 @@ final class RegionIndexTests: XCTestCase {
         XCTAssertGreaterThan(nearest, 100)
     }
 
+    /// The edge index (bands for the crossing test, cells for the nearest search) gives the
+    /// plain search's answer at every sample and at 10 positions around each, up to 0.4° off
+    /// (inside, across borders, at sea), and at the poles and the antimeridian.
+    func testTheEdgeIndexAnswersAsThePlainSearch() throws {
+        let plain = try index()
+        let fast = plain.withEdgeIndex()
+        XCTAssertTrue(fast.withEdgeIndex() === fast, "built once")
+        let url = TestData.packageRoot.appendingPathComponent("Tests/GeoNewsBoundariesTests/Fixtures/region-samples.tsv")
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst()
+        var generator = SystemRandomNumberGenerator()
+        var positions: [(Coordinate, String)] = [
+            (Coordinate(latitude: 89.9, longitude: 10), "RU"), (Coordinate(latitude: -89.9, longitude: 0), "AQ"),
+            (Coordinate(latitude: 65.5, longitude: 179.999), "RU"), (Coordinate(latitude: 65.5, longitude: -179.999), "RU"),
+            (Coordinate(latitude: -17.8, longitude: 179.99), "FJ"), (Coordinate(latitude: 51.8, longitude: -176.6), "US"),
+        ]
+        for line in lines {
+            let f = line.split(separator: "\t").map(String.init)
+            let lat = try XCTUnwrap(Double(f[0])), lon = try XCTUnwrap(Double(f[1]))
+            positions.append((Coordinate(latitude: lat, longitude: lon), f[2]))
+            for _ in 0..<10 {
+                let moved = Coordinate(
+                    latitude: max(-90, min(90, lat + Double.random(in: -0.4...0.4, using: &generator))),
+                    longitude: GreatCircle.normalizedLongitude(lon + Double.random(in: -0.4...0.4, using: &generator)))
+                positions.append((moved, f[2]))
+            }
+        }
+        var differ: [String] = [], inside = 0, nearest = 0
+        for (position, country) in positions {
+            let a = plain.region(at: position, country: country), b = fast.region(at: position, country: country)
+            if a != b { differ.append("\(position) in \(country): \(String(describing: a)) against \(String(describing: b))") }
+            if b?.inside == true { inside += 1 } else { nearest += 1 }
+        }
+        XCTAssertEqual(differ.prefix(10), [], "\(differ.count) of \(positions.count) differ")
+        XCTAssertGreaterThan(inside, 5_000)
+        XCTAssertGreaterThan(nearest, 2_500)
+    }
+
     func testKnownPlacesAndTheirFinerUnits() throws {
         let cases: [(Double, Double, String, String?, String?)] = [
             (45.764, 4.8357, "FR.84", "FR-ARA", "Rhône"),  // Lyon

@@ -103,6 +103,20 @@ struct ResolveCommand: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
+    /// Input size from which `--region` builds its edge index: 1 MB, about 50,000 rows of CSV.
+    static let edgeIndexFromBytes = 1 << 20
+
+    /// The total size of the named files; `nil` when one is standard input or cannot be read.
+    static func inputBytes(_ files: [String]) -> Int? {
+        var total = 0
+        for file in files {
+            var info = stat()
+            guard file != "-", stat(file, &info) == 0 else { return nil }
+            total += Int(info.st_size)
+        }
+        return files.isEmpty ? nil : total
+    }
+
     func run() throws {
         var options = BatchResolveOptions()
         do {
@@ -119,7 +133,12 @@ struct ResolveCommand: ParsableCommand {
         options.followsTraces = summary || summaryJSON != nil
         options.includesBorderDistance = borderDistance
         if place { options.places = try data.places() }
-        if region { options.regions = try data.regionIndex() }
+        if region {
+            // The edge index takes about 0.3 s to build and saves about 10 µs a row: worth it from
+            // a few tens of thousands of rows (a megabyte of input), or when the size is unknown.
+            let index = try data.regionIndex()
+            options.regions = Self.inputBytes(files).map { $0 < Self.edgeIndexFromBytes } ?? false ? index : index.withEdgeIndex()
+        }
         if let workers {
             let counts = BatchResolveOptions.workerCounts
             guard counts.contains(workers) else {
