@@ -62,7 +62,7 @@ public final class RegionIndex: @unchecked Sendable {
         try RegionIndex(path: directory.file(fileName))
     }
 
-    /// This index with its parts' edges indexed (``RegionEdgeIndex``): the same answers, many
+    /// This index with its parts' edges indexed by band and by cell: the same answers, many
     /// times faster for a batch or a server, after a build of about a tenth of a second and some
     /// megabytes. A single position is answered faster without it.
     public func withEdgeIndex() -> RegionIndex {
