@@ -56,6 +56,11 @@ public protocol HeadlineSource: Sendable {
 
     /// The publishers the provider lists, filtered by the given values.
     func sources(country: String?, category: HeadlineCategory?, language: String?) async throws -> [NewsSource]
+
+    /// One page of news about a town or a region of `country` (lowercase ISO code), found by
+    /// its name as one quoted phrase. By default the provider's search in `language`; Google
+    /// News and GDELT search the country's own edition or sources.
+    func localHeadlines(name: String, country: String, language: String?, page: ArticlePage) async throws -> ArticleBatch
 }
 
 extension HeadlineSource {

@@ -169,9 +169,7 @@ public struct LocalHeadlineResult: Sendable, Codable {
 }
 
 extension HeadlineSource {
-    /// News about a town or a region of `country`: the name as a quoted phrase, through this
-    /// provider's search in the country's language. Google News and GDELT search the country's
-    /// own edition or sources; the others search all of theirs in `language`.
+    /// The default: the provider's search for the quoted name in `language`, newest first.
     public func localHeadlines(
         name: String, country: String, language: String?, page: ArticlePage
     ) async throws
@@ -187,7 +185,7 @@ extension GoogleNewsRSS {
 
     /// `/rss/search?q="Lyon" when:7d` in the country's edition (`hl`, `gl`, `ceid` of `country`,
     /// in `language` where it has several), newest first.
-    func local(name: String, country: String, language: String?, page: ArticlePage) async throws -> ArticleBatch {
+    public func localHeadlines(name: String, country: String, language: String?, page: ArticlePage) async throws -> ArticleBatch {
         try page.check(provider, reachable: Self.largestAnswer)
         guard let edition = editions.edition(country: country, language: language) else {
             throw HeadlineError.unknownCountry(country)
@@ -214,7 +212,7 @@ extension GDELT {
     /// `query="Lyon" sourcecountry:FR` over the last week, newest first. A search never waits
     /// for GDELT's turn (one request per 5 s): when GDELT is not free, the next provider or the
     /// next level is asked at once.
-    func local(name: String, country: String, language: String?, page: ArticlePage) async throws -> ArticleBatch {
+    public func localHeadlines(name: String, country: String, language: String?, page: ArticlePage) async throws -> ArticleBatch {
         guard let entry = table.countries[country.lowercased()] else { throw HeadlineError.unknownCountry(country) }
         try page.check(provider, reachable: Self.largestAnswer)
         let fetched = try await articles(
@@ -229,13 +227,7 @@ extension ProviderChain {
     /// has any.
     public func localHeadlines(name: String, country: String, language: String?, limit: Int, page: Int = 1) async -> Answer {
         let page = ArticlePage(number: page, size: limit)
-        return await run { source in
-            switch source {
-            case let google as GoogleNewsRSS: return try await google.local(name: name, country: country, language: language, page: page)
-            case let gdelt as GDELT: return try await gdelt.local(name: name, country: country, language: language, page: page)
-            default: return try await source.localHeadlines(name: name, country: country, language: language, page: page)
-            }
-        }
+        return await run { try await $0.localHeadlines(name: name, country: country, language: language, page: page) }
     }
 }
 
