@@ -63,10 +63,12 @@ final class AreaBorderTableTests: XCTestCase {
 
     func testAServerResolverAndABatchResolverCarryTheTable() throws {
         let single = try CountryResolver.load(from: TestData.directory)
-        XCTAssertNil(single.borderTable, "one lookup is cheaper without building the table")
+        XCTAssertNil(single.borderTableBuild, "one lookup is cheaper without building the table")
         let server = try CountryResolver.load(from: TestData.directory, options: .server)
+        XCTAssertNotNil(try XCTUnwrap(server.borderTableBuild).waitForTable())
         XCTAssertNotNil(server.borderTable)
         let batch = try CountryResolver.load(from: TestData.directory, options: .batchWithBorderDistance)
+        XCTAssertNotNil(try XCTUnwrap(batch.borderTableBuild).waitForTable())
         XCTAssertNotNil(batch.borderTable)
         let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
         XCTAssertEqual(server.resolve(paris).borderDistanceKm, single.resolve(paris).borderDistanceKm)

@@ -73,7 +73,7 @@ final class CoastGridTests: XCTestCase {
 
     func testTheGridBuiltOnItsOwnThreadIsTheSame() throws {
         let index = try TestData.resolver().index
-        let built = CoastGridBuild.start(index).waitForGrid()
+        let built = CoastGridBuild(index).waitForGrid()
         let here = CoastGrid(index)
         for p in coastalPositions(index, count: 2_000) {
             XCTAssertEqual(built.mayBeNearShore(p), here.mayBeNearShore(p), "\(p)")

@@ -34,6 +34,9 @@ public final class AreaBorderTable: @unchecked Sendable {
         index.releaseResidentPages()
     }
 
+    /// Where the table keeps its entries (for ``TableBuild``).
+    var storage: UnsafeRawPointer { UnsafeRawPointer(root.baseAddress!) }
+
     deinit {
         root.deallocate()
         nodes.deallocate()

@@ -7,9 +7,9 @@ public final class CoastGridBuild: Sendable {
 
     private init(_ build: TableBuild<CoastGrid>) { self.build = build }
 
-    /// Starts building the grid of `index` on a new thread.
-    public static func start(_ index: CountryIndex) -> CoastGridBuild {
-        CoastGridBuild(TableBuild.start({ CoastGrid(index) }, storage: { UnsafeRawPointer($0.bits) }))
+    /// The grid of `index`, built on a thread of its own from its first lookup.
+    public convenience init(_ index: CountryIndex) {
+        self.init(TableBuild({ CoastGrid(index) }, storage: { UnsafeRawPointer($0.bits) }))
     }
 
     /// The grid once it is built, for tests and callers that can wait.

@@ -6,29 +6,39 @@ import Glibc
 import Darwin
 #endif
 
-/// A lookup table built on a thread of its own, so that a batch does not wait for it: until it
-/// is published, lookups take the slower way that gives the same answers (a table changes only
-/// the cost).
+/// A lookup table built on a thread of its own, started by the first look at ``finished`` (or
+/// ``waitForTable()``): until the table is published, lookups take the slower way that gives
+/// the same answers (a table changes only the cost), so that nothing waits for it, and a
+/// process that never needs it never spends its build.
 public final class TableBuild<Table: Sendable>: Sendable {
     /// The finished table's storage, 0 until then; published once, with release ordering,
     /// after every byte of it is written.
     private let storage = Atomic<Int>(0)
     /// Keeps the finished table, and so its storage, alive as long as this.
     private let table = Mutex<Table?>(nil)
+    /// Set by the one caller that starts the build.
+    private let started = Atomic<Bool>(false)
+    private let make: @Sendable () -> Table
+    private let storageOf: @Sendable (Table) -> UnsafeRawPointer
 
-    private init() {}
-
-    /// Starts `make` on a new thread; `storage` tells where the table it returns keeps the
+    /// A build of `make`'s table, not started yet; `storage` tells where the table keeps the
     /// bytes that ``finished`` hands out (memory that lives as long as the table).
-    static func start(
-        _ make: @escaping @Sendable () -> Table, storage: @escaping @Sendable (Table) -> UnsafeRawPointer
-    ) -> TableBuild {
-        let build = TableBuild()
+    init(_ make: @escaping @Sendable () -> Table, storage: @escaping @Sendable (Table) -> UnsafeRawPointer) {
+        self.make = make
+        self.storageOf = storage
+    }
+
+    /// Starts the build unless it has started.
+    @inline(never)
+    private func startIfIdle() {
+        guard !started.load(ordering: .relaxed),
+            started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         let job = Unmanaged.passRetained(
-            TableJob {
+            TableJob { [self] in
                 let t = make()
-                build.table.withLock { $0 = t }
-                build.storage.store(Int(bitPattern: storage(t)), ordering: .releasing)
+                table.withLock { $0 = t }
+                storage.store(Int(bitPattern: storageOf(t)), ordering: .releasing)
             }
         ).toOpaque()
         var thread = pthread_t()
@@ -37,21 +47,31 @@ public final class TableBuild<Table: Sendable>: Sendable {
         } else {
             _ = runTableJob(job)  // no thread to spare: build it here
         }
-        return build
     }
 
     /// The table once it is built, for tests and callers that can wait.
     public func waitForTable() -> Table {
+        startIfIdle()
         while true {
             if let t = table.withLock({ $0 }) { return t }
             usleep(1000)
         }
     }
 
+    /// The table if it is built, `nil` while it is being built; never waits.
+    public var builtTable: Table? {
+        finished == nil ? nil : table.withLock { $0 }
+    }
+
+    /// Whether the build has started (at once, or at a first use).
+    public var hasStarted: Bool { started.load(ordering: .relaxed) }
+
     /// The finished table's storage, or `nil` while it is being built.
     @inline(__always)
     var finished: UnsafeRawPointer? {
-        UnsafeRawPointer(bitPattern: storage.load(ordering: .acquiring))
+        if let built = UnsafeRawPointer(bitPattern: storage.load(ordering: .acquiring)) { return built }
+        startIfIdle()
+        return nil
     }
 }
 

@@ -38,11 +38,15 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     public let zoneIDs: [String]
     /// How it was built: what ``resolve(_:)`` measures, and the tables precomputed.
     public let options: ResolverOptions
-    /// Lets the border-distance search skip the cells a country wholly holds; built when
-    /// ``ResolverOptions/buildsBorderTable`` asks.
-    public let borderTable: AreaBorderTable?
-    /// Spares most positions at sea near a coast the nearest-land search once built; started
-    /// when ``ResolverOptions/buildsCoastGrid`` asks.
+    /// Lets the border-distance search skip the cells a country wholly holds, once built (when
+    /// ``ResolverOptions/buildsBorderTable`` asks, on a thread of its own from the first
+    /// border distance measured). `nil` until then; the search gives the same distances
+    /// without it.
+    public var borderTable: AreaBorderTable? { borderTableBuild?.builtTable }
+    /// The border table's build, when ``ResolverOptions/buildsBorderTable`` asked for one.
+    public let borderTableBuild: TableBuild<AreaBorderTable>?
+    /// Spares most positions at sea near a coast the nearest-land search once built (when
+    /// ``ResolverOptions/buildsCoastGrid`` asks, from the first position at sea).
     public let coastGrid: CoastGridBuild?
     /// Within this many kilometres of a news country's land, a point at sea is suggested that
     /// country (25 km: the territorial sea is 22 km, and a little more covers coastal towns
@@ -61,8 +65,8 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     let antarctica: Int?
 
     /// Per 1° cell, and 1/8° cell near a tie, the position in `newsMarkers` of the marker
-    /// nearest to every point of the cell; built on a thread of its own when
-    /// ``ResolverOptions/precomputesMarkerGrid`` asks (batch work).
+    /// nearest to every point of the cell; built on a thread of its own from the first marker
+    /// search, when ``ResolverOptions/precomputesMarkerGrid`` asks.
     let markerGrid: TableBuild<MarkerGrid>?
 
     /// - Parameter options: what ``resolve(_:)`` measures and which tables to precompute; see
@@ -78,8 +82,9 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         self.areas = areas
         self.zoneIDs = zoneIDs
         self.options = options
-        borderTable = options.buildsBorderTable ? AreaBorderTable(areas) : nil
-        coastGrid = options.buildsCoastGrid ? CoastGridBuild.start(index) : nil
+        borderTableBuild =
+            options.buildsBorderTable ? TableBuild({ AreaBorderTable(areas) }, storage: { $0.storage }) : nil
+        coastGrid = options.buildsCoastGrid ? CoastGridBuild(index) : nil
         nearShoreKm = index.nearShoreKm
         antarctica = catalogue.country(iso2: "AQ").flatMap { catalogue.index(of: $0) }
         newsCountry = catalogue.countries.map { c in
@@ -95,7 +100,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         markerPoints = catalogue.countries.map { c in (c.marker, cos(c.marker.latitude * .pi / 180)) }
         let markers = newsMarkers.map { (x: $0.x, y: $0.y, z: $0.z) }
         markerGrid =
-            options.precomputesMarkerGrid ? TableBuild.start({ MarkerGrid(markers) }, storage: { UnsafeRawPointer($0.storage) }) : nil
+            options.precomputesMarkerGrid ? TableBuild({ MarkerGrid(markers) }, storage: { UnsafeRawPointer($0.storage) }) : nil
     }
 
     static func dot(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double)) -> Double {

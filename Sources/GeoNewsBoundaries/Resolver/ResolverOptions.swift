@@ -50,14 +50,19 @@ public struct ResolverOptions: Sendable, Hashable {
     /// Whether to precompute, for each 1° cell, the news marker nearest to all of it where one
     /// is (a few milliseconds, once), so that positions outside the news countries skip the
     /// search over every marker. Worth it for more than a few hundred positions.
+    ///
+    /// Each table is built on a thread of its own, started by the first position that would
+    /// use it, while that position and the next ones are answered without it (a table changes
+    /// only the cost): a server that is never asked to measure a border never builds that
+    /// table, and none of them delays its start.
     public var precomputesMarkerGrid: Bool
     /// Whether to build an ``AreaBorderTable`` (about 80 ms, once), which lets the
     /// border-distance search skip the cells a country wholly holds. Worth it when many
     /// positions will be measured.
     public var buildsBorderTable: Bool
-    /// Whether to build a ``CoastGrid`` (about 20 ms, on a thread of its own while the first
-    /// positions resolve without it), which spares most positions at sea near a coast the
-    /// nearest-land search. Worth it for more than a few thousand positions.
+    /// Whether to build a ``CoastGrid`` (about 20 ms, once), which spares most positions at
+    /// sea near a coast the nearest-land search. Worth it for more than a few thousand
+    /// positions.
     public var buildsCoastGrid: Bool
 
     public init(measures: ResolutionMeasures, precomputesMarkerGrid: Bool, buildsBorderTable: Bool, buildsCoastGrid: Bool = false) {
