@@ -7,7 +7,7 @@ extension CountryResolver {
     static let batchBlock = 32
 
     /// Resolves every position with `measures` and writes the answers in order to `results`
-    /// (room for `positions.count`, uninitialized): each is exactly
+    /// (its first `positions.count` elements, overwritten; it traps when shorter): each is exactly
     /// ``resolveIndexed(_:measuring:)``'s.
     ///
     /// A lookup's cost is mostly waiting for memory: the root slot, each node and the leaf of
@@ -19,8 +19,10 @@ extension CountryResolver {
     /// together.
     public func resolveIndexed(
         _ positions: UnsafeBufferPointer<Coordinate>, measuring measures: ResolutionMeasures,
-        into results: UnsafeMutablePointer<IndexedResolution>
+        into results: UnsafeMutableBufferPointer<IndexedResolution>
     ) {
+        precondition(results.count >= positions.count, "room for \(results.count) answers, not \(positions.count)")
+        guard let results = results.baseAddress else { return }
         withUnsafeTemporaryAllocation(of: PendingDescent.self, capacity: Self.batchBlock) { descents in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.batchBlock) { marked in
                 var start = 0

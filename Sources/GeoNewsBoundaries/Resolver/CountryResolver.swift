@@ -158,7 +158,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
 
     /// The positions resolved with the measures of ``options``, in blocks that overlap their
     /// memory waits (see ``resolveIndexed(_:measuring:into:)``).
-    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutablePointer<IndexedResolution>) {
+    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<IndexedResolution>) {
         resolveIndexed(positions, measuring: options.measures, into: results)
     }
 

@@ -89,9 +89,10 @@ public protocol IndexedCountryResolving: CountryResolving {
     var catalogue: Catalogue { get }
     /// The IANA ids ``IndexedResolution/zone`` points into.
     var zoneIDs: [String] { get }
-    /// Writes the answer of every position in order to `results`, which has room for
-    /// `positions.count` (uninitialized): each is what ``resolve(_:)`` gives, by index.
-    func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutablePointer<IndexedResolution>)
+    /// Writes the answer of every position in order to the first `positions.count` elements of
+    /// `results` (a trivial type: what they held before does not matter), each what
+    /// ``resolve(_:)`` gives, by index. Traps when `results` is shorter than `positions`.
+    func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<IndexedResolution>)
 }
 
 extension IndexedCountryResolving {
@@ -99,7 +100,7 @@ extension IndexedCountryResolving {
     public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, appendingTo results: inout [IndexedResolution]) {
         results.append(
             contentsOf: [IndexedResolution](unsafeUninitializedCapacity: positions.count) { buffer, count in
-                resolveIndexed(positions, into: buffer.baseAddress!)
+                resolveIndexed(positions, into: UnsafeMutableBufferPointer(rebasing: buffer[..<positions.count]))
                 count = positions.count
             })
     }

@@ -103,7 +103,7 @@ public struct MeasuringResolver: IndexedCountryResolving {
     public var catalogue: Catalogue { resolver.catalogue }
     public var zoneIDs: [String] { resolver.zoneIDs }
 
-    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutablePointer<IndexedResolution>) {
+    public func resolveIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into results: UnsafeMutableBufferPointer<IndexedResolution>) {
         resolver.resolveIndexed(positions, measuring: measures, into: results)
     }
 }

@@ -129,7 +129,7 @@ struct CSVChunkProcessor: Sendable {
                                 line += record.lines
                                 i = record.next
                             }
-                            resolver.resolveIndexed(UnsafeBufferPointer(rebasing: positions[..<resolving]), into: answers.baseAddress!)
+                            resolver.resolveIndexed(UnsafeBufferPointer(rebasing: positions[..<resolving]), into: answers)
                             var k = 0
                             for row in rows[..<count] {
                                 if row.resolves {
