@@ -2,8 +2,8 @@ import Foundation
 import GeoNews
 import Hummingbird
 
-/// `GET /basemap.geojson`: the web map's base layer (`Data/basemap.geojson`), compressed once
-/// at start (``CompressedAsset``). Without the file the route is absent and answers 404.
+/// `GET /basemap.geojson`: the web map's base layer (`Data/basemap.geojson`), read at start and
+/// compressed once, at the first request that accepts gzip (``CompressedAsset``). Without the file the route is absent and answers 404.
 struct BasemapRoutes {
     let asset: CompressedAsset?
 

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// Serves a folder's files from memory under `urlBasePath`: each read and compressed once at
-/// start (``CompressedAsset``), so the page and Leaflet go out gzipped with strong ETags. A
+/// Serves a folder's files from memory under `urlBasePath`: each read at start and compressed
+/// once, when first asked for with gzip (``CompressedAsset``), so the page and Leaflet go out gzipped with strong ETags. A
 /// path that names a folder answers its `index.html`; any other path passes to the next
 /// responder. The folder is read at start: edits show after a restart.
 struct CompressedFolderMiddleware<Context: RequestContext>: RouterMiddleware {
