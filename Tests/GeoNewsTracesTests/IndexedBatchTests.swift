@@ -50,18 +50,19 @@ final class IndexedBatchTests: XCTestCase {
     }
 
     private func assertSameBatch(
-        _ resolver: any IndexedCountryResolving, borderDistance: Bool, places: PlaceIndex? = nil, rows: Int,
-        file: StaticString = #filePath, line: UInt = #line
+        _ resolver: any IndexedCountryResolving, borderDistance: Bool, places: PlaceIndex? = nil, regions: RegionIndex? = nil,
+        rows: Int, file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let text = input(rows: rows)
         let configure: (inout BatchResolveOptions) -> Void = {
             $0.followsTraces = false
             $0.includesBorderDistance = borderDistance
             $0.places = places
+            $0.regions = regions
             $0.chunkBytes = 64 * 1024
         }
         let layout = try CSVLayout(header: ["id", "lat", "lon"], options: BatchResolveOptions())
-        let columns = ResolvedColumns(includesBorderDistance: borderDistance, places: places)
+        let columns = ResolvedColumns(includesBorderDistance: borderDistance, places: places, regions: regions)
         XCTAssertTrue(
             CSVChunkProcessor(layout: layout, resolver: resolver, output: .csv, followsTraces: false, columns: columns).writesByIndex,
             file: file, line: line)
@@ -82,6 +83,7 @@ final class IndexedBatchTests: XCTestCase {
         XCTAssertEqual(indexed.summary.recordsResolved, rowByRow.summary.recordsResolved, file: file, line: line)
         XCTAssertEqual(indexed.summary.recordsInError, rowByRow.summary.recordsInError, file: file, line: line)
         XCTAssertEqual(indexed.summary.recordsInError, 5, file: file, line: line)
+        XCTAssertEqual(indexed.summary.regions, rowByRow.summary.regions, "rows per region", file: file, line: line)
         // The answers are real ones: land and sea, news countries and others, named zones and
         // the open ocean's.
         XCTAssertGreaterThan(indexed.summary.atSea, rows / 2, file: file, line: line)
@@ -91,10 +93,15 @@ final class IndexedBatchTests: XCTestCase {
         XCTAssertTrue(a.contains { $0.contains(",nearest-marker,") && $0.contains(",Etc/GMT") }, file: file, line: line)
         if borderDistance {
             let paris = try XCTUnwrap(a.last?.split(separator: ",", omittingEmptySubsequences: false))
-            XCTAssertEqual(paris.count, places == nil ? 10 : 13, file: file, line: line)
-            XCTAssertGreaterThan(Double(paris[8]) ?? 0, 100, "Paris lies over 100 km from France's edge", file: file, line: line)
+            XCTAssertEqual(paris.count, 10 + (places == nil ? 0 : 3) + (regions == nil ? 0 : 3), file: file, line: line)
+            XCTAssertGreaterThan(Double(paris[8]) ?? 0, 100, "Paris lies over 100 km from France's edge: \(paris)", file: file, line: line)
         }
-        if places != nil {
+        if regions != nil {
+            XCTAssertTrue(a[0].contains(",region_iso3166_2,region_geonames,region_name,"), a[0], file: file, line: line)
+            XCTAssertTrue(a.last?.contains(",FR-IDF,FR.11,Île-de-France,") ?? false, a.last ?? "", file: file, line: line)
+            XCTAssertGreaterThan(indexed.summary.regions.count, 100, "regions of many countries", file: file, line: line)
+        }
+        if places != nil, regions == nil {
             XCTAssertEqual(
                 a.first,
                 "id,lat,lon,country_iso2,suggested_iso2,suggestion_reason,distance_km,time_zone,"
@@ -122,6 +129,18 @@ final class IndexedBatchTests: XCTestCase {
         let resolver = try XCTUnwrap(TraceJourneyTests.resolver, "Data/ must hold the indexes")
         let places = try PlaceIndex.load(source: DataDirectory.locate().file("places.tsv.gz"), index: "/nonexistent/places.bin")
         try assertSameBatch(resolver, borderDistance: false, places: places, rows: 4_000)
+    }
+
+    /// With the region columns: the region written by index (its three fields copied from texts
+    /// made once, rows counted by region index) is the one the row-by-row path writes from
+    /// ``RegionIndex/region(for:)``, with the plain index and with the edge index.
+    func testTheRegionColumnsAreTheSameByIndexAndRowByRow() throws {
+        let resolver = try XCTUnwrap(TraceJourneyTests.resolver, "Data/ must hold the indexes")
+        let data = try DataDirectory.locate()
+        let regions = try RegionIndex.load(from: data)
+        let places = try PlaceIndex.load(source: data.file("places.tsv.gz"), index: "/nonexistent/places.bin")
+        try assertSameBatch(resolver, borderDistance: false, regions: regions, rows: 2_000)
+        try assertSameBatch(resolver, borderDistance: false, places: places, regions: regions.withEdgeIndex(), rows: 2_000)
     }
 
     func testTheServersResolverWithBorderDistancesWritesWhatItsRowsResolveTo() throws {

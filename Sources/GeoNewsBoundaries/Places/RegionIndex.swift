@@ -48,8 +48,12 @@ public final class RegionIndex: @unchecked Sendable {
     private let linesAt: Int
     private let textAt: Int
     private let textCount: Int
-    /// Per country code: its parts.
-    private let partsByCountry: [String: [Int32]]
+    /// Per country code: its key, the index of its parts and its code's two bytes.
+    private let countryKeys: [String: Int]
+    /// Per country key: the country's parts.
+    private let countryParts: [[Int32]]
+    /// Per country key: the two bytes of its code, as its regions' lines start.
+    private let countryCodes: [(UInt8, UInt8)]
     /// The parts' edges by band and by cell, for answering many positions; `nil` in a
     /// single-position index (``withEdgeIndex()``).
     private let edges: RegionEdgeIndex?
@@ -87,7 +91,9 @@ public final class RegionIndex: @unchecked Sendable {
         linesAt = other.linesAt
         textAt = other.textAt
         textCount = other.textCount
-        partsByCountry = other.partsByCountry
+        countryKeys = other.countryKeys
+        countryParts = other.countryParts
+        countryCodes = other.countryCodes
         self.edges = edges
     }
 
@@ -134,7 +140,9 @@ public final class RegionIndex: @unchecked Sendable {
         for e in 0..<entries where u32(entriesAt + e * 4) >= parts {
             throw bad("grid entry \(e) names part \(u32(entriesAt + e * 4)) of \(parts)")
         }
-        var byCountry: [String: [Int32]] = [:]
+        var keys: [String: Int] = [:]
+        var partsOf: [[Int32]] = []
+        var codes: [(UInt8, UInt8)] = []
         for p in 0..<parts {
             let at = partsAt + p * Self.partBytes
             let region = u32(at), feature = u32(at + 4), first = u32(at + 8), count = u32(at + 12)
@@ -144,8 +152,18 @@ public final class RegionIndex: @unchecked Sendable {
             // A region's line starts with its two-letter country.
             let line = u32(linesAt + region * 4)
             guard u32(linesAt + region * 4 + 4) - line > 3 else { throw bad("region \(region) has no country") }
-            let code = String(decoding: UnsafeRawBufferPointer(rebasing: b[(textAt + line)..<(textAt + line + 2)]), as: UTF8.self)
-            byCountry[code, default: []].append(Int32(p))
+            let bytes = (b[textAt + line], b[textAt + line + 1])
+            let code = String(decoding: [bytes.0, bytes.1], as: UTF8.self)
+            let key: Int
+            if let known = keys[code] {
+                key = known
+            } else {
+                key = partsOf.count
+                keys[code] = key
+                partsOf.append([])
+                codes.append(bytes)
+            }
+            partsOf[key].append(Int32(p))
         }
         self.path = path
         self.regionCount = regions
@@ -160,7 +178,9 @@ public final class RegionIndex: @unchecked Sendable {
         self.linesAt = linesAt
         self.textAt = textAt
         self.textCount = text
-        self.partsByCountry = byCountry
+        self.countryKeys = keys
+        self.countryParts = partsOf
+        self.countryCodes = codes
         self.edges = nil
         self.decoded = nil
     }
@@ -201,9 +221,9 @@ public final class RegionIndex: @unchecked Sendable {
     }
 
     /// Whether region `k`'s line starts with the country code `code` (checked at load to hold two bytes).
-    private func isOf(_ k: Int, country code: [UInt8]) -> Bool {
+    private func isOf(_ k: Int, country code: (UInt8, UInt8)) -> Bool {
         let at = textAt + u32(linesAt + k * 4)
-        return code.count == 2 && file.bytes[at] == code[0] && file.bytes[at + 1] == code[1]
+        return file.bytes[at] == code.0 && file.bytes[at + 1] == code.1
     }
 
     /// Line `k` of the text (regions, then a gap entry, then features) split at tabs; bounds
@@ -226,8 +246,26 @@ public final class RegionIndex: @unchecked Sendable {
     /// whose polygons hold it, else the nearest (measured on an equirectangular plane around the
     /// position, which ranks nearby polygons as the sphere does). Nil for a country without regions.
     public func region(at position: Coordinate, country iso2: String) -> RegionAnswer? {
-        guard let parts = partsByCountry[iso2], !parts.isEmpty else { return nil }
-        let code = Array(iso2.utf8)
+        guard let key = countryKey(iso2: iso2), let found = part(at: position, countryKey: key) else { return nil }
+        return answer(part(found.part), inside: found.inside)
+    }
+
+    /// The key of the country with this ISO alpha-2 code among the countries with regions, for
+    /// ``regionIndex(at:countryKey:)``; nil for a country without regions.
+    public func countryKey(iso2: String) -> Int? { countryKeys[iso2] }
+
+    /// The index (``region(at:)``) of the region that ``region(at:country:)`` answers, for the
+    /// country of `countryKey` (``countryKey(iso2:)``): the same search, with no string made.
+    public func regionIndex(at position: Coordinate, countryKey key: Int) -> Int? {
+        part(at: position, countryKey: key).map { part($0.part).region }
+    }
+
+    /// The part whose polygons hold `position` among those of the country of `key`, else the
+    /// nearest; whether it holds the position.
+    private func part(at position: Coordinate, countryKey key: Int) -> (part: Int, inside: Bool)? {
+        let parts = countryParts[key]
+        guard !parts.isEmpty else { return nil }
+        let code = countryCodes[key]
         let x = Int64((position.longitude * 1e6).rounded()), y = Int64((position.latitude * 1e6).rounded())
         let column = min(max(Int(Self.floorDivide(x, 1_000_000)) + 180, 0), Self.columns - 1)
         let row = min(max(Int(Self.floorDivide(y, 1_000_000)) + 90, 0), Self.rows - 1)
@@ -235,16 +273,16 @@ public final class RegionIndex: @unchecked Sendable {
         // A part that holds the whole of the position's 1/4° cell answers at once (the same part
         // the search below would find first).
         if let whole = edges?.wholePart(x, y), isOf(part(whole).region, country: code) {
-            return answer(part(whole), inside: true)
+            return (whole, true)
         }
         for e in gridEntries(cell) {
             let p = u32(entriesAt + e * 4)
             let part = self.part(p)
             guard part.box.contains(x, y), isOf(part.region, country: code) else { continue }
             guard edges?.contains(p, x, y, in: self) ?? contains(part, x, y) else { continue }
-            return answer(part, inside: true)
+            return (p, true)
         }
-        return answer(part(Int(nearest(among: parts, x: x, y: y))), inside: false)
+        return (Int(nearest(among: parts, x: x, y: y)), false)
     }
 
     // MARK: the file

@@ -21,18 +21,14 @@ struct CSVChunkProcessor: Sendable {
         self.output = output
         self.followsTraces = followsTraces
         self.columns = columns
-        // The region columns go the general way: the indexed text has no region writer.
-        indexed =
-            columns.regions != nil
-            ? nil
-            : (resolver as? any IndexedCountryResolving).map {
-                (
-                    $0,
-                    IndexedColumnText(
-                        catalogue: $0.catalogue, zoneIDs: $0.zoneIDs, includesBorderDistance: columns.includesBorderDistance,
-                        places: columns.places)
-                )
-            }
+        indexed = (resolver as? any IndexedCountryResolving).map {
+            (
+                $0,
+                IndexedColumnText(
+                    catalogue: $0.catalogue, zoneIDs: $0.zoneIDs, includesBorderDistance: columns.includesBorderDistance,
+                    places: columns.places, regions: columns.regions)
+            )
+        }
     }
 
     private var flatWriter: FlatRecordWriter {
@@ -96,10 +92,15 @@ struct CSVChunkProcessor: Sendable {
         let n = Self.plainBlock
         // One block's rows, positions and answers, in buffers made once per chunk.
         // Fixes per country, counted here and handed to the tally once.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: countryCount) { counts in
+        // Rows per region written, for the summary, handed to the chunk once.
+        let regionCount = text.regions?.regionCount ?? 0
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: countryCount + regionCount) { counts in
             counts.initialize(repeating: 0)
             var atSea = 0
-            defer { tally.countResolved(byIndex: UnsafeBufferPointer(counts), atSea: atSea) }
+            defer {
+                tally.countResolved(byIndex: UnsafeBufferPointer(rebasing: counts[..<countryCount]), atSea: atSea)
+                text.countRegions(UnsafeBufferPointer(rebasing: counts[countryCount...]), in: out)
+            }
             withUnsafeTemporaryAllocation(of: PlainRow.self, capacity: n) { rows in
                 withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: n) { positions in
                     withUnsafeTemporaryAllocation(of: IndexedResolution.self, capacity: n) { answers in
@@ -136,9 +137,10 @@ struct CSVChunkProcessor: Sendable {
                                     let r = answers[k]
                                     k += 1
                                     if r.country >= 0 { counts[Int(r.country)] += 1 } else { atSea += 1 }
-                                    text.appendRow(
+                                    let region = text.appendRow(
                                         UnsafeBufferPointer(rebasing: b[row.start..<row.end]),
                                         missingFields: layout.names.count - row.fieldCount, r, to: out)
+                                    if region >= 0 { counts[countryCount &+ region] += 1 }
                                 } else {
                                     var cursor = CSVRecordCursor(b, at: row.start)
                                     if let general = cursor.next(fields: &fields) {

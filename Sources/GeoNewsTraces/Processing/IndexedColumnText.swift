@@ -12,12 +12,20 @@ final class IndexedColumnText: @unchecked Sendable {
     /// Per catalogue index: the slot (``PlaceIndex/slot(of:)``) a country's places are sought
     /// in, -1 for none.
     private let placeSlots: [Int]
+    /// The regions of the region columns; `nil` leaves them out.
+    let regions: RegionIndex?
+    /// Per catalogue index: the country's key in `regions` (``RegionIndex/countryKey(iso2:)``),
+    /// -1 for a country without regions.
+    private let regionKeys: [Int]
+    /// Per region index: the code its rows are counted under in the summary (``Region/code``).
+    private let regionCodes: [String]
     /// Every text, one after another.
     private let text: UnsafeMutablePointer<UInt8>
     /// Where each text starts and ends in `text`: the countries' codes by catalogue index, then
-    /// the zones' fields by index, then the 25 nautical zones', then the four reasons'.
+    /// the zones' fields by index, then the 25 nautical zones', then the four reasons', then,
+    /// with regions, each region's three fields (ISO 3166-2 code, GeoNames code, name).
     private let bounds: [(start: Int, count: Int)]
-    private let zoneBase: Int, nauticalBase: Int, reasonBase: Int
+    private let zoneBase: Int, nauticalBase: Int, reasonBase: Int, regionBase: Int
     /// The most bytes ``appendCSV(_:to:)`` writes: every comma, the longest texts, two distances.
     private let rowLimit: Int
 
@@ -25,10 +33,12 @@ final class IndexedColumnText: @unchecked Sendable {
     /// `places.tsv.gz` (4 KB, ``PlaceIndexBuild``), every byte a quote doubled, and two quotes.
     static let placeNameLimit = 2 * 4096 + 2
 
-    init(catalogue: Catalogue, zoneIDs: [String], includesBorderDistance: Bool, places: PlaceIndex? = nil) {
+    init(catalogue: Catalogue, zoneIDs: [String], includesBorderDistance: Bool, places: PlaceIndex? = nil, regions: RegionIndex? = nil) {
         self.includesBorderDistance = includesBorderDistance
         self.places = places
+        self.regions = regions
         placeSlots = catalogue.countries.map { PlaceIndex.slot(of: $0) ?? -1 }
+        regionKeys = catalogue.countries.map { c in c.iso2.flatMap { regions?.countryKey(iso2: $0) } ?? -1 }
         let reasons: [SuggestionReason] = [.inside, .sovereign, .offshore, .nearestMarker]
         var fields: [[UInt8]] = catalogue.countries.map { Array(($0.iso2 ?? "").utf8) }
         zoneBase = fields.count
@@ -39,6 +49,24 @@ final class IndexedColumnText: @unchecked Sendable {
         }
         reasonBase = fields.count
         for reason in reasons { fields.append(Array(reason.rawValue.utf8)) }
+        // Each region's columns as ResolvedColumns writes them from its answer.
+        regionBase = fields.count
+        var longestRegion = 0
+        var regionCodes: [String] = []
+        if let regions {
+            for k in 0..<regions.regionCount {
+                let region = regions.region(at: k)
+                regionCodes.append(region.code)
+                let iso = OutputChunk(capacity: 16), geonames = OutputChunk(capacity: 16), name = OutputChunk(capacity: 64)
+                ResolvedColumns.appendCode(region.iso3166Code, json: false, to: iso)
+                ResolvedColumns.appendCode(region.geonamesAdmin1, json: false, to: geonames)
+                CSVText.appendField(region.name, to: name)
+                let three = [Array(iso.bytes), Array(geonames.bytes), Array(name.bytes)]
+                fields += three
+                longestRegion = max(longestRegion, three.map(\.count).reduce(0, +))
+            }
+        }
+        self.regionCodes = regionCodes
         var bounds: [(start: Int, count: Int)] = []
         var offset = 0
         for f in fields {
@@ -46,9 +74,9 @@ final class IndexedColumnText: @unchecked Sendable {
             offset += f.count
         }
         self.bounds = bounds
-        let longest = fields.map(\.count).max() ?? 0
+        let longest = fields[..<regionBase].map(\.count).max() ?? 0
         rowLimit =
-            8 + 4 * longest + 2 * OutputChunk.kilometresLimit
+            8 + 4 * longest + 2 * OutputChunk.kilometresLimit + (regions == nil ? 0 : 3 + longestRegion)
             + (places == nil ? 0 : 3 + Self.placeNameLimit + 10 + OutputChunk.kilometresLimit)
         text = .allocate(capacity: max(1, offset))
         for (f, b) in zip(fields, bounds) { f.withUnsafeBufferPointer { (text + b.start).update(from: $0.baseAddress!, count: $0.count) } }
@@ -57,17 +85,27 @@ final class IndexedColumnText: @unchecked Sendable {
 
     deinit { text.deallocate() }
 
+    /// Adds `counts` (rows per region index) to the chunk's counts by region code, as
+    /// ``ResolvedColumns`` counts each row it writes.
+    func countRegions(_ counts: UnsafeBufferPointer<Int>, in out: OutputChunk) {
+        for (k, n) in counts.enumerated() where n > 0 { out.regionCounts[regionCodes[k], default: 0] += n }
+    }
+
     /// `,FR,FR,inside,0.000,Europe/Paris,` (the empty error last), as ``ResolvedColumns`` writes
     /// the same answer.
     @inline(__always)
     func appendCSV(_ r: IndexedResolution, to out: OutputChunk) {
-        out.append(upTo: rowLimit) { start in write(r, at: start) - start }
+        var region = -1
+        out.append(upTo: rowLimit) { start in write(r, at: start, region: &region) - start }
     }
 
     /// A whole row: the record's bytes, `missingFields` commas (so that the columns land under
     /// their names), ``appendCSV(_:to:)``'s columns and a line feed, with one check for room.
+    /// Returns the index of the region written, -1 for none.
     @inline(__always)
-    func appendRow(_ record: UnsafeBufferPointer<UInt8>, missingFields: Int, _ r: IndexedResolution, to out: OutputChunk) {
+    @discardableResult
+    func appendRow(_ record: UnsafeBufferPointer<UInt8>, missingFields: Int, _ r: IndexedResolution, to out: OutputChunk) -> Int {
+        var region = -1
         out.append(upTo: record.count + max(0, missingFields) + rowLimit + 1) { start in
             var p = start
             if let bytes = record.baseAddress { OutputChunk.copy(from: bytes, to: p, count: record.count) }
@@ -78,15 +116,17 @@ final class IndexedColumnText: @unchecked Sendable {
                 p += 1
                 missing -= 1
             }
-            p = write(r, at: p)
+            p = write(r, at: p, region: &region)
             p.pointee = UInt8(ascii: "\n")
             return p + 1 - start
         }
+        return region
     }
 
-    /// Writes the columns at `start` and returns where they end.
+    /// Writes the columns at `start` and returns where they end; `region` is set to the index of
+    /// the region written.
     @inline(__always)
-    private func write(_ r: IndexedResolution, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    private func write(_ r: IndexedResolution, at start: UnsafeMutablePointer<UInt8>, region: inout Int) -> UnsafeMutablePointer<UInt8> {
         do {
             var p = start
             @inline(__always) func text(_ entry: Int) {
@@ -111,6 +151,24 @@ final class IndexedColumnText: @unchecked Sendable {
             if includesBorderDistance {
                 comma()
                 if let km = r.borderDistanceKm { p += OutputChunk.writeKilometres(km, to: p) }
+            }
+            if let regions {
+                // As ``RegionIndex/region(for:)``: the region in the country answered, none at sea.
+                if r.country >= 0, regionKeys[Int(r.country)] >= 0,
+                    let k = regions.regionIndex(at: r.position, countryKey: regionKeys[Int(r.country)])
+                {
+                    region = k
+                    comma()
+                    text(regionBase &+ 3 &* k)
+                    comma()
+                    text(regionBase &+ 3 &* k &+ 1)
+                    comma()
+                    text(regionBase &+ 3 &* k &+ 2)
+                } else {
+                    comma()
+                    comma()
+                    comma()
+                }
             }
             if let places {
                 // As ``PlaceIndex/place(for:)``: the country's nearest, or at sea the nearest within reach.
