@@ -188,6 +188,8 @@ public final class RegionIndex: @unchecked Sendable {
     /// Region `k` (regions.json's order): its line of the text, split at tabs.
     public func region(at k: Int) -> Region {
         precondition(k >= 0 && k < regionCount)
+        // With the edge index every region is decoded already.
+        if let decoded { return decoded.regions[k] }
         let f = fields(ofLine: k)
         var names: [String: String] = [:]
         var i = 4
