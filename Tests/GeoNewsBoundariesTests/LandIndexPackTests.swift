@@ -102,6 +102,73 @@ final class LandIndexPackTests: XCTestCase {
         XCTAssertThrowsError(try header.withUnsafeBytes { try LandIndexPack.decode(pack: $0, path: "p") })
     }
 
+    /// A data folder holding the hand-made area index's pack and the tiny land's, each with
+    /// its record, and the two indexes as they should come out.
+    private func bothPacks() throws -> (dir: DataDirectory, area: [UInt8], land: [UInt8]) {
+        let area = AreaIndexPackTests.handMadeIndex()
+        let land = try Self.tinyLand().bytes
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("packs-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let dir = DataDirectory(path: folder)
+        func write(_ bytes: [UInt8], _ name: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: dir.file(name))) }
+        try write(Array(AreaIndexRecord(of: area).json.utf8), AreaIndexRecord.recordName)
+        try write(try AreaIndexPack.encode(area), AreaIndexPack.fileName)
+        try write(Array(land.withUnsafeBytes { AreaIndexRecord.land(of: $0) }.json.utf8), LandIndexFormat.recordName)
+        try write(try land.withUnsafeBytes { try LandIndexPack.encode($0, path: "test") }, LandIndexPack.fileName)
+        return (dir, area, land)
+    }
+
+    /// The two packs unpack side by side: both indexes come out whole; when one pack is
+    /// damaged, its error is the one thrown, it leaves nothing behind, and the other index is
+    /// installed all the same (the next run unpacks only what is missing).
+    func testTheAreaAndLandPacksUnpackSideBySideAndFailApart() throws {
+        for damaged in [nil, AreaIndexPack.fileName, LandIndexPack.fileName] {
+            let (dir, area, land) = try bothPacks()
+            if let damaged {
+                let pack = try Data(contentsOf: URL(fileURLWithPath: dir.file(damaged)))
+                try pack.dropLast(7).write(to: URL(fileURLWithPath: dir.file(damaged)))
+            }
+            let target = dir.path + "/out"
+            do {
+                try dir.installAreaIndex(into: target)
+                XCTAssertNil(damaged, "a damaged \(damaged ?? "") was installed")
+            } catch {
+                XCTAssertTrue("\(error)".contains(dir.file(damaged ?? "none")), "\(damaged ?? "none"): \(error)")
+            }
+            let installed = try FileManager.default.contentsOfDirectory(atPath: target).sorted()
+            switch damaged {
+            case nil: XCTAssertEqual(installed, [AreaIndexRecord.fileName, LandIndexFormat.fileName])
+            case AreaIndexPack.fileName?: XCTAssertEqual(installed, [LandIndexFormat.fileName])
+            default: XCTAssertEqual(installed, [AreaIndexRecord.fileName])
+            }
+            for (name, bytes) in [(AreaIndexRecord.fileName, area), (LandIndexFormat.fileName, land)] where installed.contains(name) {
+                XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: target + "/" + name))), bytes, name)
+            }
+        }
+    }
+
+    /// ``sideBySide(_:_:)`` runs its second job on another thread, waits for both, and throws
+    /// the first job's error before the second's.
+    func testSideBySideRunsBothAndThrowsTheFirstError() throws {
+        var first = pthread_self(), second = pthread_self()
+        try sideBySide({ first = pthread_self() }, { second = pthread_self() })
+        XCTAssertEqual(pthread_equal(first, second), 0, "the second job ran on the calling thread")
+        let a = DataError.corrupt(path: "a", reason: "first"), b = DataError.corrupt(path: "b", reason: "second")
+        var ranFirst = false, ranSecond = false
+        XCTAssertThrowsError(
+            try sideBySide(
+                { () throws(DataError) in
+                    ranFirst = true; throw a
+                },
+                { () throws(DataError) in
+                    ranSecond = true; throw b
+                })
+        ) { XCTAssertEqual("\($0)", "\(a)") }
+        XCTAssertTrue(ranFirst && ranSecond)
+        XCTAssertThrowsError(try sideBySide({}, { () throws(DataError) in throw b })) { XCTAssertEqual("\($0)", "\(b)") }
+    }
+
     /// The coast grid's marks the land index stores are the ones its tree gives, and Natural
     /// Earth's index, which stores none, still has its grid read off the tree.
     func testTheStoredCoastMarksAreTheTreesOwn() throws {

@@ -64,7 +64,9 @@ extension DataDirectory {
     /// ``areaIndexCacheFolder()``, created if needed) unless files of the recorded sizes and
     /// checksums are there already. (Data with no `land-index.json` get the area index alone.) The index is written to a temporary file
     /// in that folder, checked against `Data/area-index.json`, and only then renamed into
-    /// place, so an interruption leaves no partial `area-index.bin`. Takes a few seconds.
+    /// place, so an interruption leaves no partial `area-index.bin`. The two packs are unpacked side
+    /// by side, on two threads, in about a second; when one fails, the other is still installed,
+    /// and the error names the pack that failed (the area pack when both do).
     ///
     /// - Parameter folder: the folder to hold `area-index.bin`; `nil` for the cache folder.
     /// - Returns: the path of the checked `area-index.bin`.
@@ -85,8 +87,14 @@ extension DataDirectory {
         if areaReady && landReady { return target }
         try Self.makeFolders(chosen)
         Self.removeAbandonedPartials(in: chosen)
-        if !areaReady { try AreaIndexPack.unpack(pack: file(AreaIndexPack.fileName), to: target, expecting: record) }
-        if let land, !landReady { try LandIndexPack.unpack(pack: file(LandIndexPack.fileName), to: landTarget, expecting: land) }
+        // The two unpacks share nothing but the folder, so they run side by side.
+        try sideBySide(
+            { () throws(DataError) in
+                if !areaReady { try AreaIndexPack.unpack(pack: file(AreaIndexPack.fileName), to: target, expecting: record) }
+            },
+            { () throws(DataError) in
+                if let land, !landReady { try LandIndexPack.unpack(pack: file(LandIndexPack.fileName), to: landTarget, expecting: land) }
+            })
         return target
     }
 
