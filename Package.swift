@@ -67,11 +67,20 @@ let package = Package(
         .target(name: "GeoNewsBenchmarking", dependencies: ["GeoNewsGeodesy"]),
         // The release's version, in one place, for every binary, the server and the User-Agent.
         .target(name: "GeoNewsVersion"),
-        // What answers a query, with no GEOS: the country catalogue, the data files and where
-        // they are found (Data/), the country and area indexes (Lookup/), time zones and their
-        // rules (TimeZones/), the resolver (Resolver/) and the resolution's output formats
-        // (Report/); zlib inflates the committed Data/area-index.pack on first use.
-        .target(name: "GeoNewsBoundaries", dependencies: ["CMemoryHints", "CZlib", "GeoNewsCalendar", "GeoNewsGeodesy", "GeoNewsJSON"]),
+        // Where the data are found and how a file of them is read: the data directory, its
+        // errors and the read-only memory map every index is read through. No GeoNews format.
+        .target(name: "GeoNewsData"),
+        // Time zones: the zone catalogue (Data/timezones.json), each zone's rules
+        // (Data/zoneinfo.bin, POSIX TZ strings) and the UTC offset at an instant, and the
+        // time-zone polygons' file the area builders read. No GEOS.
+        .target(name: "GeoNewsTimeZones", dependencies: ["GeoNewsCalendar", "GeoNewsData"]),
+        // What answers a query, with no GEOS: the country catalogue, the packs and their
+        // first-run unpacking (Data/), the country and area indexes (Lookup/), regions and places
+        // (Places/), the resolver (Resolver/) and the resolution's output formats (Report/);
+        // zlib inflates the committed packs on first use.
+        .target(
+            name: "GeoNewsBoundaries",
+            dependencies: ["CMemoryHints", "CZlib", "GeoNewsCalendar", "GeoNewsData", "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsTimeZones"]),
         // Build time only: the GEOS wrapper, the builders of the derived data (country index,
         // country areas, area index, basemap) and the exact GEOS oracles the tests and the
         // benchmarks check the indexes against. Linked by geonews-index, the tests and the
@@ -98,8 +107,8 @@ let package = Package(
         .target(
             name: "GeoNews",
             dependencies: [
-                "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsBoundaries", "GeoNewsClustering",
-                "GeoNewsHeadlines", "GeoNewsPoints", "GeoNewsTraces", "GeoNewsVersion",
+                "GeoNewsGeodesy", "GeoNewsJSON", "GeoNewsData", "GeoNewsBoundaries", "GeoNewsClustering",
+                "GeoNewsHeadlines", "GeoNewsPoints", "GeoNewsTimeZones", "GeoNewsTraces", "GeoNewsVersion",
             ]
         ),
         // Exit codes and one-line errors shared by the two executables.
@@ -192,8 +201,8 @@ let package = Package(
         .executableTarget(
             name: "GeoNewsFuzz",
             dependencies: [
-                "GeoNewsGeodesy", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsPoints", "GeoNewsTraces", "GeoNewsHeadlines",
-                "CLibFuzzer",
+                "GeoNewsGeodesy", "GeoNewsData", "GeoNewsBoundaries", "GeoNewsClustering", "GeoNewsPoints", "GeoNewsTraces",
+                "GeoNewsHeadlines", "CLibFuzzer",
             ],
             path: "Tests/Fuzz/GeoNewsFuzz"
         ),
@@ -205,7 +214,8 @@ let package = Package(
         .testTarget(name: "GeoNewsCalendarTests", dependencies: ["GeoNewsCalendar"]),
         // Reads Fixtures/osm-*.csv from the source tree (Scripts/build_land.py --fixtures).
         .testTarget(
-            name: "GeoNewsBoundariesTests", dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding", "GeoNewsBenchmarking"],
+            name: "GeoNewsBoundariesTests",
+            dependencies: ["GeoNewsBoundaries", "GeoNewsBoundaryBuilding", "GeoNewsBenchmarking", "GeoNewsData", "GeoNewsTimeZones"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GeoNewsClusteringTests", dependencies: ["GeoNewsClustering", "GeoNewsBenchmarking"]),
         // A real HTTP/1.1 server on loopback that serves the providers' wire formats in tests.
@@ -215,7 +225,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "GeoNewsTracesTests",
-            dependencies: ["GeoNewsTraces", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "GeoNewsTraces", "GeoNewsData", "GeoNewsTimeZones", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "GeoNewsPointsTests", dependencies: ["GeoNewsPoints", "GeoNewsTraces", "GeoNewsGeodesy"]),
         // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.

@@ -1,8 +1,10 @@
 @_exported import GeoNewsBoundaries
 @_exported import GeoNewsClustering
+@_exported import GeoNewsData
 @_exported import GeoNewsGeodesy
 @_exported import GeoNewsHeadlines
 @_exported import GeoNewsJSON
 @_exported import GeoNewsPoints
+@_exported import GeoNewsTimeZones
 @_exported import GeoNewsTraces
 @_exported import GeoNewsVersion

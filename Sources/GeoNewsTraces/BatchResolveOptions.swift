@@ -1,4 +1,5 @@
 import GeoNewsBoundaries
+import GeoNewsTimeZones
 
 #if canImport(Glibc)
 import Glibc
@@ -81,7 +82,7 @@ public struct BatchResolveOptions: Sendable {
     /// alone where the region has none. `nil` by default; `geonews resolve --region` sets it.
     public var regions: RegionIndex?
     /// The rules that give the trace summary its local times; `nil` uses
-    /// ``TimeZoneRules/located``, loaded only when a followed fix has a time zone.
+    /// ``/GeoNewsTimeZones/TimeZoneRules/located``, loaded only when a followed fix has a time zone.
     public var zoneRules: TimeZoneRules?
 
     public init() {}

@@ -1,4 +1,6 @@
 import GeoNewsBoundaries
+import GeoNewsData
+import GeoNewsTimeZones
 
 /// How far a run has got, for a progress display.
 public struct BatchProgress: Sendable {

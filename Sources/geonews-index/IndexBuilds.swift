@@ -1,5 +1,7 @@
 import GeoNewsBoundaries
 import GeoNewsBoundaryBuilding
+import GeoNewsData
+import GeoNewsTimeZones
 
 #if canImport(Glibc)
 import Glibc

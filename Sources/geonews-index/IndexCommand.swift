@@ -1,6 +1,7 @@
 import ArgumentParser
 import GeoNewsBoundaries
 import GeoNewsBoundaryBuilding
+import GeoNewsData
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import GeoNewsBoundaries
 import GeoNewsCommandLine
+import GeoNewsData
 import GeoNewsGeodesy
 import GeoNewsHeadlines
 

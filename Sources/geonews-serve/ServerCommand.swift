@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoNewsBoundaries
 import GeoNewsCommandLine
+import GeoNewsData
 import GeoNewsServer
 import GeoNewsStore
 import GeoNewsVersion

@@ -1,4 +1,5 @@
 import GeoNewsBoundaryBuilding
+import GeoNewsData
 import XCTest
 
 @testable import GeoNewsBoundaries

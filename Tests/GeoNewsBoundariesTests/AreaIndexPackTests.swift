@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaryBuilding
+import GeoNewsData
 import XCTest
 
 @testable import GeoNewsBoundaries

@@ -1,4 +1,5 @@
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 import XCTest
 
 @testable import GeoNewsBoundaries

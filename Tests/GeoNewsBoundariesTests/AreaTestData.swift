@@ -1,6 +1,7 @@
 import Foundation
 import GeoNewsBoundaries
 import GeoNewsBoundaryBuilding
+import GeoNewsTimeZones
 import XCTest
 
 /// One split of the zones the area tests need, shared by them (GEOS takes some seconds), with

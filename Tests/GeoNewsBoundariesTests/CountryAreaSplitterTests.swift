@@ -1,6 +1,7 @@
 import Foundation
 import GeoNewsBoundaries
 import GeoNewsBoundaryBuilding
+import GeoNewsTimeZones
 import XCTest
 
 /// How zones become country areas: the split decisions on the real data, for the zones the

@@ -1,6 +1,7 @@
 import GeoNewsBoundaries
 import GeoNewsBoundaryBuilding
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 import XCTest
 
 /// Country and zone at the hard places, answered by GEOS over the country areas that

@@ -1,3 +1,4 @@
+import GeoNewsData
 import XCTest
 
 @testable import GeoNewsBoundaries

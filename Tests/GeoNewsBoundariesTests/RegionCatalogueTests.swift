@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsData
 import XCTest
 
 @testable import GeoNewsBoundaries

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsTimeZones
 import XCTest
 
 /// How long a resolution answer may be cached: to the next whole or half hour UTC, because

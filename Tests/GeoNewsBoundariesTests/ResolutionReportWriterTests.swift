@@ -2,6 +2,7 @@ import Foundation
 import GeoNewsBoundaries
 import GeoNewsGeodesy
 import GeoNewsJSON
+import GeoNewsTimeZones
 import XCTest
 
 /// The hand-written resolution JSON against `JSONEncoder` (with the report's `Encodable`

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsData
 
 /// The committed Data/ directory, loaded once for all tests.
 enum TestData {

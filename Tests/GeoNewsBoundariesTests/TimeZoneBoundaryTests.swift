@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsTimeZones
 import XCTest
 
 /// The decoded timezone-boundary-builder polygons (`Scripts/build_timezones.py`, run by

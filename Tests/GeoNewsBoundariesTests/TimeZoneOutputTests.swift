@@ -1,5 +1,7 @@
 import Foundation
+import GeoNewsData
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 import XCTest
 
 @testable import GeoNewsBoundaries

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsTimeZones
 import XCTest
 
 /// UTC offsets from `Data/zoneinfo.bin` (tzdata 2026e, the release the borders come from).

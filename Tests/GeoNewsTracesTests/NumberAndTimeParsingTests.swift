@@ -1,4 +1,5 @@
 import GeoNewsBoundaries
+import GeoNewsTimeZones
 import XCTest
 
 @testable import GeoNewsTraces

@@ -1,4 +1,5 @@
 import GeoNewsBoundaries
+import GeoNewsData
 import GeoNewsGeodesy
 import XCTest
 

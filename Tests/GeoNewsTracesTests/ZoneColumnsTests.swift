@@ -1,6 +1,8 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsData
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 import XCTest
 
 @testable import GeoNewsTraces

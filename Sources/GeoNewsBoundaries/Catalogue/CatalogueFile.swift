@@ -1,3 +1,4 @@
+import GeoNewsData
 import GeoNewsGeodesy
 
 #if canImport(FoundationEssentials)

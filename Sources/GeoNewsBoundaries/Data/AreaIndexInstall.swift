@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import GeoNewsData
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -44,10 +45,10 @@ extension DataDirectory {
     }
 
     /// Where the resolver reads `area-index.bin` (and `country-areas.bin`, when beside it):
-    /// ``buildFolder`` when it holds the index (`$GEONEWS_BUILD_DATA`, an installed layout, a
+    /// ``/GeoNewsData/DataDirectory/buildFolder`` when it holds the index (`$GEONEWS_BUILD_DATA`, an installed layout, a
     /// checkout's `.build-data`), else the cache folder when the index is there or no build
     /// folder exists (so that the error for a missing index names where
-    /// `geonews data install` puts it), else ``buildFolder``.
+    /// `geonews data install` puts it), else ``/GeoNewsData/DataDirectory/buildFolder``.
     public var areaIndexFolder: String {
         let build = buildFolder
         if getenv("GEONEWS_BUILD_DATA") != nil || Self.readable(build + "/" + AreaIndexRecord.fileName) { return build }

@@ -1,3 +1,5 @@
+import GeoNewsData
+
 extension AreaIndexPack {
     /// Rebuilds the file `header` describes, handing its bytes to `sink` in order; returns
     /// their checksum (as `Data/area-index.json` records it). Every count read from the pack is

@@ -1,3 +1,5 @@
+import GeoNewsData
+
 /// The committed, compact encoding of `area-index.bin` (`Data/area-index.pack`), from which a
 /// first run rebuilds the index byte for byte in seconds, with no time-zone download and no
 /// GEOS.

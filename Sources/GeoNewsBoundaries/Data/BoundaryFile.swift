@@ -1,3 +1,5 @@
+import GeoNewsData
+
 /// `boundaries.bin`: each catalogue country's boundary as a little-endian WKB MultiPolygon,
 /// behind a table of offsets. Written by `Scripts/build_data.py`:
 ///

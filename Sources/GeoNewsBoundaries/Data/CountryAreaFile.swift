@@ -1,3 +1,6 @@
+import GeoNewsData
+import GeoNewsTimeZones
+
 /// `country-areas.bin`: the regions `CountryAreaSplitter` (in GeoNewsBoundaryBuilding) cuts the
 /// time zones into, each a (country, zone) pair with its polygons as little-endian WKB, snapped
 /// to a grid of 1e-7° so that an index over them can test points with exact integer arithmetic.
@@ -39,7 +42,7 @@ public struct CountryAreaFile: Sendable {
         return c < 0 ? nil : Int(c)
     }
 
-    /// Index of region `i`'s zone in ``TimeZoneCatalogue/zones``.
+    /// Index of region `i`'s zone in ``/GeoNewsTimeZones/TimeZoneCatalogue/zones``.
     public func zone(_ i: Int) throws(DataError) -> Int {
         Int(try file.integer(UInt32.self, at: 20 + i * Self.entrySize) & ~Self.unmappedLandBit)
     }

@@ -1,4 +1,5 @@
 import CZlib
+import GeoNewsData
 
 #if canImport(Glibc)
 import Glibc

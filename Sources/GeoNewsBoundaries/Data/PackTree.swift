@@ -1,3 +1,5 @@
+import GeoNewsData
+
 /// The `tree` stream of a pack: the root grid and the nodes of the cell tree, walked depth
 /// first (root cells in file order, a node's children row by row), one code byte per slot.
 ///

@@ -1,3 +1,5 @@
+import GeoNewsData
+
 extension AreaIndex {
     /// Checks every byte against the stored checksum, then that every slot of the cell tree
     /// stays inside its section and names a region that exists, and that every region names a

@@ -1,4 +1,6 @@
+import GeoNewsData
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 
 /// The exact point-in-region index over the (country, zone) regions of ``CountryAreaFile``:
 /// one lookup gives the country whose land or territorial sea holds a position (none on the
@@ -37,7 +39,7 @@ public final class AreaIndex: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - catalogueIDs: the catalogue's ids in order; an index built for another is stale.
-    ///   - zoneIDs: ``TimeZoneCatalogue/zones``' ids in order; likewise.
+    ///   - zoneIDs: ``/GeoNewsTimeZones/TimeZoneCatalogue/zones``' ids in order; likewise.
     ///   - areas: the regions' own polygons, to settle points within rounding of an edge
     ///     exactly; without them such points are settled on the leaf's rings.
     public convenience init(path: String, catalogueIDs: [String], zoneIDs: [String], areas: CountryAreaFile? = nil) throws(DataError) {
@@ -101,7 +103,7 @@ public final class AreaIndex: @unchecked Sendable {
     }
 
     /// Gives back the resident pages of the mapping after a scan of all of it (see
-    /// ``MappedFile/releaseResidentPages()``); lookups touch only the pages they need.
+    /// ``/GeoNewsData/MappedFile/releaseResidentPages()``); lookups touch only the pages they need.
     func releaseResidentPages() {
         (owner as? MappedFile)?.releaseResidentPages()
     }
@@ -113,7 +115,7 @@ public final class AreaIndex: @unchecked Sendable {
         return c == AreaIndexFormat.noCountry ? nil : Int(c)
     }
 
-    /// The index in ``TimeZoneCatalogue/zones`` of region `r`'s zone.
+    /// The index in ``/GeoNewsTimeZones/TimeZoneCatalogue/zones`` of region `r`'s zone.
     @inline(__always)
     public func zone(ofRegion r: Int) -> Int { Int(regions[2 &* r &+ 1] & ~CountryAreaFile.unmappedLandBit) }
 

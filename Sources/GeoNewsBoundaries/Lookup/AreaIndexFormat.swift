@@ -1,3 +1,5 @@
+import GeoNewsTimeZones
+
 /// The on-disk layout of `area-index.bin`, the index over the (country, zone) regions of
 /// ``CountryAreaFile``, shared by the writer and the reader.
 ///
@@ -25,7 +27,7 @@
 /// (no region: only where the zones leave a gap) is 0.
 ///
 /// `regions` holds two `UInt32` per region: its country's catalogue index (`UInt32.max` for the
-/// open ocean) and its zone's index in ``TimeZoneCatalogue/zones``, with bit 31 set when the
+/// open ocean) and its zone's index in ``/GeoNewsTimeZones/TimeZoneCatalogue/zones``, with bit 31 set when the
 /// region is drawn around land that Natural Earth lacks (``CountryAreaFile/unmappedLandBit``).
 ///
 /// A leaf (`UInt16` words; a leaf slot holds its offset in words) holds each region's

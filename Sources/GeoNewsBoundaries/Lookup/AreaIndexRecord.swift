@@ -1,3 +1,5 @@
+import GeoNewsData
+
 /// The committed record of a built `area-index.bin` (`Data/area-index.json`): its size and the
 /// checksum of every byte after its header, so that `geonews-index --check` can tell that the
 /// index built on this machine is the one the repository describes, while loading it checks

@@ -1,3 +1,4 @@
+import GeoNewsData
 import GeoNewsGeodesy
 
 /// The exact point-in-country index: a 1° world grid refined by a quadtree where borders and

@@ -1,3 +1,4 @@
+import GeoNewsData
 import GeoNewsGeodesy
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ public final class PlaceIndex: @unchecked Sendable {
     /// The countries in file order: each one's first place and its code, for the code of a place.
     private let starts: [(start: Int32, code: String)]
 
-    /// The places in `directory`'s `places.tsv.gz`: `places.bin` in ``DataDirectory/areaIndexFolder``
+    /// The places in `directory`'s `places.tsv.gz`: `places.bin` in ``/GeoNewsData/DataDirectory/areaIndexFolder``
     /// when it was built from that very file (its gzip trailer and size match), else built now
     /// (under a second) and written there for the next run; where that folder cannot be
     /// written, kept in memory.

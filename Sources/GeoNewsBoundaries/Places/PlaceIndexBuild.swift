@@ -1,4 +1,5 @@
 import CZlib
+import GeoNewsData
 import GeoNewsGeodesy
 
 #if canImport(Glibc)

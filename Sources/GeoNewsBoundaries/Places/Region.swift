@@ -1,3 +1,5 @@
+import GeoNewsData
+
 /// A first-level administrative division of a country (a state, a province, a region): GeoNames'
 /// admin1 unit, with its ISO 3166-2 code where one exists. Read from `Data/regions.bin` (the
 /// records of `Data/regions.json`), which `Scripts/build_regions.py` builds from Natural Earth's

@@ -1,4 +1,5 @@
 import GeoNewsJSON
+import GeoNewsTimeZones
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -154,7 +155,7 @@ public struct ResolutionReport: Encodable, Sendable {
     /// such as `fr` or `zht`; `nil` or an unknown code gives English).
     ///
     /// - Parameters:
-    ///   - zoneRules: the rules giving the UTC offset; `nil` uses ``TimeZoneRules/located``,
+    ///   - zoneRules: the rules giving the UTC offset; `nil` uses ``/GeoNewsTimeZones/TimeZoneRules/located``,
     ///     which is loaded only when the resolution has a zone.
     ///   - date: the moment whose UTC offset is reported (now by default).
     public init(

@@ -1,4 +1,6 @@
+import GeoNewsData
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +36,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     public let index: CountryIndex
     /// The (country, zone) regions: the containing country and the time zone.
     public let areas: AreaIndex
-    /// The IANA ids of ``TimeZoneCatalogue/zones``, in its order.
+    /// The IANA ids of ``/GeoNewsTimeZones/TimeZoneCatalogue/zones``, in its order.
     public let zoneIDs: [String]
     /// How it was built: what ``resolve(_:)`` measures, and the tables precomputed.
     public let options: ResolverOptions
@@ -113,7 +115,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     }
 
     /// Loads the catalogue, the zones and both prebuilt indexes from the build folder beside
-    /// the data directory or the cache (see ``DataDirectory/areaIndexFolder``):
+    /// the data directory or the cache (see ``/GeoNewsData/DataDirectory/areaIndexFolder``):
     /// `area-index.bin` (and `country-areas.bin` for exact answers on an edge, when present),
     /// then `land-index.bin`, OpenStreetMap's land.
     ///

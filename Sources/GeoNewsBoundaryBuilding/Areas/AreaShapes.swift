@@ -1,4 +1,5 @@
 import GeoNewsBoundaries
+import GeoNewsTimeZones
 
 #if canImport(Glibc)
 import Glibc

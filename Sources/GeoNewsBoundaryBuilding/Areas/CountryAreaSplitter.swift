@@ -1,11 +1,13 @@
 import GeoNewsBoundaries
+import GeoNewsData
+import GeoNewsTimeZones
 
 /// One piece of a country's area: the part of a time zone that belongs to one country (or to
 /// none: the open ocean). Index regions are these pieces, so one lookup answers both.
 struct CountryZoneRegion {
     /// Catalogue index of the country, `nil` beyond every territorial sea.
     let country: Int?
-    /// Index of the zone in ``TimeZoneCatalogue/zones``.
+    /// Index of the zone in ``/GeoNewsTimeZones/TimeZoneCatalogue/zones``.
     let zone: Int
     let geometry: Geometry
     /// Drawn around land that Natural Earth lacks: the country holds throughout it.

@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsData
 
 /// Whether a base map is valid GeoJSON geometry: every feature's MultiPolygon valid by GEOS's
 /// OGC rules (no ring crossing itself or another, holes inside their shells, polygons apart)
@@ -19,7 +20,7 @@ public struct BasemapCheck: Sendable {
     public private(set) var faults: [String] = []
 
     /// Reads `geojson` (a FeatureCollection of Polygon and MultiPolygon features).
-    /// - Throws: ``DataError/corrupt(path:reason:)`` naming `path` when it is not such a file.
+    /// - Throws: ``/GeoNewsData/DataError/corrupt(path:reason:)`` naming `path` when it is not such a file.
     public init(geojson: [UInt8], path: String) throws(DataError) {
         let collection: FeatureCollection
         do {

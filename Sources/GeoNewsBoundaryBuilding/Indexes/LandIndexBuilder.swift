@@ -1,5 +1,6 @@
 import Foundation
 import GeoNewsBoundaries
+import GeoNewsData
 import GeoNewsGeodesy
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import GeoNewsBoundaries
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 
 /// The reference answer over the country areas: GEOS prepared-polygon tests over every region
 /// of a ``CountryAreaFile``, each a (country, zone) pair.
@@ -8,7 +9,7 @@ import GeoNewsGeodesy
 /// check the index built from the same regions and to settle doubts.
 public final class ExactAreaLocator {
     /// What holds a position: a country (catalogue index, `nil` for the open ocean) and a zone
-    /// (index in ``TimeZoneCatalogue/zones``).
+    /// (index in ``/GeoNewsTimeZones/TimeZoneCatalogue/zones``).
     public struct Answer: Sendable, Equatable {
         public let country: Int?
         public let zone: Int

@@ -1,5 +1,6 @@
 import CZlib
 import GeoNewsBoundaries
+import GeoNewsData
 
 extension AreaIndexPack {
     /// Why an index could not be packed (its leaves do not parse as ``AreaIndexFormat`` says).

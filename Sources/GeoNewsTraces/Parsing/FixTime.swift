@@ -1,5 +1,6 @@
 import GeoNewsBoundaries
 import GeoNewsCalendar
+import GeoNewsTimeZones
 
 /// Fix times as they appear in traces: ISO 8601 (`2024-05-01T12:30:00Z`, with fractions or a
 /// `±HH:MM` offset, a space for the `T`, or a bare date) or Unix epoch seconds (`1714566600`,

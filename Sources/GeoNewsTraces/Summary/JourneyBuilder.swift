@@ -1,5 +1,6 @@
 import GeoNewsBoundaries
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 
 /// Joins the per-chunk ``TraceRun``s, in input order, into each trace's segments and crossings.
 struct JourneyBuilder {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GeoNewsBoundaries
 import GeoNewsCommandLine
+import GeoNewsData
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,9 @@
 import ArgumentParser
 import GeoNewsBoundaries
 import GeoNewsCommandLine
+import GeoNewsData
 import GeoNewsGeodesy
+import GeoNewsTimeZones
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import GeoNewsBoundaries
+import GeoNewsData
 
 /// Loads the resolver on the second core while ArgumentParser parses the command line.
 ///

@@ -6,7 +6,7 @@ import Foundation
 
 extension MappedFile {
     /// The file decoded as JSON; a file that does not decode is ``DataError/corrupt(path:reason:)``.
-    func decodeJSON<T: Decodable>(_ type: T.Type) throws(DataError) -> T {
+    package func decodeJSON<T: Decodable>(_ type: T.Type) throws(DataError) -> T {
         let data = withExtendedLifetime(self) { Data(bytes) }
         do {
             return try JSONDecoder().decode(T.self, from: data)

@@ -1,3 +1,4 @@
+import GeoNewsData
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -56,7 +57,7 @@ public final class TimeZoneRules: Sendable {
     /// The ids of `timezones.json`'s `zones`, in order, for a resolver: picked out of the text
     /// (``zoneIDs(_:)``) when as many as `zoneinfo.bin` has zones, else decoded in full. Decoding
     /// the whole document with JSONDecoder was a third of a cold start's instructions.
-    static func zoneIDs(in directory: DataDirectory) throws(DataError) -> [String] {
+    package static func zoneIDs(in directory: DataDirectory) throws(DataError) -> [String] {
         if let count = try? ZoneRulesFile(directory: directory).count,
             let json = try? MappedFile(path: directory.file(TimeZoneCatalogue.fileName)),
             let ids = zoneIDs(json), ids.count == count
@@ -69,7 +70,7 @@ public final class TimeZoneRules: Sendable {
     /// The ids of `timezones.json`'s `zones`, in order, as `Scripts/build_timezones.py` writes
     /// them: after `"zones": [`, one `{"id": "…", …}` per zone, ids in IANA's characters.
     /// `nil` for anything else, which is then decoded in full.
-    static func zoneIDs(_ json: MappedFile) -> [String]? {
+    package static func zoneIDs(_ json: MappedFile) -> [String]? {
         let b = json.bytes
         guard let base = b.baseAddress else { return nil }
         // memchr for the first byte, memcmp for the rest: fast even in a debug build.
@@ -102,7 +103,7 @@ public final class TimeZoneRules: Sendable {
         return ids
     }
 
-    /// The rules in the data directory found the default way (``DataDirectory/locate()``),
+    /// The rules in the data directory found the default way (``/GeoNewsData/DataDirectory/locate()``),
     /// loaded once, on first use; `nil` when they cannot be found or read. Outputs that print
     /// an offset fall back to these when not handed rules of their own.
     public static let located: TimeZoneRules? = try? load(from: DataDirectory.locate())

@@ -35,7 +35,7 @@ public final class MappedFile: @unchecked Sendable {
     deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 
     /// A little-endian integer at `offset`; throws on a short file instead of reading past it.
-    func integer<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) throws(DataError) -> T {
+    package func integer<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) throws(DataError) -> T {
         guard offset >= 0, offset + MemoryLayout<T>.size <= bytes.count else {
             throw .corrupt(path: path, reason: "truncated at byte \(offset)")
         }

@@ -1,3 +1,5 @@
+import GeoNewsData
+
 /// The IANA time zones of `Data/timezones.json`, in the order of `timezone-boundaries.bin`,
 /// each with the country tzdata's `zone.tab` gives it. Written by `Scripts/build_timezones.py`.
 public struct TimeZoneCatalogue: Sendable {

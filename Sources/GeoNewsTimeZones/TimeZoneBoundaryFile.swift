@@ -1,3 +1,5 @@
+import GeoNewsData
+
 /// `timezone-boundaries.bin`: the polygons of timezone-boundary-builder (OpenStreetMap's
 /// borders with territorial waters, the open ocean as `Etc/GMT±N`), decoded from the pinned
 /// wheel by `Scripts/build_timezones.py`. Read at index build time only. Little-endian:
@@ -23,7 +25,7 @@ public struct TimeZoneBoundaryFile: Sendable {
     private let firstPolygon: Int, firstRing: Int, firstVertex: Int, coordinates: Int
 
     /// Maps the file and checks its header, its size and that every table is ordered, so that
-    /// no accessor can read outside the file. Throws ``DataError/corrupt(path:reason:)``
+    /// no accessor can read outside the file. Throws ``/GeoNewsData/DataError/corrupt(path:reason:)``
     /// otherwise.
     public init(path: String) throws(DataError) {
         file = try MappedFile(path: path)

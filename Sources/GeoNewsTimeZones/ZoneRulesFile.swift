@@ -1,3 +1,5 @@
+import GeoNewsData
+
 /// `Data/zoneinfo.bin`: the TZif rules of every zone of `timezones.json`, in its order, from
 /// the same tzdata release as the borders (written by `Scripts/build_timezones.py`):
 ///
