@@ -111,6 +111,11 @@ let package = Package(
                 "GeoNewsHeadlines", "GeoNewsPoints", "GeoNewsTimeZones", "GeoNewsTraces", "GeoNewsVersion",
             ]
         ),
+        // libgeonews's C interface: the header (geonews.h) and the functions behind it, which
+        // Scripts/build-clib links with the Swift runtime into libgeonews.so. No GEOS.
+        .systemLibrary(name: "CGeoNewsABI"),
+        .target(
+            name: "GeoNewsCABI", dependencies: ["CGeoNewsABI", "GeoNewsBoundaries", "GeoNewsData", "GeoNewsGeodesy", "GeoNewsVersion"]),
         // Exit codes and one-line errors shared by the two executables.
         .target(
             name: "GeoNewsCommandLine",

@@ -1,0 +1,112 @@
+/*
+ * libgeonews: GeoNews's resolver in process, for C and anything that calls C (Python's
+ * ctypes, DuckDB, Spark through Python). docs/c-library.md shows how to build and use it.
+ *
+ * One handle, opened once, answers any number of calls from any number of threads at once.
+ * Every string the library returns belongs to the handle (or, for geonews_version and
+ * geonews_reason_name, to the library) and stays valid until geonews_close; never free one.
+ */
+#ifndef GEONEWS_H
+#define GEONEWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this interface; geonews_abi_version() gives the library's. */
+#define GEONEWS_ABI_VERSION 1
+
+/* An opened data folder and the resolver over it. */
+typedef struct geonews geonews;
+
+/* Why a news country is suggested (geonews_result.reason). */
+enum geonews_reason {
+    GEONEWS_REASON_INSIDE = 0,         /* the position is inside it */
+    GEONEWS_REASON_SOVEREIGN = 1,      /* it is the sovereign of the territory that holds the position */
+    GEONEWS_REASON_OFFSHORE = 2,       /* the nearest news country's land lies within the near-shore distance */
+    GEONEWS_REASON_NEAREST_MARKER = 3  /* the nearest news country's marker */
+};
+
+/* Why a position was not resolved (geonews_result.error). */
+enum geonews_error {
+    GEONEWS_OK = 0,
+    GEONEWS_ERROR_LATITUDE = 1,   /* NaN, infinite, or outside -90..90 */
+    GEONEWS_ERROR_LONGITUDE = 2   /* NaN, infinite, or outside -180..180 */
+};
+
+/* The zone of a position that is not resolved (the open ocean's zones are -1 to -25). */
+#define GEONEWS_NO_ZONE INT32_MIN
+
+/*
+ * The answer for one position: what `geonews resolve` writes, by index. Indexes of countries
+ * are the catalogue's (geonews_country_iso2, geonews_country_name); the zone's is
+ * geonews_zone_id's. A position that is not resolved has error set, -1 as its countries and
+ * reason, GEONEWS_NO_ZONE as its zone and 0 as its distance.
+ */
+typedef struct geonews_result {
+    int32_t country;      /* the country or territory that holds the position; -1 at sea */
+    int32_t suggested;    /* the suggested news country */
+    int32_t reason;       /* enum geonews_reason */
+    int32_t zone;         /* the time zone: geonews_zone_id(handle, zone); below 0 the open ocean's */
+    double distance_km;   /* the suggestion's distance: 0 inside, else to its land or marker */
+    int32_t error;        /* enum geonews_error */
+    int32_t reserved;     /* 0 */
+} geonews_result;
+
+/* The library's release, such as "0.6.0". */
+const char *geonews_version(void);
+
+/* GEONEWS_ABI_VERSION of the library. */
+int geonews_abi_version(void);
+
+/*
+ * Opens the data folder `data_dir` (a GeoNews `Data/` folder, or NULL to look where
+ * `geonews` does: $GEONEWS_DATA, then beside the executable and the working directory). The
+ * area and land indexes are read from $GEONEWS_BUILD_DATA, an installed layout or the cache
+ * folder; when none holds them, the committed packs are unpacked into the cache first (about a
+ * second, once). On failure returns NULL and writes one line naming the file and what is wrong
+ * into `error` (at most error_size bytes, always terminated; `error` may be NULL).
+ */
+geonews *geonews_open(const char *data_dir, char *error, size_t error_size);
+
+/* Closes the handle; every string it returned is freed. NULL is ignored. */
+void geonews_close(geonews *handle);
+
+/*
+ * Resolves `count` positions, `latitudes[i]` and `longitudes[i]` in degrees, into
+ * `results[i]`. Returns how many were resolved (the others have error set), or -1 when an
+ * argument is NULL (with count > 0). Never blocks on anything but the CPU; call it from as
+ * many threads at once as there are cores.
+ */
+int64_t geonews_resolve(const geonews *handle, const double *latitudes, const double *longitudes, size_t count,
+                        geonews_result *results);
+
+/* The number of countries and territories in the catalogue. */
+int32_t geonews_country_count(const geonews *handle);
+
+/* A country's ISO 3166-1 alpha-2 code, "" for the few entries with none, NULL for an index
+ * outside the catalogue (such as -1). */
+const char *geonews_country_iso2(const geonews *handle, int32_t country);
+
+/* A country's ISO 3166-1 alpha-3 code, "" for the few entries with none, NULL outside. */
+const char *geonews_country_iso3(const geonews *handle, int32_t country);
+
+/* A country's English name, NULL outside the catalogue. */
+const char *geonews_country_name(const geonews *handle, int32_t country);
+
+/* A time zone's IANA id ("Europe/Paris", or "Etc/GMT+2" on the open ocean), NULL for an
+ * index no result holds (GEONEWS_NO_ZONE among them). */
+const char *geonews_zone_id(const geonews *handle, int32_t zone);
+
+/* A reason's name as `geonews resolve` writes it ("inside", "sovereign", "offshore",
+ * "nearest-marker"), NULL for another value. */
+const char *geonews_reason_name(int32_t reason);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""libgeonews's C interface through ctypes, as a Python caller sees it: the version, the
+answers for known positions, the error results of positions out of range, NULL and bounds
+handling, and the message of a data folder that cannot be opened, cut to the caller's buffer.
+Prints one line per check and "c library abi: N passed, M failed" last; exits 1 on a failure.
+
+usage: abi_check.py LIBRARY DATA_DIR
+"""
+import ctypes
+import math
+import re
+import sys
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok    {name}")
+    else:
+        failed += 1
+        print(f"FAIL  {name} {detail}")
+
+
+class Result(ctypes.Structure):
+    _fields_ = [("country", ctypes.c_int32), ("suggested", ctypes.c_int32), ("reason", ctypes.c_int32),
+                ("zone", ctypes.c_int32), ("distance_km", ctypes.c_double), ("error", ctypes.c_int32),
+                ("reserved", ctypes.c_int32)]
+
+
+def main():
+    lib = ctypes.CDLL(sys.argv[1])
+    data = sys.argv[2].encode()
+    handle_t = ctypes.c_void_p
+    lib.geonews_version.restype = ctypes.c_char_p
+    lib.geonews_open.restype = handle_t
+    lib.geonews_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+    lib.geonews_close.argtypes = [handle_t]
+    doubles = ctypes.POINTER(ctypes.c_double)
+    lib.geonews_resolve.argtypes = [handle_t, doubles, doubles, ctypes.c_size_t, ctypes.POINTER(Result)]
+    lib.geonews_resolve.restype = ctypes.c_int64
+    lib.geonews_country_count.argtypes = [handle_t]
+    for name in ("geonews_country_iso2", "geonews_country_iso3", "geonews_country_name", "geonews_zone_id"):
+        getattr(lib, name).restype = ctypes.c_char_p
+        getattr(lib, name).argtypes = [handle_t, ctypes.c_int32]
+    lib.geonews_reason_name.restype = ctypes.c_char_p
+    lib.geonews_reason_name.argtypes = [ctypes.c_int32]
+
+    release = re.search(r'static let version = "([0-9.]+)"', open("Sources/GeoNewsVersion/GeoNewsRelease.swift").read()).group(1)
+    check(f"geonews_version() is the release, {release}", lib.geonews_version().decode() == release)
+    check("geonews_abi_version() is 1", lib.geonews_abi_version() == 1)
+
+    error = ctypes.create_string_buffer(512)
+    handle = lib.geonews_open(data, error, len(error))
+    check("geonews_open opens Data/", bool(handle), error.value)
+    if not handle:
+        return
+    count = lib.geonews_country_count(handle)
+    check(f"the catalogue holds over 200 countries and territories ({count})", count > 200)
+    codes = [lib.geonews_country_iso2(handle, i).decode() for i in range(count)]
+    names = [lib.geonews_country_name(handle, i).decode() for i in range(count)]
+    france = names.index("France")
+    check("France's entry is FR, FRA", codes[france] == "FR" and lib.geonews_country_iso3(handle, france) == b"FRA")
+    check("indexes outside the catalogue give NULL",
+          lib.geonews_country_iso2(handle, -1) is None and lib.geonews_country_name(handle, count) is None)
+
+    positions = [(48.8566, 2.3522), (0.0, -30.0), (-21.1151, 55.5364), (91.0, 0.0), (math.nan, 0.0),
+                 (0.0, 180.5), (0.0, math.inf), (90.0, 180.0), (-90.0, -180.0)]
+    n = len(positions)
+    lat = (ctypes.c_double * n)(*[p[0] for p in positions])
+    lon = (ctypes.c_double * n)(*[p[1] for p in positions])
+    out = (Result * n)()
+    resolved = lib.geonews_resolve(handle, lat, lon, n, out)
+    check(f"5 of the 9 positions are resolved ({resolved})", resolved == 5)
+
+    def answer(i):
+        r = out[i]
+        name = lambda c: (lib.geonews_country_iso2(handle, c) or b"").decode()
+        return (name(r.country), name(r.suggested), (lib.geonews_reason_name(r.reason) or b"").decode(),
+                (lib.geonews_zone_id(handle, r.zone) or b"").decode(), round(r.distance_km, 3), r.error)
+
+    check("Paris: FR, inside, Europe/Paris", answer(0) == ("FR", "FR", "inside", "Europe/Paris", 0.0, 0), answer(0))
+    a = answer(1)
+    check("the middle of the Atlantic: no country, Etc/GMT+2, the nearest marker",
+          a[0] == "" and a[2] == "nearest-marker" and a[3] == "Etc/GMT+2" and a[4] > 1000 and a[5] == 0, a)
+    check("Réunion: RE, France by sovereignty", answer(2)[:3] == ("RE", "FR", "sovereign"), answer(2))
+    for i, code in ((3, 1), (4, 1), (5, 2), (6, 2)):
+        r = out[i]
+        check(f"{positions[i]} is error {code}, with no country, reason or zone",
+              r.error == code and r.country == -1 and r.suggested == -1 and r.reason == -1
+              and r.zone == -2**31 and r.distance_km == 0 and lib.geonews_zone_id(handle, r.zone) is None)
+    check("the poles' corners resolve", out[7].error == 0 and out[8].error == 0 and answer(8)[0] == "AQ", (answer(7), answer(8)))
+
+    check("a NULL argument gives -1", lib.geonews_resolve(handle, None, lon, n, out) == -1
+          and lib.geonews_resolve(None, lat, lon, n, out) == -1)
+    check("no positions give 0, with NULL arrays", lib.geonews_resolve(handle, None, None, 0, None) == 0)
+    check("reason names outside 0..3 are NULL", lib.geonews_reason_name(4) is None and lib.geonews_reason_name(-1) is None)
+
+    lib.geonews_close(handle)
+    lib.geonews_close(None)
+    check("closing NULL is ignored", True)
+
+    missing = b"/nonexistent/geonews-data"
+    error = ctypes.create_string_buffer(512)
+    check("a missing folder gives NULL and a message naming its file",
+          lib.geonews_open(missing, error, len(error)) is None and b"/nonexistent/geonews-data/" in error.value, error.value)
+    small = ctypes.create_string_buffer(b"\xff" * 12)
+    lib.geonews_open(missing, small, 12)
+    check("the message is cut to the buffer and terminated", small.raw[11] == 0 and len(small.value) == 11, small.raw)
+    check("no buffer is written to with a size of 0 or a NULL buffer",
+          lib.geonews_open(missing, None, 0) is None and lib.geonews_open(missing, small, 0) is None)
+
+
+main()
+print(f"c library abi: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
