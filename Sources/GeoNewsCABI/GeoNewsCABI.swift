@@ -78,6 +78,9 @@ private func handle(_ h: OpaquePointer?) -> CHandle? {
     h.map { Unmanaged<CHandle>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
 }
 
+/// The caller's buffer for a message.
+typealias CMessage = UnsafeMutablePointer<CChar>
+
 /// Writes `message` into the caller's buffer: as many whole characters as fit, terminated.
 private func report(_ message: String, into buffer: UnsafeMutablePointer<CChar>?, size: Int) {
     guard let buffer, size > 0 else { return }
@@ -101,15 +104,33 @@ public func geonewsABIVersion() -> Int32 { GEONEWS_ABI_VERSION }
 
 @_cdecl("geonews_open")
 public func geonewsOpen(_ path: UnsafePointer<CChar>?, _ message: UnsafeMutablePointer<CChar>?, _ messageSize: Int) -> OpaquePointer? {
+    openHandle(path, nil, message, messageSize)
+}
+
+@_cdecl("geonews_open_at")
+public func geonewsOpenAt(
+    _ path: UnsafePointer<CChar>?, _ indexFolder: UnsafePointer<CChar>?, _ message: UnsafeMutablePointer<CChar>?, _ messageSize: Int
+) -> OpaquePointer? {
+    openHandle(path, indexFolder.map { String(cString: $0) }, message, messageSize)
+}
+
+/// A handle on the data folder `path` (or the one found the default way), its indexes read from
+/// `indexFolder` or from where the data folder names; `nil` with the error in `message`.
+private func openHandle(_ path: UnsafePointer<CChar>?, _ indexFolder: String?, _ message: CMessage?, _ size: Int) -> OpaquePointer? {
     do throws(DataError) {
         let data: DataDirectory
         if let path { data = DataDirectory(path: String(cString: path)) } else { data = try DataDirectory.locate() }
-        // The indexes where the resolver reads them, unpacked into the cache on a first run.
-        if access(data.areaIndexFolder + "/" + AreaIndexRecord.fileName, R_OK) != 0 { try data.installAreaIndex() }
-        let resolver = try CountryResolver.load(from: data, options: .batch)
+        if let indexFolder {
+            // That folder alone: made and filled from the packs when it does not hold them.
+            try data.installAreaIndex(into: indexFolder)
+        } else if access(data.areaIndexFolder + "/" + AreaIndexRecord.fileName, R_OK) != 0 {
+            // Where the resolver reads the indexes, unpacked into the cache on a first run.
+            try data.installAreaIndex()
+        }
+        let resolver = try CountryResolver.load(from: data, indexFolder: indexFolder, options: .batch)
         return OpaquePointer(Unmanaged.passRetained(CHandle(resolver: resolver)).toOpaque())
     } catch {
-        report("\(error)", into: message, size: messageSize)
+        report("\(error)", into: message, size: size)
         return nil
     }
 }

@@ -8,8 +8,10 @@ usage: abi_check.py LIBRARY DATA_DIR
 """
 import ctypes
 import math
+import os
 import re
 import sys
+import tempfile
 
 passed = failed = 0
 
@@ -38,6 +40,8 @@ def main():
     lib.geonews_open.restype = handle_t
     lib.geonews_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
     lib.geonews_close.argtypes = [handle_t]
+    lib.geonews_open_at.restype = handle_t
+    lib.geonews_open_at.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
     doubles = ctypes.POINTER(ctypes.c_double)
     lib.geonews_resolve.argtypes = [handle_t, doubles, doubles, ctypes.c_size_t, ctypes.POINTER(Result)]
     lib.geonews_resolve.restype = ctypes.c_int64
@@ -101,6 +105,23 @@ def main():
     lib.geonews_close(handle)
     lib.geonews_close(None)
     check("closing NULL is ignored", True)
+
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = os.path.join(scratch, "indexes", "here").encode()
+        error = ctypes.create_string_buffer(512)
+        opened = lib.geonews_open_at(data, folder, error, len(error))
+        made = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        check("geonews_open_at unpacks the indexes into a folder it makes, and answers from them",
+              bool(opened) and made == [b"area-index.bin", b"land-index.bin"], (error.value, made))
+        if opened:
+            r = (Result * 1)()
+            lib.geonews_resolve(opened, (ctypes.c_double * 1)(48.8566), (ctypes.c_double * 1)(2.3522), 1, r)
+            check("a handle opened there answers Paris", lib.geonews_country_iso2(opened, r[0].country) == b"FR")
+            lib.geonews_close(opened)
+        blocked = os.path.join(scratch, "a-file").encode()
+        open(blocked, "w").close()
+        check("an index folder that is a file is refused with a message naming it",
+              lib.geonews_open_at(data, blocked, error, len(error)) is None and blocked in error.value, error.value)
 
     missing = b"/nonexistent/geonews-data"
     error = ctypes.create_string_buffer(512)

@@ -119,13 +119,17 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
     /// `area-index.bin` (and `country-areas.bin` for exact answers on an edge, when present),
     /// then `land-index.bin`, OpenStreetMap's land.
     ///
-    /// - Parameter options: see ``init(catalogue:index:areas:zoneIDs:options:)``.
-    public static func load(from directory: DataDirectory, options: ResolverOptions = .singlePosition) throws(DataError) -> CountryResolver
-    {
+    /// - Parameters:
+    ///   - indexFolder: the folder that holds the two indexes, instead of the one the data
+    ///     directory names (as ``/GeoNewsData/DataDirectory/installAreaIndex(into:)`` was given).
+    ///   - options: see ``init(catalogue:index:areas:zoneIDs:options:)``.
+    public static func load(
+        from directory: DataDirectory, indexFolder: String? = nil, options: ResolverOptions = .singlePosition
+    ) throws(DataError) -> CountryResolver {
         let catalogue = try Catalogue.load(from: directory)
         let ids = catalogue.countries.map(\.id)
         let zones = try TimeZoneRules.zoneIDs(in: directory)
-        let build = directory.areaIndexFolder
+        let build = indexFolder ?? directory.areaIndexFolder
         let areaFile = try? CountryAreaFile(path: build + "/" + CountryAreaFile.fileName)
         let areas = try AreaIndex(path: build + "/" + AreaIndexFormat.fileName, catalogueIDs: ids, zoneIDs: zones, areas: areaFile)
         // The land the territorial sea is measured from: OpenStreetMap's, in the country index's

@@ -1,0 +1,147 @@
+"""libgeonews through ctypes: the library, the data folder, the folder of the unpacked
+indexes, and one handle for the process."""
+import ctypes
+import json
+import os
+import tempfile
+import threading
+
+import numpy as np
+
+_here = os.path.dirname(os.path.abspath(__file__))
+
+# geonews_result (geonews.h), 32 bytes.
+RESULT = np.dtype(
+    [("country", "<i4"), ("suggested", "<i4"), ("reason", "<i4"), ("zone", "<i4"),
+     ("distance_km", "<f8"), ("error", "<i4"), ("reserved", "<i4")],
+    align=True,
+)
+assert RESULT.itemsize == 32
+NO_ZONE = -(2**31)
+NAUTICAL_ZONES = 25
+REASONS = ["inside", "sovereign", "offshore", "nearest-marker"]
+
+
+class GeoNewsError(Exception):
+    """The library or its data could not be used; the message names the file and the reason."""
+
+
+def library_path():
+    """$GEONEWS_LIBRARY, else the library the wheel carries."""
+    return os.environ.get("GEONEWS_LIBRARY") or os.path.join(_here, "_lib", "libgeonews.so.1")
+
+
+def data_path():
+    """$GEONEWS_DATA, else the data folder the wheel carries."""
+    return os.environ.get("GEONEWS_DATA") or os.path.join(_here, "_data")
+
+
+def index_folder(data):
+    """Where the unpacked indexes live: $GEONEWS_INDEX_DIR; else the cache folder the `geonews`
+    command uses ($XDG_CACHE_HOME/geonews/<data id>, or ~/.cache/...), when it can be written;
+    else a folder of this user's in the temporary directory (a Spark executor's home is often
+    read-only)."""
+    named = os.environ.get("GEONEWS_INDEX_DIR")
+    if named:
+        return named
+    record = os.path.join(data, "area-index.json")
+    try:
+        with open(record, encoding="utf-8") as f:
+            data_id = json.load(f)["checksum"].lower()
+    except OSError as e:
+        raise GeoNewsError(f"cannot read {record}: {e.strerror}; set GEONEWS_DATA to a GeoNews Data folder") from None
+    except (ValueError, KeyError):
+        raise GeoNewsError(f"{record} is damaged: no checksum") from None
+    bases = []
+    xdg, home = os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME")
+    if xdg and xdg.startswith("/"):
+        bases.append(xdg)
+    elif home and home.startswith("/"):
+        bases.append(os.path.join(home, ".cache"))
+    bases.append(os.path.join(tempfile.gettempdir(), f"geonews-{os.getuid()}"))
+    for base in bases:
+        folder = os.path.join(base, "geonews", data_id)
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(folder, os.W_OK) or os.path.exists(os.path.join(folder, "area-index.bin")):
+            return folder
+    raise GeoNewsError(f"no writable folder for the indexes (tried {', '.join(bases)}); set GEONEWS_INDEX_DIR")
+
+
+class Library:
+    """The loaded library and one open handle; the names it hands out, decoded once."""
+
+    def __init__(self, path, data, indexes):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise GeoNewsError(f"cannot load {path}: {e}") from None
+        handle = ctypes.c_void_p
+        lib.geonews_version.restype = ctypes.c_char_p
+        lib.geonews_open_at.restype = handle
+        lib.geonews_open_at.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+        lib.geonews_close.argtypes = [handle]
+        lib.geonews_resolve.restype = ctypes.c_int64
+        lib.geonews_resolve.argtypes = [handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        lib.geonews_country_count.argtypes = [handle]
+        for name in ("geonews_country_iso2", "geonews_country_iso3", "geonews_country_name", "geonews_zone_id"):
+            getattr(lib, name).restype = ctypes.c_char_p
+            getattr(lib, name).argtypes = [handle, ctypes.c_int32]
+        if lib.geonews_abi_version() != 1:
+            raise GeoNewsError(f"{path} has interface version {lib.geonews_abi_version()}, this package reads 1")
+        error = ctypes.create_string_buffer(1024)
+        self.handle = lib.geonews_open_at(data.encode(), indexes.encode(), error, len(error))
+        if not self.handle:
+            raise GeoNewsError(error.value.decode("utf-8", "replace"))
+        self.lib = lib
+        self.version = lib.geonews_version().decode()
+        count = lib.geonews_country_count(self.handle)
+        self.iso2 = [lib.geonews_country_iso2(self.handle, i).decode() for i in range(count)]
+        # The codes once each (Somaliland shares Somalia's, several entries have none), and
+        # each catalogue index's place among them: a dictionary column's values are unique.
+        self.codes = sorted(set(self.iso2))
+        place = {code: k for k, code in enumerate(self.codes)}
+        self.code_of = np.array([place[code] for code in self.iso2], dtype=np.int32)
+        self.iso3 = [lib.geonews_country_iso3(self.handle, i).decode() for i in range(count)]
+        self.names = [lib.geonews_country_name(self.handle, i).decode() for i in range(count)]
+        zones = []
+        while True:
+            zone = lib.geonews_zone_id(self.handle, len(zones))
+            if zone is None:
+                break
+            zones.append(zone.decode())
+        self.zone_count = len(zones)
+        # The zones by index, then the open ocean's from -1 down to -25 (which the zones' file
+        # may hold too), and each one's place among the names once each.
+        self.zones = zones + [lib.geonews_zone_id(self.handle, -k).decode() for k in range(1, NAUTICAL_ZONES + 1)]
+        self.zone_names = sorted(set(self.zones))
+        place = {name: k for k, name in enumerate(self.zone_names)}
+        self.zone_name_of = np.array([place[name] for name in self.zones], dtype=np.int32)
+
+    def resolve_into(self, lat, lon, out):
+        """Resolves the float64 arrays `lat` and `lon` into the RESULT array `out` (all
+        contiguous, of one length); the GIL is released for the call."""
+        n = len(lat)
+        if n == 0:
+            return 0
+        done = self.lib.geonews_resolve(self.handle, lat.ctypes.data, lon.ctypes.data, n, out.ctypes.data)
+        if done < 0:
+            raise GeoNewsError("geonews_resolve refused its arguments")
+        return done
+
+
+_lock = threading.Lock()
+_library = None
+
+
+def library():
+    """The process's library and handle, opened at the first call."""
+    global _library
+    if _library is None:
+        with _lock:
+            if _library is None:
+                data = data_path()
+                _library = Library(library_path(), data, index_folder(data))
+    return _library

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The Python package as a user gets it: builds the wheel (Scripts/build-wheel), checks its
+# platform tag with auditwheel, installs it with pip into a fresh venv, and runs
+# Tests/Python/test_geonews.py there against `geonews resolve` on 200,000 uniform positions.
+# Prints "python: N passed, M failed" last; exits 1 when a check failed.
+#
+#   Tests/Python/run.sh [--no-build]
+#
+# Needs the release `geonews` in .build/release; --no-build is passed on to Scripts/build-wheel.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+passed=0
+failed=0
+check() {  # check NAME COMMAND...: runs the command, counts and reports it
+  local name="$1"; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok    $name"; else failed=$((failed + 1)); echo "FAIL  $name"; fi
+}
+finish() { echo "python: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+scratch="$(mktemp -d)"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
+
+check "Scripts/build-wheel builds dist/geonews-*.whl" Scripts/build-wheel "$@"
+wheel="$(ls dist/geonews-*.whl 2>/dev/null | head -n 1)"
+[ -n "$wheel" ] || finish
+tag="$(basename "$wheel" .whl | sed 's/.*-py3-none-//')"
+tagged() {  # auditwheel names the wheel's own tag as the platform its library allows
+  local shown
+  shown="$(.venv-python/bin/auditwheel show "$wheel" 2>&1)" || { echo "$shown"; return 1; }
+  echo "      $(grep -m1 -o 'platform tag[^.]*' <<<"$shown")"
+  grep -q "\"$tag\"" <<<"$shown"
+}
+check "auditwheel show: the library keeps the wheel to its tag, $tag" tagged
+installed() {
+  python3 -m venv "$scratch/venv" && "$scratch/venv/bin/pip" install -q --disable-pip-version-check "$wheel" pandas==3.1.1
+}
+check "pip installs the wheel and its dependencies into a fresh venv" installed
+[ -x "$scratch/venv/bin/python" ] || finish
+
+python3 Benchmarks/resolve/generate_positions.py 200000 "$scratch/uniform.csv" --uniform --seed 23
+.build/release/geonews resolve --no-progress "$scratch/uniform.csv" -o "$scratch/resolved.csv"
+# The indexes `geonews resolve` read (with country-areas.bin beside them in a checkout, which
+# settles positions within rounding of a zone's edge), so that the two compare like with like.
+indexes="$(dirname "$(.build/release/geonews data path)")"
+(
+  cd "$scratch"  # away from the checkout, so that `import geonews` is the installed one
+  GEONEWS_INDEX_DIR="$indexes" \
+  GEONEWS_UNIFORM="$scratch/uniform.csv" GEONEWS_RESOLVED="$scratch/resolved.csv" XDG_CACHE_HOME="$scratch/cache" \
+    "$scratch/venv/bin/python" "$root/Tests/Python/test_geonews.py" 2>&1
+) | tee "$scratch/unittest.log"
+passed=$((passed + $(grep -cE ' \.\.\. ok$' "$scratch/unittest.log")))
+failed=$((failed + $(grep -cE ' \.\.\. (FAIL|ERROR)$' "$scratch/unittest.log")))
+grep -qE '^OK$' "$scratch/unittest.log" || { grep -q ' \.\.\. \(FAIL\|ERROR\)$' "$scratch/unittest.log" || failed=$((failed + 1)); }
+finish

@@ -1,0 +1,141 @@
+"""The geonews wheel as a Python user has it, installed in a venv: answers, the columns'
+types, errors, threads, pandas, and agreement with `geonews resolve` on uniform positions.
+
+Run by Tests/Python/run.sh with GEONEWS_BINARY (the release `geonews`), GEONEWS_UNIFORM (a CSV
+of uniform positions, `id,lat,lon`) and GEONEWS_RESOLVED (`geonews resolve`'s rows of it).
+"""
+import csv
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+import geonews
+
+
+def kilometres(value):
+    """distance_km as geonews writes it: three decimals, rounded half away from zero."""
+    scaled = value * 1000 if math.isfinite(value) else 0.0
+    m = int(abs(scaled))
+    if abs(scaled) - m >= 0.5:
+        m += 1
+    return f"{'-' if scaled < 0 and m > 0 else ''}{m // 1000}.{m % 1000:03d}"
+
+
+class ResolveTests(unittest.TestCase):
+    def test_known_positions(self):
+        t = geonews.resolve([48.8566, 0.0, -21.1151, 65.5, 65.5], [2.3522, -30.0, 55.5364, 180.0, -180.0])
+        rows = t.to_pylist()
+        self.assertEqual(rows[0], {"country_iso2": "FR", "suggested_iso2": "FR", "suggestion_reason": "inside",
+                                   "distance_km": 0.0, "time_zone": "Europe/Paris", "error": None})
+        self.assertIsNone(rows[1]["country_iso2"])
+        self.assertEqual((rows[1]["suggested_iso2"], rows[1]["suggestion_reason"], rows[1]["time_zone"]),
+                         ("BR", "nearest-marker", "Etc/GMT+2"))
+        self.assertGreater(rows[1]["distance_km"], 1000)
+        self.assertEqual((rows[2]["country_iso2"], rows[2]["suggested_iso2"], rows[2]["suggestion_reason"]),
+                         ("RE", "FR", "sovereign"))
+        # The antimeridian from both sides: Chukotka, Russia.
+        self.assertEqual(rows[3]["country_iso2"], "RU")
+        self.assertEqual(rows[4]["country_iso2"], "RU")
+
+    def test_string_columns_are_dictionaries_over_the_catalogue(self):
+        t = geonews.resolve(np.array([48.8566, 52.52]), np.array([2.3522, 13.405]))
+        self.assertEqual(t.column_names, geonews.COLUMNS)
+        for name in ("country_iso2", "suggested_iso2", "suggestion_reason", "time_zone"):
+            self.assertTrue(pa.types.is_dictionary(t.schema.field(name).type), name)
+        self.assertEqual(t.schema.field("distance_km").type, pa.float64())
+        self.assertEqual(t.schema.field("error").type, pa.string())
+        self.assertGreater(len(t.column("country_iso2").chunk(0).dictionary), 200)
+
+    def test_bad_positions_are_error_rows(self):
+        lat = pa.array([91.0, None, 10.0, 10.0, 48.8566])
+        lon = pa.array([0.0, 0.0, 181.0, float("inf"), 2.3522])
+        rows = geonews.resolve(lat, lon).to_pylist()
+        self.assertEqual(rows[0]["error"], "latitude 91.0 is outside -90…90")
+        self.assertEqual(rows[1]["error"], "latitude nan is not a finite number")
+        self.assertEqual(rows[2]["error"], "longitude 181.0 is outside -180…180")
+        self.assertEqual(rows[3]["error"], "longitude inf is not a finite number")
+        for row in rows[:4]:
+            self.assertEqual([row[c] for c in geonews.COLUMNS[:5]], [None] * 5, row)
+        self.assertEqual(rows[4]["country_iso2"], "FR")
+        self.assertIsNone(rows[4]["error"])
+
+    def test_bad_arguments_are_refused(self):
+        with self.assertRaisesRegex(ValueError, "lat has 2 values and lon 1"):
+            geonews.resolve([1.0, 2.0], [3.0])
+        with self.assertRaisesRegex(ValueError, "one-dimensional"):
+            geonews.resolve(np.zeros((2, 2)), np.zeros((2, 2)))
+        with self.assertRaisesRegex(TypeError, "lat: not numbers"):
+            geonews.resolve(["a"], [1.0])
+        self.assertEqual(geonews.resolve([], []).num_rows, 0)
+
+    def test_threads_give_the_answers_of_one(self):
+        rng = np.random.default_rng(5)
+        lat = np.degrees(np.arcsin(rng.uniform(-1, 1, 400_000)))
+        lon = rng.uniform(-180, 180, 400_000)
+        one = geonews.resolve(lat, lon, threads=1)
+        four = geonews.resolve(lat, lon, threads=4)
+        self.assertTrue(one.equals(four))
+        self.assertGreater(pa.compute.count(one.column("country_iso2")).as_py(), 100_000)
+
+    def test_pandas(self):
+        df = pd.DataFrame({"id": [1, 2], "latitude": [48.8566, 0.0], "longitude": [2.3522, -30.0]})
+        out = geonews.resolve_df(df, lat="latitude", lon="longitude")
+        self.assertEqual(list(out.columns), ["id", "latitude", "longitude"] + geonews.COLUMNS)
+        self.assertEqual(out["country_iso2"].iloc[0], "FR")
+        self.assertTrue(pd.isna(out["country_iso2"].iloc[1]))
+        self.assertEqual(str(out["time_zone"].dtype), "category")
+        self.assertEqual(list(df.columns), ["id", "latitude", "longitude"], "the input is left as it was")
+        with self.assertRaisesRegex(KeyError, "no column 'lat'"):
+            geonews.resolve_df(df)
+
+    def test_the_same_rows_as_geonews_resolve(self):
+        with open(os.environ["GEONEWS_UNIFORM"], newline="") as f:
+            rows = list(csv.reader(f))[1:]
+        lat = np.array([float(r[1]) for r in rows])
+        lon = np.array([float(r[2]) for r in rows])
+        t = geonews.resolve(lat, lon)
+        got = ["" if v is None else v for v in t.column("country_iso2").to_pylist()]
+        suggested = t.column("suggested_iso2").to_pylist()
+        reasons = t.column("suggestion_reason").to_pylist()
+        km = t.column("distance_km").to_pylist()
+        zones = t.column("time_zone").to_pylist()
+        with open(os.environ["GEONEWS_RESOLVED"], newline="") as f:
+            expected = list(csv.reader(f))[1:]
+        self.assertEqual(len(expected), len(rows))
+        mismatches = 0
+        for i, e in enumerate(expected):
+            mine = [e[0], e[1], e[2], got[i], suggested[i], reasons[i], kilometres(km[i]), zones[i], ""]
+            if mine != e:
+                mismatches += 1
+                if mismatches <= 3:
+                    print("differs:", mine, e, file=sys.stderr)
+        self.assertEqual(mismatches, 0)
+
+    def test_a_read_only_home_unpacks_into_the_temporary_folder(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "GEONEWS_INDEX_DIR")}
+            env.update(HOME="/proc/geonews-read-only", TMPDIR=scratch)
+            code = "import geonews; print(geonews.resolve([48.8566], [2.3522]).column('country_iso2')[0])"
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(out.stdout.strip(), "FR")
+            found = [os.path.join(d, f) for d, _, fs in os.walk(scratch) for f in fs]
+            self.assertTrue(any(p.endswith("/land-index.bin") for p in found), found)
+
+    def test_a_missing_data_folder_is_named(self):
+        env = dict(os.environ, GEONEWS_DATA="/nonexistent/geonews-data")
+        code = "import geonews; geonews.resolve([1.0], [2.0])"
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("/nonexistent/geonews-data/area-index.json", out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
