@@ -15,9 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pyarrow as pa
 
-from ._native import NO_ZONE, REASONS, RESULT, GeoNewsError, library
+from ._native import COLUMN_TYPES, REASONS, DataError, library
 
-__all__ = ["resolve", "resolve_df", "GeoNewsError", "COLUMNS", "__version__"]
+__all__ = ["resolve", "resolve_df", "DataError", "COLUMNS", "__version__"]
 __version__ = "0.6.0"
 
 #: The columns of `resolve`, as `geonews resolve` names them.
@@ -43,26 +43,29 @@ def _floats(values, name):
     return array
 
 
-def _results(lat, lon, threads):
+def _columns(lat, lon, threads):
+    """The library's columns (COLUMN_TYPES) for the positions, split across threads."""
     lib = library()
-    out = np.empty(len(lat), dtype=RESULT)
     n = len(lat)
+    out = {name: np.empty(n, dtype=kind) for name, kind in COLUMN_TYPES}
     workers = threads or os.cpu_count() or 1
     if n < _PARALLEL_FROM or workers <= 1:
-        lib.resolve_into(lat, lon, out)
+        lib.resolve_columns(lat, lon, out)
         return out
     step = math.ceil(n / workers)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        jobs = [pool.submit(lib.resolve_into, lat[i:i + step], lon[i:i + step], out[i:i + step]) for i in range(0, n, step)]
+        jobs = [
+            pool.submit(lib.resolve_columns, lat[i:i + step], lon[i:i + step], {k: v[i:i + step] for k, v in out.items()})
+            for i in range(0, n, step)
+        ]
         for job in jobs:
             job.result()
     return out
 
 
-def _coded(indexes, names, valid):
-    """A dictionary array of `names`, null where not `valid`."""
-    return pa.DictionaryArray.from_arrays(
-        pa.array(np.where(valid, indexes, 0).astype(np.int32), mask=~valid), pa.array(names, pa.string()))
+def _coded(indexes, names):
+    """A dictionary array over `names`, null where an index is below 0."""
+    return pa.DictionaryArray.from_arrays(pa.array(indexes, mask=indexes < 0), pa.array(names, pa.string()))
 
 
 def _error_texts(lat, lon, codes):
@@ -91,20 +94,16 @@ def resolve(lat, lon, *, threads=None):
     lat, lon = _floats(lat, "lat"), _floats(lon, "lon")
     if len(lat) != len(lon):
         raise ValueError(f"lat has {len(lat)} values and lon {len(lon)}")
-    r = _results(lat, lon, threads)
+    c = _columns(lat, lon, threads)
     lib = library()
-    ok = r["error"] == 0
-    has_country = ok & (r["country"] >= 0)
-    country = lib.code_of[np.where(has_country, r["country"], 0)]
-    suggested = lib.code_of[np.where(ok, r["suggested"], 0)]
-    zone = lib.zone_name_of[np.where(ok, np.where(r["zone"] >= 0, r["zone"], lib.zone_count - 1 - r["zone"].astype(np.int64)), 0)]
+    failed = c["error"] != 0
     columns = [
-        _coded(country, lib.codes, has_country),
-        _coded(suggested, lib.codes, ok),
-        _coded(r["reason"], REASONS, ok),
-        pa.array(r["distance_km"], mask=~ok),
-        _coded(zone, lib.zone_names, ok),
-        _error_texts(lat, lon, r["error"]) if not ok.all() else pa.nulls(len(r), pa.string()),
+        _coded(c["country"], lib.codes),
+        _coded(c["suggested"], lib.codes),
+        _coded(c["reason"], REASONS),
+        pa.array(c["distance_km"], mask=failed),
+        _coded(c["zone"], lib.zone_names),
+        _error_texts(lat, lon, c["error"]) if failed.any() else pa.nulls(len(lat), pa.string()),
     ]
     return pa.Table.from_arrays(columns, names=COLUMNS)
 

@@ -10,20 +10,12 @@ import numpy as np
 
 _here = os.path.dirname(os.path.abspath(__file__))
 
-# geonews_result (geonews.h), 32 bytes.
-RESULT = np.dtype(
-    [("country", "<i4"), ("suggested", "<i4"), ("reason", "<i4"), ("zone", "<i4"),
-     ("distance_km", "<f8"), ("error", "<i4"), ("reserved", "<i4")],
-    align=True,
-)
-assert RESULT.itemsize == 32
-NO_ZONE = -(2**31)
-NAUTICAL_ZONES = 25
 REASONS = ["inside", "sovereign", "offshore", "nearest-marker"]
 
 
-class GeoNewsError(Exception):
-    """The library or its data could not be used; the message names the file and the reason."""
+class DataError(Exception):
+    """The library or its data could not be used: the message names the file, what is wrong,
+    and the command that makes it again."""
 
 
 def library_path():
@@ -49,9 +41,9 @@ def index_folder(data):
         with open(record, encoding="utf-8") as f:
             data_id = json.load(f)["checksum"].lower()
     except OSError as e:
-        raise GeoNewsError(f"cannot read {record}: {e.strerror}; set GEONEWS_DATA to a GeoNews Data folder") from None
+        raise DataError(f"cannot read {record}: {e.strerror}; set GEONEWS_DATA to a GeoNews Data folder") from None
     except (ValueError, KeyError):
-        raise GeoNewsError(f"{record} is damaged: no checksum") from None
+        raise DataError(f"{record} is damaged: no checksum") from None
     bases = []
     xdg, home = os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME")
     if xdg and xdg.startswith("/"):
@@ -67,7 +59,7 @@ def index_folder(data):
             continue
         if os.access(folder, os.W_OK) or os.path.exists(os.path.join(folder, "area-index.bin")):
             return folder
-    raise GeoNewsError(f"no writable folder for the indexes (tried {', '.join(bases)}); set GEONEWS_INDEX_DIR")
+    raise DataError(f"no writable folder for the indexes (tried {', '.join(bases)}); set GEONEWS_INDEX_DIR")
 
 
 class Library:
@@ -77,7 +69,7 @@ class Library:
         try:
             lib = ctypes.CDLL(path)
         except OSError as e:
-            raise GeoNewsError(f"cannot load {path}: {e}") from None
+            raise DataError(f"cannot load {path}: {e}") from None
         handle = ctypes.c_void_p
         lib.geonews_version.restype = ctypes.c_char_p
         lib.geonews_open_at.restype = handle
@@ -85,51 +77,53 @@ class Library:
         lib.geonews_close.argtypes = [handle]
         lib.geonews_resolve.restype = ctypes.c_int64
         lib.geonews_resolve.argtypes = [handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        lib.geonews_resolve_columns.restype = ctypes.c_int64
+        lib.geonews_resolve_columns.argtypes = [handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
         lib.geonews_country_count.argtypes = [handle]
+        lib.geonews_code_count.argtypes = [handle]
+        lib.geonews_zone_name_count.argtypes = [handle]
+        for name in ("geonews_code", "geonews_zone_name"):
+            getattr(lib, name).restype = ctypes.c_char_p
+            getattr(lib, name).argtypes = [handle, ctypes.c_int32]
         for name in ("geonews_country_iso2", "geonews_country_iso3", "geonews_country_name", "geonews_zone_id"):
             getattr(lib, name).restype = ctypes.c_char_p
             getattr(lib, name).argtypes = [handle, ctypes.c_int32]
         if lib.geonews_abi_version() != 1:
-            raise GeoNewsError(f"{path} has interface version {lib.geonews_abi_version()}, this package reads 1")
+            raise DataError(f"{path} has interface version {lib.geonews_abi_version()}, this package reads 1")
         error = ctypes.create_string_buffer(1024)
         self.handle = lib.geonews_open_at(data.encode(), indexes.encode(), error, len(error))
         if not self.handle:
-            raise GeoNewsError(error.value.decode("utf-8", "replace"))
+            raise DataError(error.value.decode("utf-8", "replace"))
         self.lib = lib
         self.version = lib.geonews_version().decode()
         count = lib.geonews_country_count(self.handle)
         self.iso2 = [lib.geonews_country_iso2(self.handle, i).decode() for i in range(count)]
-        # The codes once each (Somaliland shares Somalia's, several entries have none), and
-        # each catalogue index's place among them: a dictionary column's values are unique.
-        self.codes = sorted(set(self.iso2))
-        place = {code: k for k, code in enumerate(self.codes)}
-        self.code_of = np.array([place[code] for code in self.iso2], dtype=np.int32)
         self.iso3 = [lib.geonews_country_iso3(self.handle, i).decode() for i in range(count)]
         self.names = [lib.geonews_country_name(self.handle, i).decode() for i in range(count)]
-        zones = []
-        while True:
-            zone = lib.geonews_zone_id(self.handle, len(zones))
-            if zone is None:
-                break
-            zones.append(zone.decode())
-        self.zone_count = len(zones)
-        # The zones by index, then the open ocean's from -1 down to -25 (which the zones' file
-        # may hold too), and each one's place among the names once each.
-        self.zones = zones + [lib.geonews_zone_id(self.handle, -k).decode() for k in range(1, NAUTICAL_ZONES + 1)]
-        self.zone_names = sorted(set(self.zones))
-        place = {name: k for k, name in enumerate(self.zone_names)}
-        self.zone_name_of = np.array([place[name] for name in self.zones], dtype=np.int32)
+        # The distinct codes and zone ids the columns index (geonews_resolve_columns).
+        self.codes = [lib.geonews_code(self.handle, k).decode() for k in range(lib.geonews_code_count(self.handle))]
+        self.zone_names = [lib.geonews_zone_name(self.handle, k).decode() for k in range(lib.geonews_zone_name_count(self.handle))]
 
-    def resolve_into(self, lat, lon, out):
-        """Resolves the float64 arrays `lat` and `lon` into the RESULT array `out` (all
-        contiguous, of one length); the GIL is released for the call."""
+    def resolve_columns(self, lat, lon, columns):
+        """Resolves `lat` and `lon` into `columns` (COLUMN_TYPES' arrays, of their length, or
+        slices of such arrays); the GIL is released for the call."""
         n = len(lat)
         if n == 0:
             return 0
-        done = self.lib.geonews_resolve(self.handle, lat.ctypes.data, lon.ctypes.data, n, out.ctypes.data)
+        pointers = Columns(*(columns[name].ctypes.data for name, _ in COLUMN_TYPES))
+        done = self.lib.geonews_resolve_columns(self.handle, lat.ctypes.data, lon.ctypes.data, n, ctypes.addressof(pointers))
         if done < 0:
-            raise GeoNewsError("geonews_resolve refused its arguments")
+            raise DataError("geonews_resolve_columns refused its arguments")
         return done
+
+
+# geonews_columns (geonews.h): the arrays, in order, and their element types.
+COLUMN_TYPES = [("country", np.int16), ("suggested", np.int16), ("reason", np.int8), ("zone", np.int16),
+                ("distance_km", np.float64), ("error", np.int8)]
+
+
+class Columns(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_void_p) for name, _ in COLUMN_TYPES]
 
 
 _lock = threading.Lock()

@@ -92,6 +92,38 @@ void geonews_close(geonews *handle);
 int64_t geonews_resolve(const geonews *handle, const double *latitudes, const double *longitudes, size_t count,
                         geonews_result *results);
 
+/*
+ * The answers as columns, for callers that build columns (Arrow, NumPy, DuckDB vectors): each
+ * array, when not NULL, receives `count` elements. Countries are written as indexes into the
+ * handle's distinct ISO codes (geonews_code; entries that share a code, such as Somaliland and
+ * Somalia, share the index), -1 at sea or for a position not resolved; the zone as an index
+ * into the distinct zone ids (geonews_zone_name), -1 when not resolved; the reason as enum
+ * geonews_reason, -1 when not resolved; the distance as in geonews_result, 0 when not
+ * resolved; the error as enum geonews_error.
+ */
+typedef struct geonews_columns {
+    int16_t *country;
+    int16_t *suggested;
+    int8_t *reason;
+    int16_t *zone;
+    double *distance_km;
+    int8_t *error;
+} geonews_columns;
+
+/* As geonews_resolve, into columns. Returns how many were resolved, or -1 when an argument is
+ * NULL (with count > 0). */
+int64_t geonews_resolve_columns(const geonews *handle, const double *latitudes, const double *longitudes, size_t count,
+                                const geonews_columns *columns);
+
+/* The number of distinct ISO 3166-1 alpha-2 codes of the catalogue, and each ("" among them
+ * for the entries with none), sorted; NULL outside. */
+int32_t geonews_code_count(const geonews *handle);
+const char *geonews_code(const geonews *handle, int32_t code);
+
+/* The number of distinct zone ids a result can name, and each, sorted; NULL outside. */
+int32_t geonews_zone_name_count(const geonews *handle);
+const char *geonews_zone_name(const geonews *handle, int32_t zone);
+
 /* The number of countries and territories in the catalogue. */
 int32_t geonews_country_count(const geonews *handle);
 

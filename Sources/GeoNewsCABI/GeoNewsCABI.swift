@@ -26,16 +26,37 @@ final class CHandle: Sendable {
     let zones: CStrings
     let zoneCount: Int32
 
+    /// The distinct codes and zone ids, sorted, and each catalogue index's and zone's place
+    /// among them (the zones', then the nautical zones' from -1 down).
+    let codes: CStrings, codeCount: Int32, codeOf: [Int16]
+    let zoneNames: CStrings, zoneNameCount: Int32, zoneNameOf: [Int16]
+
     init(resolver: CountryResolver) {
         self.resolver = resolver
         let countries = resolver.catalogue.countries
         countryCount = Int32(countries.count)
-        iso2 = CStrings(countries.map { $0.iso2 ?? "" })
+        let codes = countries.map { $0.iso2 ?? "" }
+        iso2 = CStrings(codes)
         iso3 = CStrings(countries.map { $0.iso3 ?? "" })
         names = CStrings(countries.map(\.name))
         zoneCount = Int32(resolver.zoneIDs.count)
-        zones = CStrings(resolver.zoneIDs + (1...25).map { IndexedResolution.nauticalZoneID(-Int32($0)) })
+        let zones = resolver.zoneIDs + (1...25).map { IndexedResolution.nauticalZoneID(-Int32($0)) }
+        self.zones = CStrings(zones)
+        (self.codes, codeCount, codeOf) = Self.distinct(codes)
+        (zoneNames, zoneNameCount, zoneNameOf) = Self.distinct(zones)
     }
+
+    /// `strings` once each, sorted, and each one's place among them.
+    private static func distinct(_ strings: [String]) -> (CStrings, Int32, [Int16]) {
+        let sorted = Array(Set(strings)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var place: [String: Int16] = [:]
+        for (k, s) in sorted.enumerated() { place[s] = Int16(k) }
+        return (CStrings(sorted), Int32(sorted.count), strings.map { place[$0]! })
+    }
+
+    /// The zone's place among the distinct zone ids.
+    @inline(__always)
+    func zoneName(_ z: Int32) -> Int16 { zoneNameOf[z >= 0 ? Int(z) : Int(zoneCount) + Int(-z) - 1] }
 
     func zone(_ z: Int32) -> UnsafePointer<CChar>? {
         if z >= 0 { return z < zoneCount ? zones[Int(z)] : nil }
@@ -72,7 +93,6 @@ final class CStrings: @unchecked Sendable {
 
 private let versionText = CStrings([GeoNewsRelease.version])
 private let reasonTexts = CStrings(["inside", "sovereign", "offshore", "nearest-marker"])
-private let reasons: [SuggestionReason] = [.inside, .sovereign, .offshore, .nearestMarker]
 
 private func handle(_ h: OpaquePointer?) -> CHandle? {
     h.map { Unmanaged<CHandle>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
@@ -148,6 +168,66 @@ public func geonewsResolve(
 ) -> Int64 {
     guard count > 0 else { return 0 }
     guard let handle = handle(h), let latitudes, let longitudes, let results else { return -1 }
+    return resolveBlocks(
+        handle, latitudes, longitudes, count,
+        unresolved: { i, error in
+            results[i] = geonews_result(
+                country: -1, suggested: -1, reason: -1, zone: Int32.min, distance_km: 0, error: Int32(error.rawValue), reserved: 0)
+        },
+        answered: { i, a in
+            results[i] = geonews_result(
+                country: a.country, suggested: a.suggested, reason: Int32(reasonCode(a.reason)), zone: a.zone,
+                distance_km: a.distanceKm, error: 0, reserved: 0)
+        })
+}
+
+@_cdecl("geonews_resolve_columns")
+public func geonewsResolveColumns(
+    _ h: OpaquePointer?, _ latitudes: UnsafePointer<Double>?, _ longitudes: UnsafePointer<Double>?, _ count: Int,
+    _ columns: UnsafePointer<geonews_columns>?
+) -> Int64 {
+    guard count > 0 else { return 0 }
+    guard let handle = handle(h), let latitudes, let longitudes, let c = columns?.pointee else { return -1 }
+    return handle.codeOf.withUnsafeBufferPointer { codeOf in
+        resolveBlocks(
+            handle, latitudes, longitudes, count,
+            unresolved: { i, error in
+                c.country?[i] = -1
+                c.suggested?[i] = -1
+                c.reason?[i] = -1
+                c.zone?[i] = -1
+                c.distance_km?[i] = 0
+                c.error?[i] = Int8(error.rawValue)
+            },
+            answered: { i, a in
+                c.country?[i] = a.country >= 0 ? codeOf[Int(a.country)] : -1
+                c.suggested?[i] = codeOf[Int(a.suggested)]
+                c.reason?[i] = reasonCode(a.reason)
+                c.zone?[i] = handle.zoneName(a.zone)
+                c.distance_km?[i] = a.distanceKm
+                c.error?[i] = 0
+            })
+    }
+}
+
+/// `enum geonews_reason`'s value of a reason.
+@inline(__always)
+private func reasonCode(_ reason: SuggestionReason) -> Int8 {
+    switch reason {
+    case .inside: 0
+    case .sovereign: 1
+    case .offshore: 2
+    case .nearestMarker: 3
+    }
+}
+
+/// Checks each position, resolves the valid ones by blocks through the resolver's batch path,
+/// and hands each row to `unresolved` (with why) or `answered`; returns how many were answered.
+@inline(__always)
+private func resolveBlocks(
+    _ handle: CHandle, _ latitudes: UnsafePointer<Double>, _ longitudes: UnsafePointer<Double>, _ count: Int,
+    unresolved: (Int, geonews_error) -> Void, answered: (Int, IndexedResolution) -> Void
+) -> Int64 {
     let block = 1024
     var resolved: Int64 = 0
     withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: block) { positions in
@@ -159,30 +239,19 @@ public func geonewsResolve(
                     var n = 0
                     for i in start..<end {
                         let lat = latitudes[i], lon = longitudes[i]
-                        var error = GEONEWS_OK
                         if !(lat.isFinite && (-90.0...90.0).contains(lat)) {
-                            error = GEONEWS_ERROR_LATITUDE
+                            unresolved(i, GEONEWS_ERROR_LATITUDE)
                         } else if !(lon.isFinite && (-180.0...180.0).contains(lon)) {
-                            error = GEONEWS_ERROR_LONGITUDE
-                        }
-                        if error == GEONEWS_OK {
+                            unresolved(i, GEONEWS_ERROR_LONGITUDE)
+                        } else {
                             positions[n] = Coordinate(latitude: lat, longitude: lon)
                             rows[n] = i
                             n += 1
-                        } else {
-                            results[i] = geonews_result(
-                                country: -1, suggested: -1, reason: -1, zone: Int32.min, distance_km: 0, error: Int32(error.rawValue),
-                                reserved: 0)
                         }
                     }
                     handle.resolver.resolveIndexed(
                         UnsafeBufferPointer(rebasing: positions[..<n]), into: UnsafeMutableBufferPointer(rebasing: answers[..<n]))
-                    for k in 0..<n {
-                        let a = answers[k]
-                        results[rows[k]] = geonews_result(
-                            country: a.country, suggested: a.suggested, reason: Int32(reasons.firstIndex(of: a.reason) ?? -1),
-                            zone: a.zone, distance_km: a.distanceKm, error: 0, reserved: 0)
-                    }
+                    for k in 0..<n { answered(rows[k], answers[k]) }
                     resolved += Int64(n)
                     start = end
                 }
@@ -190,6 +259,24 @@ public func geonewsResolve(
         }
     }
     return resolved
+}
+
+@_cdecl("geonews_code_count")
+public func geonewsCodeCount(_ h: OpaquePointer?) -> Int32 { handle(h)?.codeCount ?? 0 }
+
+@_cdecl("geonews_code")
+public func geonewsCode(_ h: OpaquePointer?, _ k: Int32) -> UnsafePointer<CChar>? {
+    guard let handle = handle(h), k >= 0, k < handle.codeCount else { return nil }
+    return handle.codes[Int(k)]
+}
+
+@_cdecl("geonews_zone_name_count")
+public func geonewsZoneNameCount(_ h: OpaquePointer?) -> Int32 { handle(h)?.zoneNameCount ?? 0 }
+
+@_cdecl("geonews_zone_name")
+public func geonewsZoneName(_ h: OpaquePointer?, _ k: Int32) -> UnsafePointer<CChar>? {
+    guard let handle = handle(h), k >= 0, k < handle.zoneNameCount else { return nil }
+    return handle.zoneNames[Int(k)]
 }
 
 @_cdecl("geonews_country_count")

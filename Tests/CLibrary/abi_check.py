@@ -97,6 +97,37 @@ def main():
               and r.zone == -2**31 and r.distance_km == 0 and lib.geonews_zone_id(handle, r.zone) is None)
     check("the poles' corners resolve", out[7].error == 0 and out[8].error == 0 and answer(8)[0] == "AQ", (answer(7), answer(8)))
 
+    class Columns(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_void_p) for name in ("country", "suggested", "reason", "zone", "distance_km", "error")]
+
+    lib.geonews_resolve_columns.restype = ctypes.c_int64
+    lib.geonews_resolve_columns.argtypes = [handle_t, doubles, doubles, ctypes.c_size_t, ctypes.POINTER(Columns)]
+    for name in ("geonews_code", "geonews_zone_name"):
+        getattr(lib, name).restype = ctypes.c_char_p
+        getattr(lib, name).argtypes = [handle_t, ctypes.c_int32]
+    lib.geonews_code_count.argtypes = [handle_t]
+    lib.geonews_zone_name_count.argtypes = [handle_t]
+    codes = [lib.geonews_code(handle, k).decode() for k in range(lib.geonews_code_count(handle))]
+    zones = [lib.geonews_zone_name(handle, k).decode() for k in range(lib.geonews_zone_name_count(handle))]
+    check(f"the distinct codes ({len(codes)}) and zone ids ({len(zones)}) are sorted and unique",
+          codes == sorted(set(codes)) and zones == sorted(set(zones)) and "FR" in codes and "Etc/GMT+2" in zones
+          and lib.geonews_code(handle, len(codes)) is None)
+    country, suggested, zone = (ctypes.c_int16 * n)(), (ctypes.c_int16 * n)(), (ctypes.c_int16 * n)()
+    reason, err, km = (ctypes.c_int8 * n)(), (ctypes.c_int8 * n)(), (ctypes.c_double * n)()
+    columns = Columns(*(ctypes.cast(a, ctypes.c_void_p) for a in (country, suggested, reason, zone, km, err)))
+    same = lib.geonews_resolve_columns(handle, lat, lon, n, ctypes.byref(columns)) == resolved
+    for i in range(n):
+        r = out[i]
+        iso = lambda c: lib.geonews_country_iso2(handle, c).decode() if c >= 0 else None
+        by_row = (iso(r.country), iso(r.suggested), r.reason, (lib.geonews_zone_id(handle, r.zone) or b"").decode() or None,
+                  r.distance_km, r.error)
+        by_column = (codes[country[i]] if country[i] >= 0 else None, codes[suggested[i]] if suggested[i] >= 0 else None,
+                     reason[i], zones[zone[i]] if zone[i] >= 0 else None, km[i], err[i])
+        same = same and by_row == by_column
+    check("geonews_resolve_columns gives each position's answer as geonews_resolve does", same)
+    skipped = Columns(ctypes.cast(country, ctypes.c_void_p), None, None, None, None, None)
+    check("a NULL column is left out", lib.geonews_resolve_columns(handle, lat, lon, n, ctypes.byref(skipped)) == resolved)
+
     check("a NULL argument gives -1", lib.geonews_resolve(handle, None, lon, n, out) == -1
           and lib.geonews_resolve(None, lat, lon, n, out) == -1)
     check("no positions give 0, with NULL arrays", lib.geonews_resolve(handle, None, None, 0, None) == 0)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package as a user gets it: builds the wheel (Scripts/build-wheel), checks its
 # platform tag with auditwheel, installs it with pip into a fresh venv, and runs
-# Tests/Python/test_geonews.py there against `geonews resolve` on 200,000 uniform positions.
+# Tests/Python/test_geonews.py there with pytest, against `geonews resolve` on 200,000 uniform
+# positions.
 # Prints "python: N passed, M failed" last; exits 1 when a check failed.
 #
 #   Tests/Python/run.sh [--no-build]
@@ -32,7 +33,7 @@ tagged() {  # auditwheel names the wheel's own tag as the platform its library a
 }
 check "auditwheel show: the library keeps the wheel to its tag, $tag" tagged
 installed() {
-  python3 -m venv "$scratch/venv" && "$scratch/venv/bin/pip" install -q --disable-pip-version-check "$wheel" pandas==3.1.1
+  python3 -m venv "$scratch/venv" && "$scratch/venv/bin/pip" install -q --disable-pip-version-check "$wheel" pandas==3.1.1 pytest==9.2.0
 }
 check "pip installs the wheel and its dependencies into a fresh venv" installed
 [ -x "$scratch/venv/bin/python" ] || finish
@@ -46,9 +47,11 @@ indexes="$(dirname "$(.build/release/geonews data path)")"
   cd "$scratch"  # away from the checkout, so that `import geonews` is the installed one
   GEONEWS_INDEX_DIR="$indexes" \
   GEONEWS_UNIFORM="$scratch/uniform.csv" GEONEWS_RESOLVED="$scratch/resolved.csv" XDG_CACHE_HOME="$scratch/cache" \
-    "$scratch/venv/bin/python" "$root/Tests/Python/test_geonews.py" 2>&1
-) | tee "$scratch/unittest.log"
-passed=$((passed + $(grep -cE ' \.\.\. ok$' "$scratch/unittest.log")))
-failed=$((failed + $(grep -cE ' \.\.\. (FAIL|ERROR)$' "$scratch/unittest.log")))
-grep -qE '^OK$' "$scratch/unittest.log" || { grep -q ' \.\.\. \(FAIL\|ERROR\)$' "$scratch/unittest.log" || failed=$((failed + 1)); }
+    "$scratch/venv/bin/python" -m pytest -v -p no:cacheprovider --rootdir "$scratch" "$root/Tests/Python/test_geonews.py" 2>&1
+) | tee "$scratch/pytest.log"
+# pytest's last line: "N passed[, M failed][, K errors] in …".
+summary="$(tail -n 1 "$scratch/pytest.log")"
+passed=$((passed + $(grep -oE '[0-9]+ passed' <<<"$summary" | awk '{ s += $1 } END { print s + 0 }')))
+failed=$((failed + $(grep -oE '[0-9]+ (failed|errors?)' <<<"$summary" | awk '{ s += $1 } END { print s + 0 }')))
+grep -qE '^=+ [0-9]+ passed in' <<<"$summary" || [ "$failed" -gt 0 ] || failed=1
 finish

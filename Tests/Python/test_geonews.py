@@ -1,8 +1,8 @@
 """The geonews wheel as a Python user has it, installed in a venv: answers, the columns'
 types, errors, threads, pandas, and agreement with `geonews resolve` on uniform positions.
 
-Run by Tests/Python/run.sh with GEONEWS_BINARY (the release `geonews`), GEONEWS_UNIFORM (a CSV
-of uniform positions, `id,lat,lon`) and GEONEWS_RESOLVED (`geonews resolve`'s rows of it).
+Run with pytest by Tests/Python/run.sh, with GEONEWS_UNIFORM (a CSV of uniform positions,
+`id,lat,lon`) and GEONEWS_RESOLVED (`geonews resolve`'s rows of it).
 """
 import csv
 import math
@@ -136,6 +136,3 @@ class ResolveTests(unittest.TestCase):
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("/nonexistent/geonews-data/area-index.json", out.stderr)
 
-
-if __name__ == "__main__":
-    unittest.main(verbosity=2)
