@@ -5,8 +5,10 @@ Run with pytest by Tests/Python/run.sh, with GEONEWS_UNIFORM (a CSV of uniform p
 `id,lat,lon`) and GEONEWS_RESOLVED (`geonews resolve`'s rows of it).
 """
 import csv
+import importlib.util
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -136,3 +138,54 @@ class ResolveTests(unittest.TestCase):
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("/nonexistent/geonews-data/area-index.json", out.stderr)
 
+
+
+class SparkTests(unittest.TestCase):
+    """geonews.spark: the mapInArrow function on Arrow batches always; a local Spark job when
+    pyspark and Java are there (docs/python.md; Benchmarks/spark/run.sh runs it at scale)."""
+
+    def positions(self, n, seed):
+        rng = np.random.default_rng(seed)
+        return np.degrees(np.arcsin(rng.uniform(-1, 1, n))), rng.uniform(-180, 180, n)
+
+    def expected(self, lat, lon):
+        t = geonews.resolve(lat, lon)
+        return {name: [v.as_py() for v in t.column(name)] for name in geonews.COLUMNS}
+
+    def test_the_batches_gain_the_columns_in_order(self):
+        from geonews.spark import resolve_batches
+
+        lat, lon = self.positions(30_000, 11)
+        lat[5], lon[7] = 95.0, float("nan")
+        ids = np.arange(30_000)
+        batches = [pa.RecordBatch.from_arrays([pa.array(ids[i:i + 7_000]), pa.array(lat[i:i + 7_000]), pa.array(lon[i:i + 7_000])],
+                                              names=["id", "la", "lo"]) for i in range(0, 30_000, 7_000)]
+        out = pa.Table.from_batches(list(resolve_batches(iter(batches), "la", "lo")))
+        self.assertEqual(out.column_names, ["id", "la", "lo"] + geonews.COLUMNS)
+        self.assertEqual(out.column("id").to_pylist(), list(range(30_000)))
+        self.assertEqual(out.schema.field("country_iso2").type, pa.string(), "decoded for Spark")
+        expected = self.expected(lat, lon)
+        for name in geonews.COLUMNS:
+            self.assertEqual(out.column(name).to_pylist(), expected[name], name)
+        self.assertEqual(out.column("error")[5].as_py(), "latitude 95.0 is outside -90…90")
+
+    @unittest.skipUnless(shutil.which("java") and importlib.util.find_spec("pyspark"), "pyspark and Java are not installed")
+    def test_a_local_spark_job_gives_the_same_columns(self):
+        from pyspark.sql import SparkSession
+        from geonews.spark import resolve as spark_resolve
+
+        # The workers run this venv's Python, where the wheel is installed.
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+        spark = SparkSession.builder.master("local[2]").appName("geonews-test").getOrCreate()
+        try:
+            lat, lon = self.positions(100_000, 12)
+            df = spark.createDataFrame(pd.DataFrame({"id": np.arange(100_000), "lat": lat, "lon": lon})).repartition(4)
+            with self.assertRaisesRegex(KeyError, "no column 'latitude'"):
+                spark_resolve(df, lat="latitude")
+            rows = spark_resolve(df).orderBy("id").toPandas()
+            expected = self.expected(lat, lon)
+            for name in geonews.COLUMNS:
+                got = [None if (isinstance(v, float) and math.isnan(v)) or v is None else v for v in rows[name].tolist()]
+                self.assertEqual(got, expected[name], name)
+        finally:
+            spark.stop()

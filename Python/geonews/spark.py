@@ -1,0 +1,45 @@
+"""geonews in Apache Spark: `resolve(df, "lat", "lon")` adds `geonews.resolve`'s six columns to
+a DataFrame through `mapInArrow`. Each Python worker opens the library once, at its first
+batch, and keeps it while Spark reuses the worker (`spark.python.worker.reuse`, on by default).
+The workers need the package installed (the same wheel) and, where their home is read-only, a
+writable temporary folder or `GEONEWS_INDEX_DIR`.
+
+    >>> from geonews.spark import resolve
+    >>> resolve(spark.createDataFrame([(48.8566, 2.3522)], ["lat", "lon"])).collect()
+"""
+import pyarrow as pa
+
+from . import COLUMNS
+from . import resolve as _resolve
+
+# The columns' Arrow types as Spark takes them: the strings decoded from their dictionaries.
+ARROW_TYPES = [pa.string(), pa.string(), pa.string(), pa.float64(), pa.string(), pa.string()]
+
+
+def resolve_batches(batches, lat, lon):
+    """`mapInArrow`'s function: each `pyarrow.RecordBatch` of `batches` with the six columns
+    appended after its own, its rows in order. `lat` and `lon` name its coordinate columns."""
+    for batch in batches:
+        table = _resolve(batch.column(lat), batch.column(lon), threads=1)
+        added = []
+        for name, kind in zip(COLUMNS, ARROW_TYPES):
+            column = table.column(name).combine_chunks()
+            if pa.types.is_dictionary(column.type):
+                column = column.dictionary_decode()
+            added.append(column.cast(kind))
+        yield pa.RecordBatch.from_arrays(list(batch.columns) + added, names=list(batch.schema.names) + COLUMNS)
+
+
+def resolve(df, lat="lat", lon="lon"):
+    """`df` with the six columns of `geonews.resolve` appended (`country_iso2`,
+    `suggested_iso2`, `suggestion_reason`, `distance_km`, `time_zone`, `error`), computed in
+    the Python workers through `mapInArrow`. `lat` and `lon` must be numeric columns; a column
+    missing raises `KeyError` naming it."""
+    from pyspark.sql.types import DoubleType, StringType, StructField, StructType
+
+    for name in (lat, lon):
+        if name not in df.columns:
+            raise KeyError(f"no column {name!r} in the DataFrame (it has {', '.join(df.columns)})")
+    added = [StructField(name, DoubleType() if name == "distance_km" else StringType(), True) for name in COLUMNS]
+    schema = StructType(list(df.schema.fields) + added)
+    return df.mapInArrow(lambda batches: resolve_batches(batches, lat, lon), schema)
