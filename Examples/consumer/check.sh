@@ -16,13 +16,8 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
-passed=0
-failed=0
-check() {  # check NAME COMMAND...: runs the command, counts and reports it
-  local name="$1"; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok    $name"; else failed=$((failed + 1)); echo "FAIL  $name"; fi
-}
-finish() { echo "consumer: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+# shellcheck source=../../Tests/checks.sh
+source "$here/../../Tests/checks.sh" consumer
 
 scratch_args=()
 if [ "${1:-}" = "--scratch-path" ] && [ -n "${2:-}" ]; then scratch_args=(--scratch-path "$2"); fi

@@ -75,17 +75,11 @@ class Library:
         lib.geonews_open_at.restype = handle
         lib.geonews_open_at.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
         lib.geonews_close.argtypes = [handle]
-        lib.geonews_resolve.restype = ctypes.c_int64
-        lib.geonews_resolve.argtypes = [handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
         lib.geonews_resolve_columns.restype = ctypes.c_int64
         lib.geonews_resolve_columns.argtypes = [handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
-        lib.geonews_country_count.argtypes = [handle]
         lib.geonews_code_count.argtypes = [handle]
         lib.geonews_zone_name_count.argtypes = [handle]
         for name in ("geonews_code", "geonews_zone_name"):
-            getattr(lib, name).restype = ctypes.c_char_p
-            getattr(lib, name).argtypes = [handle, ctypes.c_int32]
-        for name in ("geonews_country_iso2", "geonews_country_iso3", "geonews_country_name", "geonews_zone_id"):
             getattr(lib, name).restype = ctypes.c_char_p
             getattr(lib, name).argtypes = [handle, ctypes.c_int32]
         if lib.geonews_abi_version() != 1:
@@ -96,10 +90,6 @@ class Library:
             raise DataError(error.value.decode("utf-8", "replace"))
         self.lib = lib
         self.version = lib.geonews_version().decode()
-        count = lib.geonews_country_count(self.handle)
-        self.iso2 = [lib.geonews_country_iso2(self.handle, i).decode() for i in range(count)]
-        self.iso3 = [lib.geonews_country_iso3(self.handle, i).decode() for i in range(count)]
-        self.names = [lib.geonews_country_name(self.handle, i).decode() for i in range(count)]
         # The distinct codes and zone ids the columns index (geonews_resolve_columns).
         self.codes = [lib.geonews_code(self.handle, k).decode() for k in range(lib.geonews_code_count(self.handle))]
         self.zone_names = [lib.geonews_zone_name(self.handle, k).decode() for k in range(lib.geonews_zone_name_count(self.handle))]

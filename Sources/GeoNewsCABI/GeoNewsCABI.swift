@@ -56,12 +56,17 @@ final class CHandle: Sendable {
 
     /// The zone's place among the distinct zone ids.
     @inline(__always)
-    func zoneName(_ z: Int32) -> Int16 { zoneNameOf[z >= 0 ? Int(z) : Int(zoneCount) + Int(-z) - 1] }
+    func zoneName(_ z: Int32) -> Int16 { zoneNameOf[slot(ofZone: z)] }
 
     func zone(_ z: Int32) -> UnsafePointer<CChar>? {
-        if z >= 0 { return z < zoneCount ? zones[Int(z)] : nil }
-        return z >= -25 ? zones[Int(zoneCount) + Int(-z) - 1] : nil
+        guard z < zoneCount, z >= -25 else { return nil }
+        return zones[slot(ofZone: z)]
     }
+
+    /// Where a result's zone lies in ``zones``: the zones by index, then the nautical ones
+    /// from -1 down to -25.
+    @inline(__always)
+    private func slot(ofZone z: Int32) -> Int { z >= 0 ? Int(z) : Int(zoneCount) + Int(-z) - 1 }
 
     func country(_ c: Int32, in strings: CStrings) -> UnsafePointer<CChar>? {
         c >= 0 && c < countryCount ? strings[Int(c)] : nil

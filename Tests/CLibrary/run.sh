@@ -13,13 +13,8 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-passed=0
-failed=0
-check() {  # check NAME COMMAND...: runs the command, counts and reports it
-  local name="$1"; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok    $name"; else failed=$((failed + 1)); echo "FAIL  $name"; fi
-}
-finish() { echo "clib: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+# shellcheck source=../../Tests/checks.sh
+source "$root/Tests/checks.sh" clib
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT

@@ -7,13 +7,8 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-passed=0
-failed=0
-check() {  # check NAME COMMAND...: runs the command, counts and reports it
-  local name="$1"; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok    $name"; else failed=$((failed + 1)); echo "FAIL  $name"; fi
-}
-finish() { echo "package: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+# shellcheck source=../../Tests/checks.sh
+source "$root/Tests/checks.sh" package
 
 deb="$(Scripts/package-deb | tail -n 1)"
 check "Scripts/package-deb builds a package lintian finds no error in" test -f "$deb"

@@ -11,16 +11,8 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-passed=0
-failed=0
-check() {  # check NAME COMMAND...: runs the command, counts and reports it
-  local name="$1"; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok    $name"; else failed=$((failed + 1)); echo "FAIL  $name"; fi
-}
-skipped=0
-# The Spark job's test runs where pyspark and Java are (Benchmarks/spark/run.sh's venv); CI has
-# neither, and the mapInArrow function is checked on Arrow batches there.
-finish() { echo "python: $passed passed, $failed failed, $skipped skipped"; [ "$failed" -eq 0 ]; exit $?; }
+# shellcheck source=../../Tests/checks.sh
+source "$root/Tests/checks.sh" python
 scratch="$(mktemp -d)"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 
@@ -52,7 +44,9 @@ indexes="$(dirname "$(.build/release/geonews data path)")"
   GEONEWS_UNIFORM="$scratch/uniform.csv" GEONEWS_RESOLVED="$scratch/resolved.csv" XDG_CACHE_HOME="$scratch/cache" \
     "$scratch/venv/bin/python" -m pytest -v -p no:cacheprovider --rootdir "$scratch" "$root/Tests/Python/test_geonews.py" 2>&1
 ) | tee "$scratch/pytest.log"
-# pytest's last line: "N passed[, M failed][, K errors] in …".
+# pytest's last line: "N passed[, M failed][, K skipped][, J errors] in …". The Spark job's
+# test runs where pyspark and Java are (Benchmarks/spark/run.sh's venv); CI has neither, and
+# the mapInArrow function is checked on Arrow batches there.
 summary="$(tail -n 1 "$scratch/pytest.log")"
 passed=$((passed + $(grep -oE '[0-9]+ passed' <<<"$summary" | awk '{ s += $1 } END { print s + 0 }')))
 failed=$((failed + $(grep -oE '[0-9]+ (failed|errors?)' <<<"$summary" | awk '{ s += $1 } END { print s + 0 }')))
