@@ -17,6 +17,8 @@ class DataError(Exception):
     """The library or its data could not be used: the message names the file, what is wrong,
     and the command that makes it again."""
 
+    __module__ = "geonews"  # raised from several modules, caught as geonews.DataError
+
 
 def library_path():
     """$GEONEWS_LIBRARY, else the library the wheel carries."""

@@ -28,7 +28,7 @@ tagged() {  # auditwheel names the wheel's own tag as the platform its library a
 }
 check "auditwheel show: the library keeps the wheel to its tag, $tag" tagged
 installed() {
-  python3 -m venv "$scratch/venv" && "$scratch/venv/bin/pip" install -q --disable-pip-version-check "$wheel" pandas==3.1.1 pytest==9.2.0
+  python3 -m venv "$scratch/venv" && "$scratch/venv/bin/pip" install -q --disable-pip-version-check "$wheel" pandas==3.1.1 duckdb==1.5.5 pytest==9.2.0
 }
 check "pip installs the wheel and its dependencies into a fresh venv" installed
 [ -x "$scratch/venv/bin/python" ] || finish

@@ -140,6 +140,110 @@ class ResolveTests(unittest.TestCase):
 
 
 
+class DuckDBTests(unittest.TestCase):
+    """geonews.duckdb: the extension loaded into DuckDB from PyPI, queried as SQL."""
+
+    @classmethod
+    def setUpClass(cls):
+        import duckdb
+        import geonews.duckdb
+
+        cls.con = duckdb.connect(config={"allow_unsigned_extensions": "true", "threads": 2})
+        geonews.duckdb.load(cls.con)
+
+    def test_the_functions_answer_known_positions(self):
+        row = self.con.sql("SELECT geonews_country(48.8566, 2.3522), geonews_news_country(48.8566, 2.3522), "
+                           "geonews_time_zone(48.8566, 2.3522), geonews_country(0, -30), geonews_news_country(0, -30), "
+                           "geonews_country(65.5, 180), geonews_country(65.5, -180)").fetchone()
+        self.assertEqual(row, ("FR", "FR", "Europe/Paris", None, "BR", "RU", "RU"))
+        resolved = self.con.sql("SELECT geonews_resolve(-21.1151, 55.5364)").fetchone()[0]
+        self.assertEqual(resolved, {"country_iso2": "RE", "suggested_iso2": "FR", "suggestion_reason": "sovereign",
+                                    "distance_km": 0.0, "time_zone": "Indian/Reunion", "error": None})
+        self.assertTrue(self.con.sql("SELECT typeof(geonews_country(1, 1))").fetchone()[0].startswith("ENUM('', 'AD'"))
+        self.assertEqual(self.con.sql("SELECT geonews_time_zone(0, -30) = 'Etc/GMT+2'").fetchone()[0], True)
+
+    def test_bad_rows_answer_null(self):
+        self.con.execute("CREATE OR REPLACE TEMP TABLE bad AS SELECT * FROM (VALUES "
+                         "(1, 91.0, 0.0), (2, 'nan'::DOUBLE, 0.0), (3, 10.0, 181.0), (4, 10.0, 'inf'::DOUBLE), "
+                         "(5, NULL, 2.0), (6, 48.8566, NULL), (7, 48.8566, 2.3522)) t(id, lat, lon)")
+        rows = self.con.sql("SELECT id, geonews_country(lat, lon), geonews_time_zone(lat, lon), "
+                            "geonews_resolve(lat, lon) FROM bad ORDER BY id").fetchall()
+        self.assertEqual([r[1] for r in rows], [None] * 6 + ["FR"])
+        self.assertEqual([r[2] for r in rows], [None] * 6 + ["Europe/Paris"])
+        errors = [r[3] and r[3]["error"] for r in rows]
+        self.assertEqual(errors, ["latitude 91.0 is outside -90…90", "latitude nan is not a finite number",
+                                  "longitude 181.0 is outside -180…180", "longitude inf is not a finite number",
+                                  None, None, None])
+        self.assertIsNone(rows[4][3], "a NULL coordinate answers NULL")
+        self.assertEqual(rows[0][3]["country_iso2"], None)
+
+    def test_a_table_gets_the_answers_of_geonews_resolve(self):
+        rng = np.random.default_rng(9)
+        n = 300_000
+        lat, lon = np.degrees(np.arcsin(rng.uniform(-1, 1, n))), rng.uniform(-180, 180, n)
+        positions = pa.table({"id": np.arange(n), "lat": lat, "lon": lon})
+        self.con.register("positions", positions)
+        try:
+            got = self.con.sql("SELECT id, geonews_country(lat, lon)::VARCHAR c, geonews_time_zone(lat, lon)::VARCHAR z, "
+                               "geonews_resolve(lat, lon) r FROM positions ORDER BY id").arrow()
+            if not isinstance(got, pa.Table):  # DuckDB 1.4 on gives a reader, read before the next query
+                got = got.read_all()
+            grouped = dict(self.con.sql("SELECT geonews_country(lat, lon), count(*) FROM positions "
+                                        "WHERE geonews_country(lat, lon) IN ('FR', 'RU', 'BR') GROUP BY 1").fetchall())
+        finally:
+            self.con.unregister("positions")
+        expected = geonews.resolve(lat, lon)
+        self.assertEqual(got.column("c").to_pylist(), expected.column("country_iso2").cast(pa.string()).to_pylist())
+        self.assertEqual(got.column("z").to_pylist(), expected.column("time_zone").cast(pa.string()).to_pylist())
+        r = got.column("r").combine_chunks()
+        for name in geonews.COLUMNS:
+            column = r.field(name)
+            if pa.types.is_dictionary(column.type):
+                column = column.dictionary_decode()
+            want = expected.column(name).combine_chunks()
+            if pa.types.is_dictionary(want.type):
+                want = want.dictionary_decode()
+            self.assertEqual(column.to_pylist(), want.to_pylist(), name)
+        countries = expected.column("country_iso2").cast(pa.string()).to_pylist()
+        self.assertEqual(grouped, {c: countries.count(c) for c in ("FR", "RU", "BR")})
+        self.assertGreater(grouped["RU"], 5_000)
+
+    def test_two_threads_at_once(self):
+        import duckdb
+        from concurrent.futures import ThreadPoolExecutor
+
+        def query(seed):
+            cursor = self.con.cursor()
+            rng = np.random.default_rng(seed)
+            lat, lon = np.degrees(np.arcsin(rng.uniform(-1, 1, 50_000))), rng.uniform(-180, 180, 50_000)
+            t = pa.table({"lat": lat, "lon": lon})
+            got = cursor.sql("SELECT geonews_country(lat, lon)::VARCHAR FROM t").fetchall()
+            return [g[0] for g in got], geonews.resolve(lat, lon).column("country_iso2").cast(pa.string()).to_pylist()
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for got, want in pool.map(query, [1, 2, 3, 4]):
+                self.assertEqual(got, want)
+        self.assertIsInstance(duckdb.__version__, str)
+
+    def test_a_connection_that_refuses_unsigned_extensions_is_told_how(self):
+        import duckdb
+        import geonews.duckdb
+
+        with self.assertRaisesRegex(geonews.DataError, "allow_unsigned_extensions"):
+            geonews.duckdb.load(duckdb.connect())
+
+    def test_a_missing_data_folder_is_named_at_load(self):
+        env = {k: v for k, v in os.environ.items() if k != "GEONEWS_INDEX_DIR"}
+        env["GEONEWS_DATA"] = "/nonexistent/geonews-data"
+        env["GEONEWS_INDEX_DIR"] = tempfile.mkdtemp()
+        code = ("import duckdb, geonews.duckdb\n"
+                "geonews.duckdb.load(duckdb.connect(config={'allow_unsigned_extensions': 'true'}))")
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("geonews.DataError", out.stderr)
+        self.assertIn("/nonexistent/geonews-data", out.stderr)
+
+
 class SparkTests(unittest.TestCase):
     """geonews.spark: the mapInArrow function on Arrow batches always; a local Spark job when
     pyspark and Java are there (docs/python.md; Benchmarks/spark/run.sh runs it at scale)."""
