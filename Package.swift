@@ -115,7 +115,8 @@ let package = Package(
         // Scripts/build-clib links with the Swift runtime into libgeonews.so. No GEOS.
         .systemLibrary(name: "CGeoNewsABI"),
         .target(
-            name: "GeoNewsCABI", dependencies: ["CGeoNewsABI", "GeoNewsBoundaries", "GeoNewsData", "GeoNewsGeodesy", "GeoNewsVersion"]),
+            name: "GeoNewsCABI",
+            dependencies: ["CGeoNewsABI", "GeoNewsBoundaries", "GeoNewsData", "GeoNewsGeodesy", "GeoNewsTimeZones", "GeoNewsVersion"]),
         // Exit codes and one-line errors shared by the two executables.
         .target(
             name: "GeoNewsCommandLine",

@@ -8,20 +8,26 @@ time zone, for NumPy and Arrow arrays of latitudes and longitudes.
 The answers are `geonews resolve`'s (the same library, the same data): see the GeoNews
 repository's docs/python.md.
 """
+import json
 import math
+import numbers
 import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pyarrow as pa
 
-from ._native import COLUMN_TYPES, REASONS, DataError, library
+from ._native import COLUMN_TYPES, PLACE_COLUMN_TYPES, REASONS, DataError, library
 
-__all__ = ["resolve", "resolve_df", "DataError", "COLUMNS", "__version__"]
+__all__ = ["resolve", "resolve_df", "locate", "DataError", "COLUMNS", "REGION_COLUMNS", "PLACE_COLUMNS", "__version__"]
 __version__ = "0.6.0"
 
 #: The columns of `resolve`, as `geonews resolve` names them.
 COLUMNS = ["country_iso2", "suggested_iso2", "suggestion_reason", "distance_km", "time_zone", "error"]
+#: The columns `resolve(..., region=True)` and `place=True` add before `error`, as `geonews
+#: resolve --region --place` names them.
+REGION_COLUMNS = ["region_iso3166_2", "region_geonames", "region_name"]
+PLACE_COLUMNS = ["place_name", "place_geonameid", "place_distance_km"]
 
 # Below this many positions a call stays on the calling thread.
 _PARALLEL_FROM = 200_000
@@ -43,24 +49,51 @@ def _floats(values, name):
     return array
 
 
-def _columns(lat, lon, threads):
-    """The library's columns (COLUMN_TYPES) for the positions, split across threads."""
-    lib = library()
+def _columns(lat, lon, threads, call, types):
+    """The library's columns (`types`) for the positions from `call` (a Library method), split
+    across threads."""
     n = len(lat)
-    out = {name: np.empty(n, dtype=kind) for name, kind in COLUMN_TYPES}
+    out = {name: np.empty(n, dtype=kind) for name, kind in types}
     workers = threads or os.cpu_count() or 1
     if n < _PARALLEL_FROM or workers <= 1:
-        lib.resolve_columns(lat, lon, out)
+        call(lat, lon, out)
         return out
     step = math.ceil(n / workers)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         jobs = [
-            pool.submit(lib.resolve_columns, lat[i:i + step], lon[i:i + step], {k: v[i:i + step] for k, v in out.items()})
+            pool.submit(call, lat[i:i + step], lon[i:i + step], {k: v[i:i + step] for k, v in out.items()})
             for i in range(0, n, step)
         ]
         for job in jobs:
             job.result()
     return out
+
+
+def _named(indexes, table):
+    """A dictionary array over table's distinct names of the regions' or places' `indexes`
+    (-1 for none, which is also where a name is empty): null where there is none."""
+    names, index = table
+    coded = index[indexes]  # -1 reads the table's last slot, the empty name's -1
+    return pa.DictionaryArray.from_arrays(pa.array(coded, mask=coded < 0), pa.array(names, pa.string()))
+
+
+def _place_columns(lat, lon, threads, region, place):
+    lib = library()
+    tables = lib.place_tables()
+    wanted = {"region"} if region else set()
+    if place:
+        wanted |= {"place", "place_distance_km"}
+    c = _columns(lat, lon, threads, lib.resolve_places, [t for t in PLACE_COLUMN_TYPES if t[0] in wanted])
+    columns = {}
+    if region:
+        for name in REGION_COLUMNS:
+            columns[name] = _named(c["region"], tables[name])
+    if place:
+        none = c["place"] < 0
+        columns["place_name"] = _named(c["place"], tables["place_name"])
+        columns["place_geonameid"] = pa.array(tables["place_geonameid"][c["place"]], mask=none)
+        columns["place_distance_km"] = pa.array(c["place_distance_km"], mask=none)
+    return columns
 
 
 def _coded(indexes, names):
@@ -76,7 +109,7 @@ def _error_texts(lat, lon, codes):
     return pa.array(texts, pa.string())
 
 
-def resolve(lat, lon, *, threads=None):
+def resolve(lat, lon, *, region=False, place=False, threads=None):
     """Resolves each position (`lat[i]`, `lon[i]`, WGS 84 degrees) and returns a
     `pyarrow.Table` of one row per position, in order, with `geonews resolve`'s columns:
 
@@ -85,6 +118,12 @@ def resolve(lat, lon, *, threads=None):
       (`inside`, `sovereign`, `offshore`, `nearest-marker`); `time_zone` the IANA zone; all
       four dictionary-encoded over the catalogue, with no Python string per row;
     - `distance_km`: the suggestion's distance (0 inside);
+    - with `region=True`, `region_iso3166_2`, `region_geonames` and `region_name`: the
+      first-level region of the country that holds it (the one whose polygons hold it, else
+      the country's nearest), null with no country; with `place=True`, `place_name`,
+      `place_geonameid` and `place_distance_km`: the nearest populated place of GeoNames in
+      that country, or with no country the nearest within 50 km; as `geonews resolve
+      --region --place` writes them, before `error`;
     - `error`: null, or why the position is not one (out of range, NaN); its other columns
       are then null.
 
@@ -94,29 +133,58 @@ def resolve(lat, lon, *, threads=None):
     lat, lon = _floats(lat, "lat"), _floats(lon, "lon")
     if len(lat) != len(lon):
         raise ValueError(f"lat has {len(lat)} values and lon {len(lon)}")
-    c = _columns(lat, lon, threads)
     lib = library()
+    c = _columns(lat, lon, threads, lib.resolve_columns, COLUMN_TYPES)
     failed = c["error"] != 0
-    columns = [
-        _coded(c["country"], lib.codes),
-        _coded(c["suggested"], lib.codes),
-        _coded(c["reason"], REASONS),
-        pa.array(c["distance_km"], mask=failed),
-        _coded(c["zone"], lib.zone_names),
-        _error_texts(lat, lon, c["error"]) if failed.any() else pa.nulls(len(lat), pa.string()),
-    ]
-    return pa.Table.from_arrays(columns, names=COLUMNS)
+    columns = {
+        "country_iso2": _coded(c["country"], lib.codes),
+        "suggested_iso2": _coded(c["suggested"], lib.codes),
+        "suggestion_reason": _coded(c["reason"], REASONS),
+        "distance_km": pa.array(c["distance_km"], mask=failed),
+        "time_zone": _coded(c["zone"], lib.zone_names),
+    }
+    if region or place:
+        columns.update(_place_columns(lat, lon, threads, region, place))
+    columns["error"] = _error_texts(lat, lon, c["error"]) if failed.any() else pa.nulls(len(lat), pa.string())
+    return pa.Table.from_arrays(list(columns.values()), names=list(columns))
 
 
-def resolve_df(df, lat="lat", lon="lon", *, threads=None):
-    """`df` (a pandas DataFrame) with `resolve`'s six columns added after its own, taken from
-    its columns `lat` and `lon`; the string columns are pandas categoricals. Raises KeyError
-    naming a missing column."""
+def resolve_df(df, lat="lat", lon="lon", *, region=False, place=False, threads=None):
+    """`df` (a pandas or polars DataFrame) with `resolve`'s columns added after its own
+    (replacing any of the same names), taken from its columns `lat` and `lon`; the string
+    columns are pandas categoricals, or polars Categoricals. The input is left as it was.
+    Raises KeyError naming a missing column."""
     for name in (lat, lon):
         if name not in df.columns:
             raise KeyError(f"no column {name!r} in the DataFrame (it has {', '.join(map(str, df.columns))})")
-    table = resolve(df[lat], df[lon], threads=threads)
+    table = resolve(df[lat], df[lon], region=region, place=place, threads=threads)
+    if type(df).__module__.split(".")[0] == "polars":
+        import polars as pl
+
+        return df.with_columns(pl.from_arrow(table).get_columns())
     out = df.copy()
-    for name in COLUMNS:
+    for name in table.column_names:
         out[name] = table.column(name).to_pandas().values
     return out
+
+def locate(lat, lon, *, language=None):
+    """Everything GeoNews knows of one position, as a dict with the keys of `geonews --json`
+    (headlines aside): `country`, `suggestion` (`iso2`, `name`, `reason`, `distanceKm`,
+    `explanation`), `nearest` (the nearest land at sea), `borderDistanceKm`, `timeZone`,
+    `utcOffset` and `utcOffsetSeconds` now, `region` (ISO 3166-2, GeoNames admin1, name) and
+    `place` (the nearest populated place of GeoNames), each None where there is none.
+    `language` gives the names in another language ("fr", "zht"); English by default.
+
+        >>> geonews.locate(48.8566, 2.3522)["region"]["iso3166_2"]
+        'FR-IDF'
+
+    Raises ValueError for a latitude or longitude that is not a finite number in range. The
+    first call reads the places and the regions (under a second); later calls take
+    microseconds.
+    """
+    for name, value in (("latitude", lat), ("longitude", lon)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} {value!r} is not a number")
+    if language is not None and not isinstance(language, str):
+        raise TypeError(f"language {language!r} is not a string")
+    return json.loads(library().locate_json(float(lat), float(lon), language))

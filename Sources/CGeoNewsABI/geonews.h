@@ -115,6 +115,54 @@ typedef struct geonews_columns {
 int64_t geonews_resolve_columns(const geonews *handle, const double *latitudes, const double *longitudes, size_t count,
                                 const geonews_columns *columns);
 
+/*
+ * Everything `geonews --json --no-headlines` prints for one position, as one JSON object: the
+ * country, the suggestion with its reason and distance, the nearest land at sea, the distance
+ * to the area's edge, the time zone with its UTC offset now, the region and the nearest
+ * populated place (the keys of docs/cli.md). `language` names the names' language ("fr", "zht"; NULL or
+ * an unknown code gives English). Writes at most `size` bytes into `json`, always terminated
+ * when size > 0, and returns the whole text's length: when that is `size` or more, the text was
+ * cut; call again with a larger buffer. Returns -1 when the handle is NULL or `json` is NULL
+ * with size > 0; -2 when the latitude is NaN, infinite or outside -90..90, -3 the same for the
+ * longitude; -4 when a file it reads (places.tsv.gz, regions.bin, zoneinfo.bin) is missing or
+ * damaged, with that message in `json`. The first call reads those files and builds the places'
+ * index into the index folder (under a second, once); later calls take microseconds.
+ */
+int64_t geonews_locate_json(const geonews *handle, double latitude, double longitude, const char *language, char *json,
+                            size_t size);
+/*
+ * The region and the nearest populated place of positions, as `geonews resolve --region
+ * --place` writes them, by index. The region is the first-level region (state, province) of the
+ * country that holds the position: the one whose polygons hold it, else that country's nearest;
+ * -1 with no country, or in a country without regions. The place is the nearest populated place
+ * of GeoNames (cities500) in that country, or with no country the nearest within 50 km; -1
+ * where there is none. Each array, when not NULL, receives `count` elements.
+ */
+typedef struct geonews_place_columns {
+    int32_t *region;            /* geonews_region_iso3166_2, _geonames, _name; -1 for none */
+    int32_t *place;             /* geonews_place_name, geonews_place_geonameid; -1 for none */
+    double *place_distance_km;  /* the great-circle distance to the place; 0 where there is none */
+} geonews_place_columns;
+/* Reads the regions and the places (regions.bin, places.tsv.gz; the places' index is built into
+ * the index folder once, under a second) and makes their names. Returns 0, or -1 with one line
+ * naming the file and what is wrong in `error` (at most error_size bytes, always terminated). */
+int geonews_load_places(const geonews *handle, char *error, size_t error_size);
+/* As geonews_resolve_columns, into place columns: returns how many positions were resolved (the
+ * others get -1 and 0), -1 when an argument is NULL (with count > 0), -4 when the regions or the
+ * places cannot be read (geonews_load_places gives the message). Loads them at the first call. */
+int64_t geonews_resolve_places(const geonews *handle, const double *latitudes, const double *longitudes, size_t count,
+                               const geonews_place_columns *columns);
+/* The number of regions, and each one's ISO 3166-2 code ("" where it has none), GeoNames admin1
+ * code ("FR.11") and English name; 0 and NULL before the regions are loaded or outside. */
+int32_t geonews_region_count(const geonews *handle);
+const char *geonews_region_iso3166_2(const geonews *handle, int32_t region);
+const char *geonews_region_geonames(const geonews *handle, int32_t region);
+const char *geonews_region_name(const geonews *handle, int32_t region);
+/* The number of places, and each one's GeoNames name and id; 0, NULL and -1 before the places
+ * are loaded or outside. */
+int32_t geonews_place_count(const geonews *handle);
+const char *geonews_place_name(const geonews *handle, int32_t place);
+int64_t geonews_place_geonameid(const geonews *handle, int32_t place);
 /* The number of distinct ISO 3166-1 alpha-2 codes of the catalogue, and each ("" among them
  * for the entries with none), sorted; NULL outside. */
 int32_t geonews_code_count(const geonews *handle);

@@ -7,6 +7,7 @@ Prints one line per check and "c library abi: N passed, M failed" last; exits 1 
 usage: abi_check.py LIBRARY DATA_DIR
 """
 import ctypes
+import json
 import math
 import os
 import re
@@ -132,6 +133,68 @@ def main():
           and lib.geonews_resolve(None, lat, lon, n, out) == -1)
     check("no positions give 0, with NULL arrays", lib.geonews_resolve(handle, None, None, 0, None) == 0)
     check("reason names outside 0..3 are NULL", lib.geonews_reason_name(4) is None and lib.geonews_reason_name(-1) is None)
+
+    lib.geonews_locate_json.restype = ctypes.c_int64
+    lib.geonews_locate_json.argtypes = [handle_t, ctypes.c_double, ctypes.c_double, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+    text = ctypes.create_string_buffer(4096)
+    length = lib.geonews_locate_json(handle, 48.8566, 2.3522, None, text, len(text))
+    paris = json.loads(text.value) if 0 < length < len(text) else {}
+    check("geonews_locate_json: Paris in France, Île-de-France, Europe/Paris, its length returned",
+          length == len(text.value) and paris.get("country", {}).get("iso2") == "FR"
+          and paris.get("region", {}).get("iso3166_2") == "FR-IDF" and paris.get("timeZone") == "Europe/Paris", text.value[:200])
+    german = ctypes.create_string_buffer(4096)
+    lib.geonews_locate_json(handle, 48.8566, 2.3522, b"de", german, len(german))
+    check("geonews_locate_json names in the language asked for", json.loads(german.value)["country"]["name"] == "Frankreich", german.value[:160])
+    short = ctypes.create_string_buffer(b"\xff" * 16)
+    check("a short buffer gets the text cut and terminated, and the whole length back",
+          lib.geonews_locate_json(handle, 48.8566, 2.3522, None, short, 10) == length and short.raw[9] == 0
+          and short.raw[:9] == text.raw[:9] and short.raw[10] == 0xFF)
+    check("a NULL buffer of size 0 gives the length alone", lib.geonews_locate_json(handle, 48.8566, 2.3522, None, None, 0) == length)
+    check("geonews_locate_json: -1 for a NULL handle or buffer, -2 for a latitude, -3 for a longitude",
+          [lib.geonews_locate_json(None, 0, 0, None, text, 10), lib.geonews_locate_json(handle, 0, 0, None, None, 10),
+           lib.geonews_locate_json(handle, 91, 0, None, text, 10), lib.geonews_locate_json(handle, math.nan, 0, None, text, 10),
+           lib.geonews_locate_json(handle, 0, -180.5, None, text, 10), lib.geonews_locate_json(handle, 0, math.inf, None, text, 10)]
+          == [-1, -1, -2, -2, -3, -3])
+
+    class PlaceColumns(ctypes.Structure):
+        _fields_ = [("region", ctypes.POINTER(ctypes.c_int32)), ("place", ctypes.POINTER(ctypes.c_int32)),
+                    ("place_distance_km", ctypes.POINTER(ctypes.c_double))]
+    for name in ("geonews_region_iso3166_2", "geonews_region_geonames", "geonews_region_name", "geonews_place_name"):
+        getattr(lib, name).restype = ctypes.c_char_p
+        getattr(lib, name).argtypes = [handle_t, ctypes.c_int32]
+    lib.geonews_place_geonameid.restype = ctypes.c_int64
+    lib.geonews_place_geonameid.argtypes = [handle_t, ctypes.c_int32]
+    lib.geonews_region_count.argtypes = lib.geonews_place_count.argtypes = [handle_t]
+    lib.geonews_load_places.argtypes = [handle_t, ctypes.c_char_p, ctypes.c_size_t]
+    lib.geonews_resolve_places.restype = ctypes.c_int64
+    lib.geonews_resolve_places.argtypes = [handle_t, doubles, doubles, ctypes.c_size_t, ctypes.POINTER(PlaceColumns)]
+    fresh = lib.geonews_open(data, error, len(error))
+    check("before geonews_load_places, no regions or places and NULL names",
+          lib.geonews_region_count(fresh) == 0 and lib.geonews_place_count(fresh) == 0 and lib.geonews_region_name(fresh, 0) is None)
+    spots = [(48.8566, 2.3522), (0.0, -30.0), (91.0, 0.0), (40.7128, -74.006)]
+    plat, plon = (ctypes.c_double * 4)(*[p[0] for p in spots]), (ctypes.c_double * 4)(*[p[1] for p in spots])
+    regions, places, km = (ctypes.c_int32 * 4)(), (ctypes.c_int32 * 4)(), (ctypes.c_double * 4)()
+    columns = PlaceColumns(regions, places, km)
+    done = lib.geonews_resolve_places(fresh, plat, plon, 4, ctypes.byref(columns))
+    check(f"geonews_resolve_places loads at its first call and resolves 3 of 4 ({done})", done == 3)
+    check(f"regions ({lib.geonews_region_count(fresh)}) and places ({lib.geonews_place_count(fresh)}) are there after it",
+          lib.geonews_region_count(fresh) > 3000 and lib.geonews_place_count(fresh) > 100_000)
+    paris = (lib.geonews_region_iso3166_2(fresh, regions[0]), lib.geonews_region_geonames(fresh, regions[0]),
+             lib.geonews_region_name(fresh, regions[0]).decode(), lib.geonews_place_name(fresh, places[0]).decode(),
+             lib.geonews_place_geonameid(fresh, places[0]), round(km[0], 3))
+    check("Paris: FR-IDF, FR.11, Île-de-France; Paris 04 Hôtel-de-Ville, 3013131, 0.404 km",
+          paris == (b"FR-IDF", b"FR.11", "Île-de-France", "Paris 04 Hôtel-de-Ville", 3013131, 0.404), paris)
+    check("the open Atlantic and a latitude of 91 have no region and no place",
+          list(regions[1:3]) == [-1, -1] and list(places[1:3]) == [-1, -1] and km[1] == 0 and km[2] == 0)
+    check("New York: US-NY", lib.geonews_region_iso3166_2(fresh, regions[3]) == b"US-NY")
+    check("indexes outside the regions and places give NULL and -1",
+          lib.geonews_region_name(fresh, -1) is None and lib.geonews_place_name(fresh, 1 << 30) is None
+          and lib.geonews_place_geonameid(fresh, -1) == -1)
+    check("geonews_resolve_places: -1 for a NULL argument, 0 for none", lib.geonews_resolve_places(fresh, None, plon, 4, ctypes.byref(columns)) == -1
+          and lib.geonews_resolve_places(None, plat, plon, 4, ctypes.byref(columns)) == -1
+          and lib.geonews_resolve_places(fresh, None, None, 0, None) == 0)
+    check("geonews_load_places again is 0", lib.geonews_load_places(fresh, error, len(error)) == 0)
+    lib.geonews_close(fresh)
 
     lib.geonews_close(handle)
     lib.geonews_close(None)

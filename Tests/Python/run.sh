@@ -28,20 +28,22 @@ tagged() {  # auditwheel names the wheel's own tag as the platform its library a
 }
 check "auditwheel show: the library keeps the wheel to its tag, $tag" tagged
 installed() {
-  python3 -m venv "$scratch/venv" && "$scratch/venv/bin/pip" install -q --disable-pip-version-check "$wheel" pandas==3.1.1 duckdb==1.5.5 pytest==9.2.0
+  python3 -m venv "$scratch/venv" && "$scratch/venv/bin/pip" install -q --disable-pip-version-check "$wheel" pandas==3.1.1 polars==2.1.0 duckdb==1.5.5 pytest==9.2.0
 }
 check "pip installs the wheel and its dependencies into a fresh venv" installed
 [ -x "$scratch/venv/bin/python" ] || finish
 
 python3 Benchmarks/resolve/generate_positions.py 200000 "$scratch/uniform.csv" --uniform --seed 23
 .build/release/geonews resolve --no-progress "$scratch/uniform.csv" -o "$scratch/resolved.csv"
+.build/release/geonews resolve --no-progress --region --place "$scratch/uniform.csv" -o "$scratch/resolved-places.csv"
 # The indexes `geonews resolve` read (with country-areas.bin beside them in a checkout, which
 # settles positions within rounding of a zone's edge), so that the two compare like with like.
 indexes="$(dirname "$(.build/release/geonews data path)")"
 (
   cd "$scratch"  # away from the checkout, so that `import geonews` is the installed one
-  GEONEWS_INDEX_DIR="$indexes" \
-  GEONEWS_UNIFORM="$scratch/uniform.csv" GEONEWS_RESOLVED="$scratch/resolved.csv" XDG_CACHE_HOME="$scratch/cache" \
+  GEONEWS_INDEX_DIR="$indexes" GEONEWS_BINARY="$root/.build/release/geonews" GEONEWS_CHECKOUT_DATA="$root/Data" \
+  GEONEWS_UNIFORM="$scratch/uniform.csv" GEONEWS_RESOLVED="$scratch/resolved.csv" \
+    GEONEWS_RESOLVED_PLACES="$scratch/resolved-places.csv" XDG_CACHE_HOME="$scratch/cache" \
     "$scratch/venv/bin/python" -m pytest -v -p no:cacheprovider --rootdir "$scratch" "$root/Tests/Python/test_geonews.py" 2>&1
 ) | tee "$scratch/pytest.log"
 # pytest's last line: "N passed[, M failed][, K skipped][, J errors] in …". The Spark job's

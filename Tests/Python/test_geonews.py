@@ -6,6 +6,7 @@ Run with pytest by Tests/Python/run.sh, with GEONEWS_UNIFORM (a CSV of uniform p
 """
 import csv
 import importlib.util
+import json
 import math
 import os
 import shutil
@@ -97,6 +98,66 @@ class ResolveTests(unittest.TestCase):
         with self.assertRaisesRegex(KeyError, "no column 'lat'"):
             geonews.resolve_df(df)
 
+    def test_polars(self):
+        import polars as pl
+
+        df = pl.DataFrame({"id": [1, 2, 3], "lat": [48.8566, 0.0, 95.0], "lon": [2.3522, -30.0, 0.0]})
+        out = geonews.resolve_df(df)
+        self.assertEqual(out.columns, ["id", "lat", "lon"] + geonews.COLUMNS)
+        self.assertEqual(out["country_iso2"].to_list(), ["FR", None, None])
+        self.assertEqual(out["time_zone"].to_list(), ["Europe/Paris", "Etc/GMT+2", None])
+        self.assertEqual(out["error"].to_list(), [None, None, "latitude 95.0 is outside -90…90"])
+        self.assertEqual(out.schema["country_iso2"], pl.Categorical)
+        self.assertEqual(out.schema["distance_km"], pl.Float64)
+        self.assertEqual(df.columns, ["id", "lat", "lon"], "the input is left as it was")
+        again = geonews.resolve_df(out)
+        self.assertEqual(again.columns, out.columns, "the columns are replaced, not doubled")
+        with self.assertRaisesRegex(KeyError, "no column 'latitude'"):
+            geonews.resolve_df(df, lat="latitude")
+
+    def test_locate_has_the_keys_of_geonews_json(self):
+        paris = geonews.locate(48.8566, 2.3522)
+        command = subprocess.run([os.environ["GEONEWS_BINARY"], "--json", "--no-headlines", "--lat", "48.8566", "--lon", "2.3522"],
+                                 capture_output=True, text=True, env=dict(os.environ, GEONEWS_DATA=os.environ["GEONEWS_CHECKOUT_DATA"]))
+        self.assertEqual(command.returncode, 0, command.stderr)
+        expected = json.loads(command.stdout)
+        for moment in ("utcOffset", "utcOffsetSeconds"):  # the same now, unless a clock change falls between
+            paris.pop(moment), expected.pop(moment)
+        self.assertEqual(paris, expected)
+        self.assertEqual(paris["region"]["iso3166_2"], "FR-IDF")
+        self.assertEqual(paris["place"]["geonameId"], 3013131)
+        sea = geonews.locate(0, -30)
+        self.assertIsNone(sea["country"])
+        self.assertEqual((sea["nearest"]["iso2"], sea["suggestion"]["reason"], sea["timeZone"]), ("BR", "nearest-marker", "Etc/GMT+2"))
+        self.assertEqual(geonews.locate(-21.1151, 55.5364, language="fr")["suggestion"]["name"], "France")
+        self.assertEqual(geonews.locate(52.52, 13.405, language="fr")["country"]["name"], "Allemagne")
+
+    def test_locate_refuses_what_is_not_a_position(self):
+        with self.assertRaisesRegex(ValueError, "latitude 91.0 is outside -90…90"):
+            geonews.locate(91, 0)
+        with self.assertRaisesRegex(ValueError, "longitude nan is not a finite number"):
+            geonews.locate(0, float("nan"))
+        with self.assertRaisesRegex(TypeError, "latitude '48.8' is not a number"):
+            geonews.locate("48.8", 2.0)
+        with self.assertRaisesRegex(TypeError, "latitude True is not a number"):
+            geonews.locate(True, 2.0)
+
+    def test_locate_and_the_region_columns_name_a_missing_file(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            data = os.path.join(os.path.dirname(geonews.__file__), "_data")
+            for name in os.listdir(data):
+                if name != "regions.bin":
+                    os.symlink(os.path.join(data, name), os.path.join(scratch, name))
+            code = "import geonews; print(geonews.resolve([48.8566], [2.3522]).column(0)[0]); geonews.locate(48.8566, 2.3522)"
+            out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, GEONEWS_DATA=scratch), capture_output=True, text=True)
+            self.assertEqual(out.stdout.strip(), "FR", "resolve needs no regions")
+            self.assertIn("geonews.DataError", out.stderr)
+            self.assertIn(os.path.join(scratch, "regions.bin"), out.stderr)
+            code = "import geonews; geonews.resolve([48.8566], [2.3522], region=True)"
+            out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, GEONEWS_DATA=scratch), capture_output=True, text=True)
+            self.assertIn("geonews.DataError", out.stderr)
+            self.assertIn(os.path.join(scratch, "regions.bin"), out.stderr)
+
     def test_the_same_rows_as_geonews_resolve(self):
         with open(os.environ["GEONEWS_UNIFORM"], newline="") as f:
             rows = list(csv.reader(f))[1:]
@@ -119,6 +180,38 @@ class ResolveTests(unittest.TestCase):
                 if mismatches <= 3:
                     print("differs:", mine, e, file=sys.stderr)
         self.assertEqual(mismatches, 0)
+
+    def test_region_and_place_columns_are_those_of_geonews_resolve(self):
+        with open(os.environ["GEONEWS_UNIFORM"], newline="") as f:
+            rows = list(csv.reader(f))[1:]
+        lat = np.array([float(r[1]) for r in rows])
+        lon = np.array([float(r[2]) for r in rows])
+        t = geonews.resolve(lat, lon, region=True, place=True, threads=2)
+        self.assertEqual(t.column_names, geonews.COLUMNS[:5] + geonews.REGION_COLUMNS + geonews.PLACE_COLUMNS + ["error"])
+        columns = {name: t.column(name).to_pylist() for name in t.column_names}
+        with open(os.environ["GEONEWS_RESOLVED_PLACES"], newline="") as f:
+            expected = list(csv.reader(f))
+        self.assertEqual(expected[0][3:], t.column_names)
+        mismatches = 0
+        for i, e in enumerate(expected[1:]):
+            mine = ["" if columns[name][i] is None else str(columns[name][i]) for name in geonews.REGION_COLUMNS + ["place_name", "place_geonameid"]]
+            km = columns["place_distance_km"][i]
+            mine.append("" if km is None else kilometres(km))
+            if mine != e[8:14]:
+                mismatches += 1
+                if mismatches <= 3:
+                    print("differs:", mine, e[8:14], file=sys.stderr)
+        self.assertEqual(mismatches, 0)
+        self.assertGreater(sum(v is not None for v in columns["region_name"]), 40_000)
+        self.assertGreater(sum(v is not None for v in columns["place_name"]), 40_000)
+        self.assertTrue(pa.types.is_dictionary(t.schema.field("place_name").type))
+        paris = geonews.resolve([48.8566, 91.0], [2.3522, 0.0], region=True, place=True).to_pylist()
+        self.assertEqual({k: paris[0][k] for k in geonews.REGION_COLUMNS + ["place_name", "place_geonameid"]},
+                         {"region_iso3166_2": "FR-IDF", "region_geonames": "FR.11", "region_name": "Île-de-France",
+                          "place_name": "Paris 04 Hôtel-de-Ville", "place_geonameid": 3013131})
+        self.assertEqual([paris[1][k] for k in geonews.REGION_COLUMNS + geonews.PLACE_COLUMNS], [None] * 6)
+        only = geonews.resolve([48.8566], [2.3522], place=True)
+        self.assertEqual(only.column_names, geonews.COLUMNS[:5] + geonews.PLACE_COLUMNS + ["error"])
 
     def test_a_read_only_home_unpacks_into_the_temporary_folder(self):
         with tempfile.TemporaryDirectory() as scratch:

@@ -32,10 +32,11 @@ public final class PlaceIndex: @unchecked Sendable {
     /// The places in `directory`'s `places.tsv.gz`: `places.bin` in ``/GeoNewsData/DataDirectory/areaIndexFolder``
     /// when it was built from that very file (its gzip trailer and size match), else built now
     /// (under a second) and written there for the next run; where that folder cannot be
-    /// written, kept in memory.
-    public static func load(from directory: DataDirectory) throws(DataError) -> PlaceIndex {
+    /// written, kept in memory. `indexFolder`, when given, is where `places.bin` lives instead
+    /// (a library's own folder of indexes).
+    public static func load(from directory: DataDirectory, indexFolder: String? = nil) throws(DataError) -> PlaceIndex {
         let source = directory.file(PlaceIndexFormat.sourceName)
-        let folder = directory.areaIndexFolder
+        let folder = indexFolder ?? directory.areaIndexFolder
         return try load(source: source, index: folder + "/" + PlaceIndexFormat.fileName)
     }
 
@@ -205,6 +206,13 @@ public final class PlaceIndex: @unchecked Sendable {
         guard let country = resolution.country else { return nearest(to: resolution.position, withinKm: Self.openSeaReachKm) }
         guard let slot = Self.slot(of: country), let k = nearestIndex(to: resolution.position, inCountrySlot: slot) else { return nil }
         return answer(k, resolution.position)
+    }
+
+    /// ``place(for:)`` for a position and the catalogue entry that holds it (`nil` beyond every
+    /// territorial sea), as the place's index (``place(at:)``): no record decoded.
+    package func placeIndex(near position: Coordinate, in country: Country?) -> Int? {
+        guard let country else { return nearestIndex(to: position, withinKm: Self.openSeaReachKm)?.index }
+        return Self.slot(of: country).flatMap { nearestIndex(to: position, inCountrySlot: $0) }
     }
 
     /// How far from a position its town is sought: 15 km.
