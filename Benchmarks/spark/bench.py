@@ -1,7 +1,9 @@
-"""geonews in Spark local[2] through mapInArrow, beside tzfpy through mapInArrow (the time zone
-alone, get_tz per row) and beside `geonews resolve` as an RDD.pipe stage, on the same N
-positions uniform over the sphere generated in Spark (seeded). Each route's rows are counted
-after a full pass; prints the seconds and rows per second of each, ROUNDS times.
+"""geonews in Spark local[2] through mapInArrow (the six columns, and the time zone alone),
+beside tzfpy through mapInArrow (the time zone alone, get_tz per row), beside `geonews
+resolve` as an RDD.pipe stage, and beside the floor of mapInArrow itself (a function that
+returns its batches untouched), on the same N positions uniform over the sphere generated in
+Spark (seeded). Each route's rows are counted after a full pass; prints the seconds and rows
+per second of each, ROUNDS times.
 
 usage: bench.py GEONEWS_BINARY N ROUNDS
 """
@@ -34,9 +36,15 @@ def tzfpy_batches(batches):
                                          names=batch.schema.names + ["time_zone"])
 
 
+def identity_batches(batches):
+    yield from batches
+
+
 tz_schema = StructType(df.schema.fields + [StructField("time_zone", StringType())])
 routes = {
-    "geonews mapInArrow": lambda: resolve(df).count(),
+    "mapInArrow floor (the batches returned as they come)": lambda: df.mapInArrow(identity_batches, df.schema).count(),
+    "geonews mapInArrow (the six columns)": lambda: resolve(df).count(),
+    "geonews mapInArrow (time zone only)": lambda: resolve(df, columns=["time_zone"]).count(),
     "tzfpy mapInArrow (time zone only)": lambda: df.mapInArrow(tzfpy_batches, tz_schema).count(),
     "geonews resolve as RDD.pipe": lambda: df.rdd.map(lambda r: f"{r.id},{r.lat!r},{r.lon!r}")
                                              .pipe(f"{binary} resolve --no-header --lat-col 2 --lon-col 3 --no-progress --workers 1 -").count(),

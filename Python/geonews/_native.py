@@ -145,9 +145,11 @@ class Library:
                     texts = np.array([get(h, k).decode() for k in items] + [""], dtype=object)
                     distinct, inverse = np.unique(texts, return_inverse=True)
                     # "" (none, and the slot for -1) is the first of the sorted names when present.
-                    index = inverse.astype(np.int32) - (1 if distinct[0] == "" else 0)
+                    # The narrowest index type for the names (the regions' fit 16 bits).
+                    kind = np.int16 if len(distinct) < 2**15 else np.int32
+                    index = (inverse.astype(np.int32) - (1 if distinct[0] == "" else 0)).astype(kind)
                     tables[column] = (list(distinct[1:] if distinct[0] == "" else distinct), index)
-                tables["place_geonameid"] = np.array([lib.geonews_place_geonameid(h, k) for k in places] + [0], dtype=np.int64)
+                tables["place_geonameid"] = np.array([lib.geonews_place_geonameid(h, k) for k in places] + [0], dtype=np.uint32)
                 self._tables = tables
         return self._tables
 

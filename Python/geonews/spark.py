@@ -13,33 +13,47 @@ from . import COLUMNS
 from . import resolve as _resolve
 
 # The columns' Arrow types as Spark takes them: the strings decoded from their dictionaries.
-ARROW_TYPES = [pa.string(), pa.string(), pa.string(), pa.float64(), pa.string(), pa.string()]
+ARROW_TYPES = dict(zip(COLUMNS, [pa.string(), pa.string(), pa.string(), pa.float64(), pa.string(), pa.string()]))
 
 
-def resolve_batches(batches, lat, lon):
-    """`mapInArrow`'s function: each `pyarrow.RecordBatch` of `batches` with the six columns
-    appended after its own, its rows in order. `lat` and `lon` name its coordinate columns."""
+def _chosen(columns):
+    """`columns` (names among COLUMNS, in any order) in COLUMNS' order; all six for None."""
+    if columns is None:
+        return list(COLUMNS)
+    unknown = [c for c in columns if c not in COLUMNS]
+    if unknown or not columns:
+        raise ValueError(f"columns: {unknown or 'none'} not among {', '.join(COLUMNS)}")
+    return [c for c in COLUMNS if c in columns]
+
+
+def resolve_batches(batches, lat, lon, columns=None):
+    """`mapInArrow`'s function: each `pyarrow.RecordBatch` of `batches` with the columns
+    appended after its own (all six, or those named in `columns`), its rows in order. `lat` and
+    `lon` name its coordinate columns."""
+    chosen = _chosen(columns)
     for batch in batches:
         table = _resolve(batch.column(lat), batch.column(lon), threads=1)
         added = []
-        for name, kind in zip(COLUMNS, ARROW_TYPES):
+        for name in chosen:
             column = table.column(name).combine_chunks()
             if pa.types.is_dictionary(column.type):
                 column = column.dictionary_decode()
-            added.append(column.cast(kind))
-        yield pa.RecordBatch.from_arrays(list(batch.columns) + added, names=list(batch.schema.names) + COLUMNS)
+            added.append(column.cast(ARROW_TYPES[name]))
+        yield pa.RecordBatch.from_arrays(list(batch.columns) + added, names=list(batch.schema.names) + chosen)
 
 
-def resolve(df, lat="lat", lon="lon"):
-    """`df` with the six columns of `geonews.resolve` appended (`country_iso2`,
-    `suggested_iso2`, `suggestion_reason`, `distance_km`, `time_zone`, `error`), computed in
+def resolve(df, lat="lat", lon="lon", columns=None):
+    """`df` with the columns of `geonews.resolve` appended (`country_iso2`, `suggested_iso2`,
+    `suggestion_reason`, `distance_km`, `time_zone`, `error`; or those named in `columns`,
+    such as `["country_iso2", "time_zone"]`: Spark then moves and stores no more), computed in
     the Python workers through `mapInArrow`. `lat` and `lon` must be numeric columns; a column
-    missing raises `KeyError` naming it."""
+    missing raises `KeyError` naming it, an unknown name in `columns` `ValueError`."""
     from pyspark.sql.types import DoubleType, StringType, StructField, StructType
 
     for name in (lat, lon):
         if name not in df.columns:
             raise KeyError(f"no column {name!r} in the DataFrame (it has {', '.join(df.columns)})")
-    added = [StructField(name, DoubleType() if name == "distance_km" else StringType(), True) for name in COLUMNS]
+    chosen = _chosen(columns)
+    added = [StructField(name, DoubleType() if name == "distance_km" else StringType(), True) for name in chosen]
     schema = StructType(list(df.schema.fields) + added)
-    return df.mapInArrow(lambda batches: resolve_batches(batches, lat, lon), schema)
+    return df.mapInArrow(lambda batches: resolve_batches(batches, lat, lon, chosen), schema)

@@ -224,6 +224,22 @@ class ResolveTests(unittest.TestCase):
             found = [os.path.join(d, f) for d, _, fs in os.walk(scratch) for f in fs]
             self.assertTrue(any(p.endswith("/land-index.bin") for p in found), found)
 
+    def test_the_library_writes_nothing_and_never_exits(self):
+        # Every entry point, with bad rows among good ones, in a process whose two standard
+        # streams are captured at the file descriptors: nothing may come out but our own line.
+        code = "\n".join([
+            "import duckdb, geonews, geonews.duckdb",
+            "geonews.resolve([91.0, float('nan'), 48.8566, 1e308], [0.0, 0.0, 2.3522, -1e308], region=True, place=True)",
+            "geonews.locate(0.0, -30.0)",
+            "try:\n    geonews.locate(95.0, 0.0)\nexcept ValueError:\n    pass",
+            "con = duckdb.connect(config={'allow_unsigned_extensions': 'true'})",
+            "geonews.duckdb.load(con)",
+            "con.sql(\"SELECT geonews_resolve(lat, 0.0) FROM (VALUES (91.0), ('nan'::DOUBLE), (NULL), (1.0)) t(lat)\").fetchall()",
+            "print('end')",
+        ])
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        self.assertEqual((out.returncode, out.stdout, out.stderr), (0, "end\n", ""))
+
     def test_a_missing_data_folder_is_named(self):
         env = dict(os.environ, GEONEWS_DATA="/nonexistent/geonews-data")
         code = "import geonews; geonews.resolve([1.0], [2.0])"
@@ -258,15 +274,17 @@ class DuckDBTests(unittest.TestCase):
     def test_bad_rows_answer_null(self):
         self.con.execute("CREATE OR REPLACE TEMP TABLE bad AS SELECT * FROM (VALUES "
                          "(1, 91.0, 0.0), (2, 'nan'::DOUBLE, 0.0), (3, 10.0, 181.0), (4, 10.0, 'inf'::DOUBLE), "
-                         "(5, NULL, 2.0), (6, 48.8566, NULL), (7, 48.8566, 2.3522)) t(id, lat, lon)")
+                         "(5, NULL, 2.0), (6, 48.8566, NULL), (7, 48.8566, 2.3522), (8, 1e308, -1e308), "
+                         "(9, 90.0, 180.0), (10, -90.0, -180.0), (11, -0.0, -0.0)) t(id, lat, lon)")
         rows = self.con.sql("SELECT id, geonews_country(lat, lon), geonews_time_zone(lat, lon), "
                             "geonews_resolve(lat, lon) FROM bad ORDER BY id").fetchall()
-        self.assertEqual([r[1] for r in rows], [None] * 6 + ["FR"])
-        self.assertEqual([r[2] for r in rows], [None] * 6 + ["Europe/Paris"])
+        self.assertEqual([r[1] for r in rows], [None] * 6 + ["FR", None, None, "AQ", None])
+        self.assertEqual([r[2] for r in rows], [None] * 6 + ["Europe/Paris", None] + [geonews.resolve([v], [w])["time_zone"][0].as_py()
+                                                                                     for v, w in ((90.0, 180.0), (-90.0, -180.0), (0.0, 0.0))])
         errors = [r[3] and r[3]["error"] for r in rows]
         self.assertEqual(errors, ["latitude 91.0 is outside -90…90", "latitude nan is not a finite number",
                                   "longitude 181.0 is outside -180…180", "longitude inf is not a finite number",
-                                  None, None, None])
+                                  None, None, None, "latitude 1e+308 is outside -90…90", None, None, None])
         self.assertIsNone(rows[4][3], "a NULL coordinate answers NULL")
         self.assertEqual(rows[0][3]["country_iso2"], None)
 
@@ -365,6 +383,11 @@ class SparkTests(unittest.TestCase):
         for name in geonews.COLUMNS:
             self.assertEqual(out.column(name).to_pylist(), expected[name], name)
         self.assertEqual(out.column("error")[5].as_py(), "latitude 95.0 is outside -90…90")
+        some = pa.Table.from_batches(list(resolve_batches(iter(batches), "la", "lo", ["time_zone", "country_iso2"])))
+        self.assertEqual(some.column_names, ["id", "la", "lo", "country_iso2", "time_zone"], "in the columns' own order")
+        self.assertEqual(some.column("time_zone").to_pylist(), expected["time_zone"])
+        with self.assertRaisesRegex(ValueError, "columns: \\['zone'\\] not among"):
+            list(resolve_batches(iter(batches), "la", "lo", ["zone"]))
 
     @unittest.skipUnless(shutil.which("java") and importlib.util.find_spec("pyspark"), "pyspark and Java are not installed")
     def test_a_local_spark_job_gives_the_same_columns(self):

@@ -32,9 +32,14 @@ public final class PlaceIndex: @unchecked Sendable {
     /// The places in `directory`'s `places.tsv.gz`: `places.bin` in ``/GeoNewsData/DataDirectory/areaIndexFolder``
     /// when it was built from that very file (its gzip trailer and size match), else built now
     /// (under a second) and written there for the next run; where that folder cannot be
-    /// written, kept in memory. `indexFolder`, when given, is where `places.bin` lives instead
-    /// (a library's own folder of indexes).
-    public static func load(from directory: DataDirectory, indexFolder: String? = nil) throws(DataError) -> PlaceIndex {
+    /// written, kept in memory.
+    public static func load(from directory: DataDirectory) throws(DataError) -> PlaceIndex {
+        try load(from: directory, indexFolder: nil)
+    }
+
+    /// ``load(from:)`` with `places.bin` in `indexFolder` instead, when given (a library's own
+    /// folder of indexes).
+    public static func load(from directory: DataDirectory, indexFolder: String?) throws(DataError) -> PlaceIndex {
         let source = directory.file(PlaceIndexFormat.sourceName)
         let folder = indexFolder ?? directory.areaIndexFolder
         return try load(source: source, index: folder + "/" + PlaceIndexFormat.fileName)
