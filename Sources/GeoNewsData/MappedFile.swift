@@ -32,6 +32,15 @@ public final class MappedFile: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count, Int32(MADV_DONTNEED))
     }
 
+    /// ``releaseResidentPages()`` for the whole pages inside `window`, a part of ``bytes``.
+    public func releaseResidentPages(in window: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, let start = window.baseAddress, window.count > 0 else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let from = (start - base + page - 1) / page * page, to = (start - base + window.count) / page * page
+        guard from < to else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + from), to - from, Int32(MADV_DONTNEED))
+    }
+
     deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 
     /// A little-endian integer at `offset`; throws on a short file instead of reading past it.

@@ -83,8 +83,8 @@ extension DataDirectory {
             Self.readable(file(LandIndexFormat.recordName))
             ? try AreaIndexRecord.load(from: self, recordName: LandIndexFormat.recordName) : nil
         let landTarget = chosen + "/" + LandIndexFormat.fileName
-        let areaReady = Self.holds(target, record) { AreaIndexRecord(of: $0) }
-        let landReady = land.map { land in Self.holds(landTarget, land) { AreaIndexRecord.land(of: $0) } } ?? true
+        let areaReady = Self.holds(target, record, headerSize: AreaIndexFormat.headerSize)
+        let landReady = land.map { land in Self.holds(landTarget, land, headerSize: CountryIndexFormat.headerSize) } ?? true
         if areaReady && landReady { return target }
         try Self.makeFolders(chosen)
         Self.removeAbandonedPartials(in: chosen)
@@ -99,10 +99,18 @@ extension DataDirectory {
         return target
     }
 
-    /// Whether the file at `path` is the one `record` names.
-    private static func holds(_ path: String, _ record: AreaIndexRecord, _ of: (UnsafeRawBufferPointer) -> AreaIndexRecord) -> Bool {
+    /// Whether the file at `path` is the one `record` names (its size and the checksum of the
+    /// bytes after its header of `headerSize`). Each window the checksum has read is dropped
+    /// from the resident set behind it: a process that checks its indexes at every open (a
+    /// library's, a Spark worker's) does not hold their whole size for it.
+    private static func holds(_ path: String, _ record: AreaIndexRecord, headerSize: Int) -> Bool {
         guard let existing = try? MappedFile(path: path) else { return false }
-        return withExtendedLifetime(existing) { of(existing.bytes) == record }
+        return withExtendedLifetime(existing) {
+            let found = AreaIndexRecord(of: existing.bytes, file: record.file, headerSize: headerSize) { window in
+                existing.releaseResidentPages(in: window)
+            }
+            return found == record
+        }
     }
 
     private static func readable(_ path: String) -> Bool { access(path, R_OK) == 0 }
