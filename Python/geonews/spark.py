@@ -7,10 +7,11 @@ writable temporary folder or `GEONEWS_INDEX_DIR`.
     >>> from geonews.spark import resolve
     >>> resolve(spark.createDataFrame([(48.8566, 2.3522)], ["lat", "lon"])).collect()
 """
+import numpy as np
 import pyarrow as pa
 
-from . import COLUMNS
-from . import resolve as _resolve
+from . import COLUMNS, _coded, _columns, _error_texts, _floats
+from ._native import COLUMN_TYPES, REASONS, library
 
 # The columns' Arrow types as Spark takes them: the strings decoded from their dictionaries.
 ARROW_TYPES = dict(zip(COLUMNS, [pa.string(), pa.string(), pa.string(), pa.float64(), pa.string(), pa.string()]))
@@ -31,14 +32,20 @@ def resolve_batches(batches, lat, lon, columns=None):
     appended after its own (all six, or those named in `columns`), its rows in order. `lat` and
     `lon` name its coordinate columns."""
     chosen = _chosen(columns)
+    lib = library()
     for batch in batches:
-        table = _resolve(batch.column(lat), batch.column(lon), threads=1)
-        added = []
-        for name in chosen:
-            column = table.column(name).combine_chunks()
-            if pa.types.is_dictionary(column.type):
-                column = column.dictionary_decode()
-            added.append(column.cast(ARROW_TYPES[name]))
+        la, lo = _floats(batch.column(lat), "lat"), _floats(batch.column(lon), "lon")
+        c = _columns(la, lo, 1, lib.resolve_columns, COLUMN_TYPES)
+        # Only the columns asked for are made, each straight to the plain type Spark takes.
+        made = {
+            "country_iso2": lambda: _coded(c["country"], lib.codes).dictionary_decode(),
+            "suggested_iso2": lambda: _coded(c["suggested"], lib.codes).dictionary_decode(),
+            "suggestion_reason": lambda: _coded(c["reason"], REASONS).dictionary_decode(),
+            "distance_km": lambda: pa.array(c["distance_km"], mask=c["error"] != 0),
+            "time_zone": lambda: _coded(c["zone"], lib.zone_names).dictionary_decode(),
+            "error": lambda: _error_texts(la, lo, c["error"]) if np.any(c["error"]) else pa.nulls(len(la), pa.string()),
+        }
+        added = [made[name]().cast(ARROW_TYPES[name]) for name in chosen]
         yield pa.RecordBatch.from_arrays(list(batch.columns) + added, names=list(batch.schema.names) + chosen)
 
 
