@@ -8,6 +8,10 @@
  *   geonews_news_country(lat, lon)  the suggested news country's ISO code
  *   geonews_time_zone(lat, lon)     the IANA time zone
  *   geonews_resolve(lat, lon)       all of `geonews resolve`'s columns, as a STRUCT
+ *   geonews_region(lat, lon)        the region of the country that holds the position, as a
+ *                                   STRUCT(iso3166_2, geonames, name); NULL with none
+ *   geonews_place(lat, lon)         the nearest populated place (GeoNames), as a
+ *                                   STRUCT(name, geonameid, distance_km); NULL with none
  *
  * The codes, zones and reasons are ENUMs over the catalogue's names: no string is made per row,
  * and they compare, group and cast as VARCHAR. A row whose latitude or longitude is NULL answers
@@ -43,10 +47,19 @@ static struct {
     geonews *handle;
     duckdb_logical_type code_type, zone_type, reason_type;
     duckdb_type code_width, zone_width, reason_width;  /* the ENUMs' storage: UTINYINT or USMALLINT */
-} shared = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    /* The regions and places, read at the first call of geonews_region or geonews_place (they
+     * cost about 0.4 s and some megabytes, which the other functions never need). */
+    pthread_once_t places_once;
+    int places_loaded;
+    char places_error[1024];
+} shared = {.lock = PTHREAD_MUTEX_INITIALIZER, .places_once = PTHREAD_ONCE_INIT};
+
+static void load_places(void) {
+    shared.places_loaded = geonews_load_places(shared.handle, shared.places_error, sizeof shared.places_error) == 0;
+}
 
 /* What each function answers (its extra info). */
-enum answer { ANSWER_COUNTRY, ANSWER_NEWS_COUNTRY, ANSWER_TIME_ZONE, ANSWER_RESOLVE };
+enum answer { ANSWER_COUNTRY, ANSWER_NEWS_COUNTRY, ANSWER_TIME_ZONE, ANSWER_RESOLVE, ANSWER_REGION, ANSWER_PLACE };
 
 /*
  * One thread's last chunk: the positions it resolved (a NULL input as NaN) and the answers.
@@ -61,6 +74,9 @@ typedef struct chunk {
     int16_t *country, *suggested, *zone;
     int8_t *reason, *error;
     double *distance_km;
+    int places_valid;  /* region, place and place_km are those of lat and lon */
+    int32_t *region, *place;
+    double *place_km;
 } chunk;
 
 static pthread_key_t chunk_key;
@@ -79,6 +95,9 @@ static void chunk_free(void *p) {
     free(c->reason);
     free(c->error);
     free(c->distance_km);
+    free(c->region);
+    free(c->place);
+    free(c->place_km);
     free(c);
 }
 
@@ -105,8 +124,11 @@ static chunk *chunk_for(size_t count) {
     c->reason = malloc(n);
     c->error = malloc(n);
     c->distance_km = malloc(n * sizeof(double));
+    c->region = malloc(n * sizeof(int32_t));
+    c->place = malloc(n * sizeof(int32_t));
+    c->place_km = malloc(n * sizeof(double));
     if (!c->lat || !c->lon || !c->scratch_lat || !c->scratch_lon || !c->country || !c->suggested || !c->zone ||
-        !c->reason || !c->error || !c->distance_km) {
+        !c->reason || !c->error || !c->distance_km || !c->region || !c->place || !c->place_km) {
         chunk_free(c);
         return NULL;
     }
@@ -143,6 +165,7 @@ static chunk *resolved(duckdb_data_chunk input, const char **failure) {
     c->lon = c->scratch_lon;
     c->scratch_lon = t;
     c->count = n;
+    c->places_valid = 0;
     geonews_columns columns = {c->country, c->suggested, c->reason, c->zone, c->distance_km, c->error};
     c->valid = geonews_resolve_columns(shared.handle, c->lat, c->lon, n, &columns) >= 0;
     if (!c->valid) {
@@ -150,6 +173,38 @@ static chunk *resolved(duckdb_data_chunk input, const char **failure) {
         return NULL;
     }
     return c;
+}
+
+/* The region and place of `c`'s positions, computed at the first function that asks for them. */
+static int with_places(chunk *c, const char **failure) {
+    if (c->places_valid) return 1;
+    pthread_once(&shared.places_once, load_places);
+    if (!shared.places_loaded) {
+        *failure = shared.places_error;
+        return 0;
+    }
+    geonews_place_columns columns = {c->region, c->place, c->place_km};
+    if (geonews_resolve_places(shared.handle, c->lat, c->lon, c->count, &columns) < 0) {
+        *failure = "geonews: geonews_resolve_places refused its arguments";
+        return 0;
+    }
+    c->places_valid = 1;
+    return 1;
+}
+
+/* Writes each row's text from `text(handle, index)` into a VARCHAR vector, NULL where the index
+ * is below 0 or the text empty. */
+static void put_texts(duckdb_vector out, const int32_t *index, const char *(*text)(const geonews *, int32_t), size_t n) {
+    duckdb_vector_ensure_validity_writable(out);
+    uint64_t *valid = duckdb_vector_get_validity(out);
+    for (size_t i = 0; i < n; i++) {
+        const char *t = index[i] >= 0 ? text(shared.handle, index[i]) : NULL;
+        if (!t || !*t) {
+            duckdb_validity_set_row_invalid(valid, i);
+            continue;
+        }
+        duckdb_vector_assign_string_element(out, i, t);
+    }
 }
 
 /* Writes `index` into an ENUM vector of storage `width`, or NULL when below 0. */
@@ -244,6 +299,47 @@ static void answer(duckdb_function_info info, duckdb_data_chunk input, duckdb_ve
     case ANSWER_TIME_ZONE:
         put_enum(out, shared.zone_width, c->zone, NULL, n);
         break;
+    case ANSWER_REGION:
+    case ANSWER_PLACE: {
+        if (!with_places(c, &failure)) {
+            duckdb_scalar_function_set_error(info, failure);
+            return;
+        }
+        if (what == ANSWER_REGION) {
+            put_texts(duckdb_struct_vector_get_child(out, 0), c->region, geonews_region_iso3166_2, n);
+            put_texts(duckdb_struct_vector_get_child(out, 1), c->region, geonews_region_geonames, n);
+            put_texts(duckdb_struct_vector_get_child(out, 2), c->region, geonews_region_name, n);
+            /* A row with no region is NULL whole. */
+            duckdb_vector_ensure_validity_writable(out);
+            uint64_t *valid = duckdb_vector_get_validity(out);
+            for (size_t i = 0; i < n; i++) {
+                if (c->region[i] < 0) duckdb_validity_set_row_invalid(valid, i);
+            }
+        } else {
+            put_texts(duckdb_struct_vector_get_child(out, 0), c->place, geonews_place_name, n);
+            duckdb_vector ids = duckdb_struct_vector_get_child(out, 1), km = duckdb_struct_vector_get_child(out, 2);
+            uint32_t *id = duckdb_vector_get_data(ids);
+            double *d = duckdb_vector_get_data(km);
+            duckdb_vector_ensure_validity_writable(ids);
+            duckdb_vector_ensure_validity_writable(km);
+            duckdb_vector_ensure_validity_writable(out);
+            uint64_t *id_valid = duckdb_vector_get_validity(ids), *km_valid = duckdb_vector_get_validity(km);
+            uint64_t *valid = duckdb_vector_get_validity(out);
+            for (size_t i = 0; i < n; i++) {
+                if (c->place[i] < 0) {
+                    duckdb_validity_set_row_invalid(valid, i);
+                    duckdb_validity_set_row_invalid(id_valid, i);
+                    duckdb_validity_set_row_invalid(km_valid, i);
+                    id[i] = 0;
+                    d[i] = 0;
+                    continue;
+                }
+                id[i] = (uint32_t)geonews_place_geonameid(shared.handle, c->place[i]);
+                d[i] = c->place_km[i];
+            }
+        }
+        break;
+    }
     case ANSWER_RESOLVE: {
         put_enum(duckdb_struct_vector_get_child(out, 0), shared.code_width, c->country, NULL, n);
         put_enum(duckdb_struct_vector_get_child(out, 1), shared.code_width, c->suggested, NULL, n);
@@ -364,11 +460,23 @@ DUCKDB_EXTENSION_ENTRYPOINT_CUSTOM(duckdb_extension_info info, struct duckdb_ext
     duckdb_logical_type members[] = {shared.code_type, shared.code_type, shared.reason_type, km, shared.zone_type, text};
     const char *names[] = {"country_iso2", "suggested_iso2", "suggestion_reason", "distance_km", "time_zone", "error"};
     duckdb_logical_type row = duckdb_create_struct_type(members, names, 6);
+    duckdb_logical_type region_members[] = {text, text, text};
+    const char *region_names[] = {"iso3166_2", "geonames", "name"};
+    duckdb_logical_type region = duckdb_create_struct_type(region_members, region_names, 3);
+    duckdb_logical_type id = duckdb_create_logical_type(DUCKDB_TYPE_UINTEGER);
+    duckdb_logical_type place_members[] = {text, id, km};
+    const char *place_names[] = {"name", "geonameid", "distance_km"};
+    duckdb_logical_type place = duckdb_create_struct_type(place_members, place_names, 3);
     int ok = add_function(connection, "geonews_country", shared.code_type, ANSWER_COUNTRY) &&
              add_function(connection, "geonews_news_country", shared.code_type, ANSWER_NEWS_COUNTRY) &&
              add_function(connection, "geonews_time_zone", shared.zone_type, ANSWER_TIME_ZONE) &&
-             add_function(connection, "geonews_resolve", row, ANSWER_RESOLVE);
+             add_function(connection, "geonews_resolve", row, ANSWER_RESOLVE) &&
+             add_function(connection, "geonews_region", region, ANSWER_REGION) &&
+             add_function(connection, "geonews_place", place, ANSWER_PLACE);
     duckdb_destroy_logical_type(&row);
+    duckdb_destroy_logical_type(&region);
+    duckdb_destroy_logical_type(&place);
+    duckdb_destroy_logical_type(&id);
     duckdb_destroy_logical_type(&km);
     duckdb_destroy_logical_type(&text);
     duckdb_disconnect(&connection);

@@ -5,7 +5,9 @@ connection, which then has four scalar functions of (lat DOUBLE, lon DOUBLE):
   at sea;
 - `geonews_news_country`: the suggested news country's ISO code;
 - `geonews_time_zone`: the IANA time zone;
-- `geonews_resolve`: a STRUCT of `geonews resolve`'s six columns.
+- `geonews_resolve`: a STRUCT of `geonews resolve`'s six columns;
+- `geonews_region`: the region, a STRUCT(iso3166_2, geonames, name);
+- `geonews_place`: the nearest populated place, a STRUCT(name, geonameid, distance_km).
 
 The codes, zones and reasons are ENUMs (they compare, group and cast as VARCHAR). A NULL, NaN,
 infinite or out-of-range coordinate answers NULL; `geonews_resolve(...).error` says why.

@@ -319,6 +319,28 @@ class DuckDBTests(unittest.TestCase):
         self.assertEqual(grouped, {c: countries.count(c) for c in ("FR", "RU", "BR")})
         self.assertGreater(grouped["RU"], 5_000)
 
+    def test_the_region_and_the_place_are_those_of_geonews_resolve(self):
+        paris = self.con.sql("SELECT geonews_region(48.8566, 2.3522), geonews_place(48.8566, 2.3522)").fetchone()
+        self.assertEqual(paris[0], {"iso3166_2": "FR-IDF", "geonames": "FR.11", "name": "Île-de-France"})
+        self.assertEqual((paris[1]["name"], paris[1]["geonameid"], round(paris[1]["distance_km"], 3)),
+                         ("Paris 04 Hôtel-de-Ville", 3013131, 0.404))
+        self.assertEqual(self.con.sql("SELECT geonews_region(0, -30), geonews_place(0, -30), geonews_region(91, 0), "
+                                      "geonews_place(NULL, 0)").fetchone(), (None, None, None, None))
+        rng = np.random.default_rng(19)
+        n = 100_000
+        lat, lon = np.degrees(np.arcsin(rng.uniform(-1, 1, n))), rng.uniform(-180, 180, n)
+        self.con.register("spots", pa.table({"id": np.arange(n), "lat": lat, "lon": lon}))
+        try:
+            got = self.con.sql("SELECT geonews_region(lat, lon) r, geonews_place(lat, lon) p FROM spots ORDER BY id").fetchall()
+        finally:
+            self.con.unregister("spots")
+        want = geonews.resolve(lat, lon, region=True, place=True).to_pydict()
+        region = [(r["iso3166_2"], r["geonames"], r["name"]) if r else (None, None, None) for r, _ in got]
+        self.assertEqual(region, list(zip(want["region_iso3166_2"], want["region_geonames"], want["region_name"])))
+        place = [(p["name"], p["geonameid"], p["distance_km"]) if p else (None, None, None) for _, p in got]
+        self.assertEqual(place, list(zip(want["place_name"], want["place_geonameid"], want["place_distance_km"])))
+        self.assertGreater(sum(r[0] is not None for r in region), 10_000)
+
     def test_two_threads_at_once(self):
         import duckdb
         from concurrent.futures import ThreadPoolExecutor
