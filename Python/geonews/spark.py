@@ -10,21 +10,27 @@ writable temporary folder or `GEONEWS_INDEX_DIR`.
 import numpy as np
 import pyarrow as pa
 
-from . import COLUMNS, _coded, _columns, _error_texts, _floats
+from . import COLUMNS, PLACE_COLUMNS, REGION_COLUMNS, _coded, _columns, _error_texts, _floats, _place_columns
 from ._native import COLUMN_TYPES, REASONS, library
 
-# The columns' Arrow types as Spark takes them: the strings decoded from their dictionaries.
+# Every column a job can ask for, in the order they are appended (`geonews resolve --region
+# --place`'s), and their Arrow types as Spark takes them: the strings decoded from their
+# dictionaries, the GeoNames id as a 64-bit integer (Spark has no unsigned type).
+ALL_COLUMNS = COLUMNS[:5] + REGION_COLUMNS + PLACE_COLUMNS + ["error"]
 ARROW_TYPES = dict(zip(COLUMNS, [pa.string(), pa.string(), pa.string(), pa.float64(), pa.string(), pa.string()]))
+ARROW_TYPES.update({name: pa.string() for name in REGION_COLUMNS + ["place_name"]})
+ARROW_TYPES.update(place_geonameid=pa.int64(), place_distance_km=pa.float64())
 
 
 def _chosen(columns):
-    """`columns` (names among COLUMNS, in any order) in COLUMNS' order; all six for None."""
+    """`columns` (names among ALL_COLUMNS, in any order) in ALL_COLUMNS' order; the six of
+    `geonews resolve` for None."""
     if columns is None:
         return list(COLUMNS)
-    unknown = [c for c in columns if c not in COLUMNS]
+    unknown = [c for c in columns if c not in ALL_COLUMNS]
     if unknown or not columns:
-        raise ValueError(f"columns: {unknown or 'none'} not among {', '.join(COLUMNS)}")
-    return [c for c in COLUMNS if c in columns]
+        raise ValueError(f"columns: {unknown or 'none'} not among {', '.join(ALL_COLUMNS)}")
+    return [c for c in ALL_COLUMNS if c in columns]
 
 
 def resolve_batches(batches, lat, lon, columns=None):
@@ -45,6 +51,10 @@ def resolve_batches(batches, lat, lon, columns=None):
             "time_zone": lambda: _coded(c["zone"], lib.zone_names).dictionary_decode(),
             "error": lambda: _error_texts(la, lo, c["error"]) if np.any(c["error"]) else pa.nulls(len(la), pa.string()),
         }
+        region, place = any(n in REGION_COLUMNS for n in chosen), any(n in PLACE_COLUMNS for n in chosen)
+        if region or place:
+            for name, column in _place_columns(la, lo, 1, region, place).items():
+                made[name] = lambda column=column: column.dictionary_decode() if pa.types.is_dictionary(column.type) else column
         added = [made[name]().cast(ARROW_TYPES[name]) for name in chosen]
         yield pa.RecordBatch.from_arrays(list(batch.columns) + added, names=list(batch.schema.names) + chosen)
 
@@ -52,15 +62,17 @@ def resolve_batches(batches, lat, lon, columns=None):
 def resolve(df, lat="lat", lon="lon", columns=None):
     """`df` with the columns of `geonews.resolve` appended (`country_iso2`, `suggested_iso2`,
     `suggestion_reason`, `distance_km`, `time_zone`, `error`; or those named in `columns`,
-    such as `["country_iso2", "time_zone"]`: Spark then moves and stores no more), computed in
+    such as `["country_iso2", "time_zone"]`: Spark then moves and stores no more; the region
+    and place columns of `geonews.resolve(..., region=True, place=True)` among them), computed in
     the Python workers through `mapInArrow`. `lat` and `lon` must be numeric columns; a column
     missing raises `KeyError` naming it, an unknown name in `columns` `ValueError`."""
-    from pyspark.sql.types import DoubleType, StringType, StructField, StructType
+    from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 
     for name in (lat, lon):
         if name not in df.columns:
             raise KeyError(f"no column {name!r} in the DataFrame (it has {', '.join(df.columns)})")
     chosen = _chosen(columns)
-    added = [StructField(name, DoubleType() if name == "distance_km" else StringType(), True) for name in chosen]
+    kinds = {"distance_km": DoubleType(), "place_distance_km": DoubleType(), "place_geonameid": LongType()}
+    added = [StructField(name, kinds.get(name, StringType()), True) for name in chosen]
     schema = StructType(list(df.schema.fields) + added)
     return df.mapInArrow(lambda batches: resolve_batches(batches, lat, lon, chosen), schema)

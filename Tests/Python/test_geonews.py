@@ -408,6 +408,14 @@ class SparkTests(unittest.TestCase):
         some = pa.Table.from_batches(list(resolve_batches(iter(batches), "la", "lo", ["time_zone", "country_iso2"])))
         self.assertEqual(some.column_names, ["id", "la", "lo", "country_iso2", "time_zone"], "in the columns' own order")
         self.assertEqual(some.column("time_zone").to_pylist(), expected["time_zone"])
+        places = pa.Table.from_batches(list(resolve_batches(iter(batches), "la", "lo", ["place_name", "region_name", "time_zone"])))
+        self.assertEqual(places.column_names, ["id", "la", "lo", "time_zone", "region_name", "place_name"])
+        want = geonews.resolve(lat, lon, region=True, place=True)
+        for name in ("region_name", "place_name"):
+            self.assertEqual(places.column(name).to_pylist(), want.column(name).to_pylist(), name)
+        ids = pa.Table.from_batches(list(resolve_batches(iter(batches), "la", "lo", ["place_geonameid"])))
+        self.assertEqual(ids.schema.field("place_geonameid").type, pa.int64())
+        self.assertEqual(ids.column("place_geonameid").to_pylist(), want.column("place_geonameid").to_pylist())
         with self.assertRaisesRegex(ValueError, "columns: \\['zone'\\] not among"):
             list(resolve_batches(iter(batches), "la", "lo", ["zone"]))
 
@@ -429,5 +437,12 @@ class SparkTests(unittest.TestCase):
             for name in geonews.COLUMNS:
                 got = [None if (isinstance(v, float) and math.isnan(v)) or v is None else v for v in rows[name].tolist()]
                 self.assertEqual(got, expected[name], name)
+            local = spark_resolve(df, columns=["region_iso3166_2", "place_geonameid"]).orderBy("id").toPandas()
+            self.assertEqual(list(local.columns), ["id", "lat", "lon", "region_iso3166_2", "place_geonameid"])
+            want = geonews.resolve(lat, lon, region=True, place=True)
+            for name in ("region_iso3166_2", "place_geonameid"):
+                got = [None if v is None or (isinstance(v, float) and math.isnan(v)) else int(v) if name == "place_geonameid" else v
+                       for v in local[name].tolist()]
+                self.assertEqual(got, want.column(name).to_pylist(), name)
         finally:
             spark.stop()
