@@ -379,36 +379,52 @@ public final class RegionIndex: @unchecked Sendable {
             let centre = (box.west + box.east) / 2
             return centre - x > 180_000_000 ? x + 360_000_000 : (x - centre > 180_000_000 ? x - 360_000_000 : x)
         }
-        var order: [(d2: Double, part: Int32)] = parts.map { p in
-            let box = part(Int(p)).box
-            let px = shifted(box)
-            let dx = Double(max(0, box.west - px, px - box.east)) * k, dy = Double(max(0, box.south - y, y - box.north))
-            return (dx * dx + dy * dy, p)
-        }
-        order.sort { ($0.d2, $0.part) < ($1.d2, $1.part) }
-        var best = (d2: Double.infinity, part: order[0].part)
-        for (bound, p) in order {
-            if bound >= best.d2 { break }
-            let part = part(Int(p))
-            let px = shifted(part.box)
-            if let edges {
-                if edges.nearer(Int(p), px: px, y: y, k: k, than: &best.d2, in: self) { best.part = p }
-                continue
+        // Each part's box distance, then the parts taken nearest box first, ties by part (the
+        // order a sort of every box would give), each picked from the rest by one pass: the
+        // search stops after a few, so a country of hundreds of parts sorts none of them.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: parts.count) { bounds in
+            for (i, p) in parts.enumerated() {
+                let box = part(Int(p)).box
+                let px = shifted(box)
+                let dx = Double(max(0, box.west - px, px - box.east)) * k, dy = Double(max(0, box.south - y, y - box.north))
+                bounds[i] = dx * dx + dy * dy
             }
-            for r in part.rings {
-                let vs = vertices(ofRing: r)
-                guard !vs.isEmpty else { continue }
-                var a = vertex(vs.lowerBound)
-                for v in vs {
-                    let b = vertex(v)
-                    let d2 = Self.segmentDistance2(
-                        ax: Double(a.x - px) * k, ay: Double(a.y - y), bx: Double(b.x - px) * k, by: Double(b.y - y))
-                    if d2 < best.d2 { best = (d2, p) }
-                    a = b
+            /// The unvisited part of the nearest box (ties to the lower part), or nil when all are visited.
+            func next() -> Int? {
+                var chosen: Int?
+                for i in 0..<parts.count where bounds[i].isFinite {
+                    if let c = chosen, (bounds[i], parts[i]) >= (bounds[c], parts[c]) { continue }
+                    chosen = i
+                }
+                return chosen
+            }
+            guard let first = next() else { return parts[0] }
+            var best = (d2: Double.infinity, part: parts[first])
+            while let i = next() {
+                let bound = bounds[i], p = parts[i]
+                if bound >= best.d2 { break }
+                bounds[i] = .infinity  // visited
+                let part = part(Int(p))
+                let px = shifted(part.box)
+                if let edges {
+                    if edges.nearer(Int(p), px: px, y: y, k: k, than: &best.d2, in: self) { best.part = p }
+                    continue
+                }
+                for r in part.rings {
+                    let vs = vertices(ofRing: r)
+                    guard !vs.isEmpty else { continue }
+                    var a = vertex(vs.lowerBound)
+                    for v in vs {
+                        let b = vertex(v)
+                        let d2 = Self.segmentDistance2(
+                            ax: Double(a.x - px) * k, ay: Double(a.y - y), bx: Double(b.x - px) * k, by: Double(b.y - y))
+                        if d2 < best.d2 { best = (d2, p) }
+                        a = b
+                    }
                 }
             }
+            return best.part
         }
-        return best.part
     }
 
     /// The squared distance from the origin to the segment a–b.
