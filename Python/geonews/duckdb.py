@@ -1,5 +1,5 @@
 """geonews in DuckDB: `load(con)` loads the wheel's `geonews.duckdb_extension` into a
-connection, which then has four scalar functions of (lat DOUBLE, lon DOUBLE):
+connection, which then has six scalar functions of (lat DOUBLE, lon DOUBLE):
 
 - `geonews_country`: the ISO code of the country or territory that holds the position, NULL
   at sea;
