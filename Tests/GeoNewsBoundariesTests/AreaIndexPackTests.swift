@@ -124,26 +124,6 @@ final class AreaIndexPackTests: XCTestCase {
         XCTAssertEqual(AreaIndexPack.hex(whole), AreaIndexRecord(of: bytes).checksum)
     }
 
-    func testTheChecksumByWindowsIsTheChecksumAndReadsEveryByteOnce() {
-        var bytes = [UInt8](repeating: 0, count: 32 * 37)
-        for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 7) }
-        bytes.withUnsafeBytes { body in
-            let whole = CountryIndexFormat.checksum(body)
-            for window in [32, 96, 32 * 36, 32 * 37, 4096] {
-                var windows: [Range<Int>] = []
-                let sum = CountryIndexFormat.checksum(body, windowBytes: window) { read in
-                    let start = read.baseAddress! - body.baseAddress!
-                    windows.append(start..<(start + read.count))
-                }
-                XCTAssertEqual(sum, whole, "windows of \(window) bytes")
-                XCTAssertEqual(windows.first?.lowerBound, 0)
-                XCTAssertEqual(windows.last?.upperBound, body.count)
-                XCTAssertTrue(zip(windows, windows.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "\(windows)")
-                XCTAssertTrue(windows.allSatisfy { $0.count <= window && !$0.isEmpty })
-            }
-        }
-    }
-
     func testATruncatedPackIsRefusedAndLeavesNothing() throws {
         let index = Self.handMadeIndex()
         let pack = try AreaIndexPack.encode(index)

@@ -106,10 +106,17 @@ extension DataDirectory {
     private static func holds(_ path: String, _ record: AreaIndexRecord, headerSize: Int) -> Bool {
         guard let existing = try? MappedFile(path: path) else { return false }
         return withExtendedLifetime(existing) {
-            let found = AreaIndexRecord(of: existing.bytes, file: record.file, headerSize: headerSize) { window in
+            let bytes = existing.bytes
+            guard bytes.count == record.bytes else { return false }
+            var sum = RunningChecksum(skipping: headerSize)
+            var start = 0
+            while start < bytes.count {
+                let window = UnsafeRawBufferPointer(rebasing: bytes[start..<min(start + (8 << 20), bytes.count)])
+                sum.add(window)
                 existing.releaseResidentPages(in: window)
+                start += window.count
             }
-            return found == record
+            return AreaIndexPack.hex(sum.value) == record.checksum
         }
     }
 

@@ -24,14 +24,11 @@ public struct AreaIndexRecord: Sendable, Equatable, Codable {
     /// - Parameters:
     ///   - file: the file's name, as the record gives it (the land index has a record too).
     ///   - headerSize: the bytes of the file's header.
-    ///   - read: called with each window of the body once summed (``CountryIndexFormat/checksum(_:windowBytes:read:)``).
-    package init(
-        of data: UnsafeRawBufferPointer, file: String, headerSize: Int, read: (UnsafeRawBufferPointer) -> Void = { _ in }
-    ) {
+    package init(of data: UnsafeRawBufferPointer, file: String, headerSize: Int) {
         self.file = file
         bytes = data.count
         let body = UnsafeRawBufferPointer(rebasing: data[min(headerSize, data.count)...])
-        let sum = body.count % 32 == 0 ? CountryIndexFormat.checksum(body, windowBytes: 8 << 20, read: read) : 0
+        let sum = body.count % 32 == 0 ? CountryIndexFormat.checksum(body) : 0
         let hex = String(sum, radix: 16)
         checksum = String(repeating: "0", count: 16 - hex.count) + hex
     }

@@ -93,34 +93,19 @@ package enum CountryIndexFormat {
     /// A fast checksum over whole 64-bit words (four independent multiply–xor lanes, so it runs
     /// near memory speed); the length must be a multiple of 32, which the writer pads to.
     package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        checksum(bytes, windowBytes: bytes.count) { _ in }
-    }
-
-    /// ``checksum(_:)``, calling `read` with each window of `windowBytes` (a multiple of 32)
-    /// once the sum has passed it: a caller that maps the file drops the window's pages from
-    /// its resident set there, so that checking a file of hundreds of megabytes never holds
-    /// more than a window of it.
-    package static func checksum(
-        _ bytes: UnsafeRawBufferPointer, windowBytes: Int, read: (UnsafeRawBufferPointer) -> Void
-    ) -> UInt64 {
-        precondition(bytes.count % 32 == 0 && windowBytes > 0 && windowBytes % 32 == 0)
+        precondition(bytes.count % 32 == 0)
+        let words = bytes.count / 8
         var a: UInt64 = 0x9E37_79B9_7F4A_7C15, b: UInt64 = 0xC2B2_AE3D_27D4_EB4F
         var c: UInt64 = 0x1656_67B1_9E37_79F9, d: UInt64 = 0x85EB_CA77_C2B2_AE63
         let m: UInt64 = 0xFF51_AFD7_ED55_8CCD
-        var start = 0
-        while start < bytes.count {
-            let end = min(start + windowBytes, bytes.count)
-            var i = start / 8
-            while i < end / 8 {
-                a = (a ^ bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) &* m
-                b = (b ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 8, as: UInt64.self)) &* m
-                c = (c ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 16, as: UInt64.self)) &* m
-                d = (d ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 24, as: UInt64.self)) &* m
-                a ^= a >> 29; b ^= b >> 31; c ^= c >> 27; d ^= d >> 33
-                i += 4
-            }
-            read(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-            start = end
+        var i = 0
+        while i < words {
+            a = (a ^ bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) &* m
+            b = (b ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 8, as: UInt64.self)) &* m
+            c = (c ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 16, as: UInt64.self)) &* m
+            d = (d ^ bytes.loadUnaligned(fromByteOffset: i * 8 + 24, as: UInt64.self)) &* m
+            a ^= a >> 29; b ^= b >> 31; c ^= c >> 27; d ^= d >> 33
+            i += 4
         }
         var h = a ^ (b &* 31) ^ (c &* 1009) ^ (d &* 65537) ^ UInt64(bytes.count)
         h ^= h >> 33
