@@ -184,7 +184,7 @@ static int with_places(chunk *c, const char **failure) {
         return 0;
     }
     geonews_place_columns columns = {c->region, c->place, c->place_km};
-    if (geonews_resolve_places(shared.handle, c->lat, c->lon, c->count, &columns) < 0) {
+    if (geonews_resolve_places(shared.handle, c->lat, c->lon, c->count, NULL, &columns) < 0) {
         *failure = "geonews: geonews_resolve_places refused its arguments";
         return 0;
     }

@@ -77,23 +77,43 @@ def _named(indexes, table):
     return pa.DictionaryArray.from_arrays(pa.array(coded, mask=coded < 0), pa.array(names, pa.string()))
 
 
-def _place_columns(lat, lon, threads, region, place):
+def _answers(lat, lon, threads, names):
+    """The library's columns for the positions, resolved once: the six's (COLUMN_TYPES) and,
+    when `names` has region or place columns, those the library computes for them."""
     lib = library()
-    tables = lib.place_tables()
-    wanted = {"region"} if region else set()
-    if place:
+    wanted = set()
+    if any(n in REGION_COLUMNS for n in names):
+        wanted.add("region")
+    if any(n in PLACE_COLUMNS for n in names):
         wanted |= {"place", "place_distance_km"}
-    c = _columns(lat, lon, threads, lib.resolve_places, [t for t in PLACE_COLUMN_TYPES if t[0] in wanted])
-    columns = {}
-    if region:
+    if not wanted:
+        return _columns(lat, lon, threads, lib.resolve_columns, COLUMN_TYPES)
+    lib.place_tables()  # read before the threads start, and a missing file named once
+    types = COLUMN_TYPES + [t for t in PLACE_COLUMN_TYPES if t[0] in wanted]
+    return _columns(lat, lon, threads, lib.resolve_places, types)
+
+
+def _arrays(lat, lon, c, names):
+    """The Arrow arrays of `names` (among COLUMNS, REGION_COLUMNS and PLACE_COLUMNS) from the
+    library's columns `c` (`_answers`); the names and codes dictionary-encoded."""
+    lib = library()
+    failed = c["error"] != 0
+    made = {
+        "country_iso2": lambda: _coded(c["country"], lib.codes),
+        "suggested_iso2": lambda: _coded(c["suggested"], lib.codes),
+        "suggestion_reason": lambda: _coded(c["reason"], REASONS),
+        "distance_km": lambda: pa.array(c["distance_km"], mask=failed),
+        "time_zone": lambda: _coded(c["zone"], lib.zone_names),
+        "error": lambda: _error_texts(lat, lon, c["error"]) if failed.any() else pa.nulls(len(lat), pa.string()),
+    }
+    if "region" in c or "place" in c:
+        tables = lib.place_tables()
         for name in REGION_COLUMNS:
-            columns[name] = _named(c["region"], tables[name])
-    if place:
-        none = c["place"] < 0
-        columns["place_name"] = _named(c["place"], tables["place_name"])
-        columns["place_geonameid"] = pa.array(tables["place_geonameid"][c["place"]], mask=none)
-        columns["place_distance_km"] = pa.array(c["place_distance_km"], mask=none)
-    return columns
+            made[name] = lambda name=name: _named(c["region"], tables[name])
+        made["place_name"] = lambda: _named(c["place"], tables["place_name"])
+        made["place_geonameid"] = lambda: pa.array(tables["place_geonameid"][c["place"]], mask=c["place"] < 0)
+        made["place_distance_km"] = lambda: pa.array(c["place_distance_km"], mask=c["place"] < 0)
+    return {name: made[name]() for name in names}
 
 
 def _coded(indexes, names):
@@ -133,19 +153,8 @@ def resolve(lat, lon, *, region=False, place=False, threads=None):
     lat, lon = _floats(lat, "lat"), _floats(lon, "lon")
     if len(lat) != len(lon):
         raise ValueError(f"lat has {len(lat)} values and lon {len(lon)}")
-    lib = library()
-    c = _columns(lat, lon, threads, lib.resolve_columns, COLUMN_TYPES)
-    failed = c["error"] != 0
-    columns = {
-        "country_iso2": _coded(c["country"], lib.codes),
-        "suggested_iso2": _coded(c["suggested"], lib.codes),
-        "suggestion_reason": _coded(c["reason"], REASONS),
-        "distance_km": pa.array(c["distance_km"], mask=failed),
-        "time_zone": _coded(c["zone"], lib.zone_names),
-    }
-    if region or place:
-        columns.update(_place_columns(lat, lon, threads, region, place))
-    columns["error"] = _error_texts(lat, lon, c["error"]) if failed.any() else pa.nulls(len(lat), pa.string())
+    names = COLUMNS[:5] + (REGION_COLUMNS if region else []) + (PLACE_COLUMNS if place else []) + ["error"]
+    columns = _arrays(lat, lon, _answers(lat, lon, threads, names), names)
     return pa.Table.from_arrays(list(columns.values()), names=list(columns))
 
 

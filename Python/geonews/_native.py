@@ -87,7 +87,8 @@ class Library:
             getattr(lib, name).argtypes = [handle, ctypes.c_int32]
         lib.geonews_load_places.argtypes = [handle, ctypes.c_char_p, ctypes.c_size_t]
         lib.geonews_resolve_places.restype = ctypes.c_int64
-        lib.geonews_resolve_places.argtypes = [handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        lib.geonews_resolve_places.argtypes = [handle, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+                                               ctypes.c_void_p]
         for name in ("geonews_region_count", "geonews_place_count"):
             getattr(lib, name).argtypes = [handle]
         for name in ("geonews_region_iso3166_2", "geonews_region_geonames", "geonews_region_name", "geonews_place_name"):
@@ -154,13 +155,16 @@ class Library:
         return self._tables
 
     def resolve_places(self, lat, lon, columns):
-        """Resolves `lat` and `lon` into `columns` (some of PLACE_COLUMN_TYPES' arrays: those
-        left out are not computed); the GIL is released for the call."""
+        """Resolves `lat` and `lon` once into `columns`: COLUMN_TYPES' arrays and some of
+        PLACE_COLUMN_TYPES' (those left out are not computed); the GIL is released for the
+        call."""
         n = len(lat)
         if n == 0:
             return 0
-        pointers = PlaceColumns(*(columns[name].ctypes.data if name in columns else None for name, _ in PLACE_COLUMN_TYPES))
-        done = self.lib.geonews_resolve_places(self.handle, lat.ctypes.data, lon.ctypes.data, n, ctypes.addressof(pointers))
+        six = Columns(*(columns[name].ctypes.data for name, _ in COLUMN_TYPES))
+        places = PlaceColumns(*(columns[name].ctypes.data if name in columns else None for name, _ in PLACE_COLUMN_TYPES))
+        done = self.lib.geonews_resolve_places(self.handle, lat.ctypes.data, lon.ctypes.data, n, ctypes.addressof(six),
+                                               ctypes.addressof(places))
         if done < 0:
             raise DataError(f"geonews_resolve_places refused its arguments ({done})")
         return done

@@ -7,11 +7,9 @@ writable temporary folder or `GEONEWS_INDEX_DIR`.
     >>> from geonews.spark import resolve
     >>> resolve(spark.createDataFrame([(48.8566, 2.3522)], ["lat", "lon"])).collect()
 """
-import numpy as np
 import pyarrow as pa
 
-from . import COLUMNS, PLACE_COLUMNS, REGION_COLUMNS, _coded, _columns, _error_texts, _floats, _place_columns
-from ._native import COLUMN_TYPES, REASONS, library
+from . import COLUMNS, PLACE_COLUMNS, REGION_COLUMNS, _answers, _arrays, _floats
 
 # Every column a job can ask for, in the order they are appended (`geonews resolve --region
 # --place`'s), and their Arrow types as Spark takes them: the strings decoded from their
@@ -38,24 +36,16 @@ def resolve_batches(batches, lat, lon, columns=None):
     appended after its own (all six, or those named in `columns`), its rows in order. `lat` and
     `lon` name its coordinate columns."""
     chosen = _chosen(columns)
-    lib = library()
     for batch in batches:
         la, lo = _floats(batch.column(lat), "lat"), _floats(batch.column(lon), "lon")
-        c = _columns(la, lo, 1, lib.resolve_columns, COLUMN_TYPES)
-        # Only the columns asked for are made, each straight to the plain type Spark takes.
-        made = {
-            "country_iso2": lambda: _coded(c["country"], lib.codes).dictionary_decode(),
-            "suggested_iso2": lambda: _coded(c["suggested"], lib.codes).dictionary_decode(),
-            "suggestion_reason": lambda: _coded(c["reason"], REASONS).dictionary_decode(),
-            "distance_km": lambda: pa.array(c["distance_km"], mask=c["error"] != 0),
-            "time_zone": lambda: _coded(c["zone"], lib.zone_names).dictionary_decode(),
-            "error": lambda: _error_texts(la, lo, c["error"]) if np.any(c["error"]) else pa.nulls(len(la), pa.string()),
-        }
-        region, place = any(n in REGION_COLUMNS for n in chosen), any(n in PLACE_COLUMNS for n in chosen)
-        if region or place:
-            for name, column in _place_columns(la, lo, 1, region, place).items():
-                made[name] = lambda column=column: column.dictionary_decode() if pa.types.is_dictionary(column.type) else column
-        added = [made[name]().cast(ARROW_TYPES[name]) for name in chosen]
+        # Only the columns asked for are made, each decoded to the plain type Spark takes.
+        arrays = _arrays(la, lo, _answers(la, lo, 1, chosen), chosen)
+        added = []
+        for name in chosen:
+            column = arrays[name]
+            if pa.types.is_dictionary(column.type):
+                column = column.dictionary_decode()
+            added.append(column.cast(ARROW_TYPES[name]))
         yield pa.RecordBatch.from_arrays(list(batch.columns) + added, names=list(batch.schema.names) + chosen)
 
 

@@ -147,11 +147,13 @@ typedef struct geonews_place_columns {
  * the index folder once, under a second) and makes their names. Returns 0, or -1 with one line
  * naming the file and what is wrong in `error` (at most error_size bytes, always terminated). */
 int geonews_load_places(const geonews *handle, char *error, size_t error_size);
-/* As geonews_resolve_columns, into place columns: returns how many positions were resolved (the
- * others get -1 and 0), -1 when an argument is NULL (with count > 0), -4 when the regions or the
- * places cannot be read (geonews_load_places gives the message). Loads them at the first call. */
+/* As geonews_resolve_columns, into place columns, and into `columns` as well when it is not NULL
+ * (from the same resolution of each position, so a caller that wants both resolves once):
+ * returns how many positions were resolved (the others get -1 and 0), -1 when an argument
+ * other than `columns` is NULL (with count > 0), -4 when the regions or the places cannot be read
+ * (geonews_load_places gives the message). Loads them at the first call. */
 int64_t geonews_resolve_places(const geonews *handle, const double *latitudes, const double *longitudes, size_t count,
-                               const geonews_place_columns *columns);
+                               const geonews_columns *columns, const geonews_place_columns *place_columns);
 /* The number of regions, and each one's ISO 3166-2 code ("" where it has none), GeoNames admin1
  * code ("FR.11") and English name; 0 and NULL before the regions are loaded or outside. */
 int32_t geonews_region_count(const geonews *handle);

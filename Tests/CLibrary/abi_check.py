@@ -167,7 +167,7 @@ def main():
     lib.geonews_region_count.argtypes = lib.geonews_place_count.argtypes = [handle_t]
     lib.geonews_load_places.argtypes = [handle_t, ctypes.c_char_p, ctypes.c_size_t]
     lib.geonews_resolve_places.restype = ctypes.c_int64
-    lib.geonews_resolve_places.argtypes = [handle_t, doubles, doubles, ctypes.c_size_t, ctypes.POINTER(PlaceColumns)]
+    lib.geonews_resolve_places.argtypes = [handle_t, doubles, doubles, ctypes.c_size_t, ctypes.c_void_p, ctypes.POINTER(PlaceColumns)]
     fresh = lib.geonews_open(data, error, len(error))
     check("before geonews_load_places, no regions or places and NULL names",
           lib.geonews_region_count(fresh) == 0 and lib.geonews_place_count(fresh) == 0 and lib.geonews_region_name(fresh, 0) is None)
@@ -175,7 +175,7 @@ def main():
     plat, plon = (ctypes.c_double * 4)(*[p[0] for p in spots]), (ctypes.c_double * 4)(*[p[1] for p in spots])
     regions, places, km = (ctypes.c_int32 * 4)(), (ctypes.c_int32 * 4)(), (ctypes.c_double * 4)()
     columns = PlaceColumns(regions, places, km)
-    done = lib.geonews_resolve_places(fresh, plat, plon, 4, ctypes.byref(columns))
+    done = lib.geonews_resolve_places(fresh, plat, plon, 4, None, ctypes.byref(columns))
     check(f"geonews_resolve_places loads at its first call and resolves 3 of 4 ({done})", done == 3)
     check(f"regions ({lib.geonews_region_count(fresh)}) and places ({lib.geonews_place_count(fresh)}) are there after it",
           lib.geonews_region_count(fresh) > 3000 and lib.geonews_place_count(fresh) > 100_000)
@@ -187,12 +187,20 @@ def main():
     check("the open Atlantic and a latitude of 91 have no region and no place",
           list(regions[1:3]) == [-1, -1] and list(places[1:3]) == [-1, -1] and km[1] == 0 and km[2] == 0)
     check("New York: US-NY", lib.geonews_region_iso3166_2(fresh, regions[3]) == b"US-NY")
+    def six(call):
+        arrays = [(ctypes.c_int16 * 4)(), (ctypes.c_int16 * 4)(), (ctypes.c_int8 * 4)(), (ctypes.c_int16 * 4)(),
+                  (ctypes.c_double * 4)(), (ctypes.c_int8 * 4)()]
+        call(Columns(*(ctypes.addressof(a) for a in arrays)))
+        return [list(a) for a in arrays]
+    alone = six(lambda c: lib.geonews_resolve_columns(fresh, plat, plon, 4, ctypes.byref(c)))
+    together = six(lambda c: lib.geonews_resolve_places(fresh, plat, plon, 4, ctypes.byref(c), ctypes.byref(PlaceColumns(None, None, None))))
+    check("geonews_resolve_places writes the six columns too, as geonews_resolve_columns does", alone == together, (alone, together))
     check("indexes outside the regions and places give NULL and -1",
           lib.geonews_region_name(fresh, -1) is None and lib.geonews_place_name(fresh, 1 << 30) is None
           and lib.geonews_place_geonameid(fresh, -1) == -1)
-    check("geonews_resolve_places: -1 for a NULL argument, 0 for none", lib.geonews_resolve_places(fresh, None, plon, 4, ctypes.byref(columns)) == -1
-          and lib.geonews_resolve_places(None, plat, plon, 4, ctypes.byref(columns)) == -1
-          and lib.geonews_resolve_places(fresh, None, None, 0, None) == 0)
+    check("geonews_resolve_places: -1 for a NULL argument, 0 for none", lib.geonews_resolve_places(fresh, None, plon, 4, None, ctypes.byref(columns)) == -1
+          and lib.geonews_resolve_places(None, plat, plon, 4, None, ctypes.byref(columns)) == -1
+          and lib.geonews_resolve_places(fresh, None, None, 0, None, None) == 0)
     check("geonews_load_places again is 0", lib.geonews_load_places(fresh, error, len(error)) == 0)
     lib.geonews_close(fresh)
 
