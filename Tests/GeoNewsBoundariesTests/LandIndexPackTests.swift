@@ -70,15 +70,50 @@ final class LandIndexPackTests: XCTestCase {
         XCTAssertEqual(land.distanceKm, expected, accuracy: 0.002)
     }
 
-    func testAVertexOffTheLatticeIsRefusedByThePacker() throws {
-        var (bytes, _, _) = try Self.tinyLand()
-        let leaves = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 64, as: UInt64.self) })
-        // The first leaf's first group: word 0 the group count, word 1 its header, then x, y.
-        let at = leaves + 16
-        let x = bytes.withUnsafeBytes { Double(bitPattern: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-        withUnsafeBytes(of: (x + 1e-9).bitPattern.littleEndian) { for (i, b) in $0.enumerated() { bytes[at + i] = b } }
+    func testTheLeavesAreCompactAndAnIndexOfAnotherFormatIsRefusedByThePacker() throws {
+        var (bytes, report, _) = try Self.tinyLand()
+        XCTAssertEqual(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self) }, CountryIndexFormat.compactVersion)
+        // The leaves: a header of three words, then per group two words, a word per vertex of
+        // the run (the rings' and one return to the first vertex per ring after the first, at
+        // most) and two per ring.
+        let words = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 48 + 8 * 3 + 8, as: UInt32.self) })
+        XCTAssertEqual(words, 3 * report.index.leaves + 2 * report.index.groups + report.index.vertices + 2 * report.index.rings)
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: CountryIndexFormat.version.littleEndian, toByteOffset: 8, as: UInt32.self) }
         XCTAssertThrowsError(try bytes.withUnsafeBytes { try LandIndexPack.encode($0, path: "t.bin") }) { error in
-            XCTAssertTrue("\(error)".contains("off the 2^-16° lattice"), "\(error)")
+            XCTAssertTrue("\(error)".contains("t.bin") && "\(error)".contains("index format 2"), "\(error)")
+        }
+    }
+
+    /// A compact leaf gives back the doubles a version-2 leaf of snapped vertices held: the
+    /// island's corners, exactly.
+    func testACompactLeafGivesBackTheSnappedDoubles() throws {
+        let (bytes, _, ids) = try Self.tinyLand()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("land-\(UUID().uuidString).bin").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let index = try CountryIndex(path: path, catalogueIDs: ids)
+        XCTAssertTrue(index.compactLeaves)
+        let snap = { (v: Double) in (v * 65536).rounded() / 65536 }
+        var corners = Set<[Double]>()
+        var offset = 0
+        while offset < index.leafWordCount {
+            let leaf = Leaf(index.leaves, offset: offset, compact: true)
+            XCTAssertEqual(leaf.x0 * 1024, (leaf.x0 * 1024).rounded(), "the corner is on the 2^-10° lattice")
+            var g = leaf.first
+            for _ in 0..<leaf.groupCount {
+                let group = leaf.group(at: g)
+                for k in 0..<group.vertexCount {
+                    let v = group.vertex(k)
+                    XCTAssertGreaterThanOrEqual(v.x, leaf.x0)
+                    XCTAssertLessThanOrEqual(v.x, leaf.x0 + 0.5)
+                    corners.insert([v.x, v.y])
+                }
+                g = group.next
+            }
+            offset = (g - index.leaves) / 4
+        }
+        for corner in [[145.44, -14.68], [145.47, -14.65], [-176.49, 0.18], [-176.46, 0.21]] {
+            XCTAssertTrue(corners.contains(corner.map(snap)), "\(corner)")
         }
     }
 

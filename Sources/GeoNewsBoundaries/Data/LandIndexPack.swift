@@ -24,23 +24,24 @@ import Darwin
 ///
 /// Streams:
 ///  0. `plain`: every byte of the file but its leaves' vertices, in file order (the header,
-///     the root grid, the nodes, each leaf's group count, each group's header word and ring
-///     table, the padding), except that a group's ring table comes before its vertices.
+///     the root grid, the nodes, each leaf's group count and corner, each group's two header
+///     words and ring table, the padding), except that a group's ring table comes before its
+///     vertices.
 ///  1. `x`, 2. `y`: per vertex of every leaf, in file order, the difference of its longitude
-///     (latitude) from the vertex given before, in units of 2^-``LandIndexFormat/snapBits``
-///     degrees, zigzag-encoded as a LEB128 varint. Every vertex of a land index lies on that
-///     lattice (the builder rounds them), so the doubles are rebuilt exactly. The copies the
-///     layout repeats are not given: each ring's closing vertex (its first again) and the
-///     returns to the group's first vertex between rings (see ``CountryIndexFormat``), which
-///     the ring table places. They are a fifth of all vertices, and the longest jumps.
+///     (latitude) from the vertex given before, in units of 2^-16°, zigzag-encoded as a LEB128
+///     varint: the leaf's corner plus the vertex's offset from it, so runs continue across
+///     leaves. The copies the layout repeats are not given: each ring's closing vertex (its
+///     first again) and the returns to the group's first vertex between rings (see
+///     ``CountryIndexFormat``), which the ring table places. They are a fifth of all vertices,
+///     and the longest jumps.
 public enum LandIndexPack {
     /// The pack's name in the data folder.
     public static let fileName = "land-index.pack"
     package static let magic: [UInt8] = Array("GNLPACK1".utf8)
-    package static let version: UInt32 = 1
+    /// 2: the land index's compact leaves (``CountryIndexFormat/compactVersion``).
+    package static let version: UInt32 = 2
     package static let streamCount = 3
     package static let headerSize = 32 + 16 * streamCount
-    package static let unit = Double(1 << LandIndexFormat.snapBits)
 
     /// The fixed fields of a pack's header, each bounded by the pack's size where it is read.
     package struct Header {
@@ -74,13 +75,14 @@ public enum LandIndexPack {
         }
     }
 
-    /// Where a country-index-format file's leaves lie, as its header says.
+    /// Where a compact country-index-format file's leaves lie, as its header says.
     package struct Layout {
         package let leavesOffset: Int
+        /// The leaves' 4-byte words.
         package let leafWords: Int
 
-        package func leafWord(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt64 {
-            UInt64(littleEndian: b.loadUnaligned(fromByteOffset: leavesOffset + 8 * i, as: UInt64.self))
+        package func leafWord(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt32 {
+            UInt32(littleEndian: b.loadUnaligned(fromByteOffset: leavesOffset + 4 * i, as: UInt32.self))
         }
     }
 
@@ -108,48 +110,52 @@ public enum LandIndexPack {
         let layout = try found.get()
         for b in indexHeader { try out.byte(b) }
         try plain.copy(UInt64(layout.leavesOffset - CountryIndexFormat.headerSize), to: out)
-        func word() throws(DataError) -> UInt64 { try plain.word64() }
-        func put(_ w: UInt64) throws(DataError) { try out.word64(w) }
+        func word() throws(DataError) -> UInt32 { try plain.word32() }
+        func put(_ w: UInt32) throws(DataError) { try out.word32(w) }
         var at = 0
         var previous = (x: Int64(0), y: Int64(0))
+        let leafHeader = CountryIndexFormat.compactLeafHeaderWords
         while at < layout.leafWords {
-            let groups = try word()
-            guard groups <= UInt64(layout.leafWords - at - 1) else {
+            let groups = try word(), cx = try word(), cy = try word()
+            guard layout.leafWords - at >= leafHeader, UInt64(groups) <= UInt64(layout.leafWords - at - leafHeader) / 2 else {
                 throw .corrupt(path: path, reason: "a leaf at word \(at) runs past the leaves")
             }
-            try put(groups)
-            at += 1
+            for w in [groups, cx, cy] { try put(w) }
+            at += leafHeader
             for _ in 0..<groups {
-                let head = try word()
-                let n = Int(head >> 32), rings = Int(head >> 16 & 0xFFFF)
-                guard n <= (layout.leafWords - at - 1 - rings) / 2 else {
+                let head = try word(), count = try word()
+                let n = Int(count), rings = Int(head >> 16)
+                guard layout.leafWords - at >= 2, n <= layout.leafWords - at - 2, 2 * rings <= layout.leafWords - at - 2 - n else {
                     throw .corrupt(path: path, reason: "a leaf group at word \(at) runs past the leaves")
                 }
                 try put(head)
-                var table: [UInt64] = []
-                for _ in 0..<rings { table.append(try word()) }
+                try put(count)
+                var table: [UInt32] = []
+                for _ in 0..<(2 * rings) { table.append(try word()) }
                 let copies: Copies
                 do { copies = try Copies(ringTable: table, vertexCount: n) } catch {
                     throw .corrupt(path: path, reason: "a leaf group at word \(at): \(error)")
                 }
-                var run = [UInt64](repeating: 0, count: 2 * n)
+                var run = [UInt32](repeating: 0, count: n)
                 for k in 0..<n {
                     if let source = copies.source(of: k) {
-                        run[2 * k] = run[2 * source]
-                        run[2 * k + 1] = run[2 * source + 1]
+                        run[k] = run[source]
                         continue
                     }
                     previous.x &+= try xs.zigzag64()
                     previous.y &+= try ys.zigzag64()
-                    run[2 * k] = (Double(previous.x) / unit).bitPattern
-                    run[2 * k + 1] = (Double(previous.y) / unit).bitPattern
+                    let u = previous.x &- Int64(cx), v = previous.y &- Int64(cy)
+                    guard u >= 0, u <= 0xFFFF, v >= 0, v <= 0xFFFF else {
+                        throw .corrupt(path: path, reason: "a vertex of the leaf group at word \(at) lies outside its leaf")
+                    }
+                    run[k] = UInt32(u) | UInt32(v) << 16
                 }
                 for w in run { try put(w) }
                 for w in table { try put(w) }
-                at += 1 + 2 * n + rings
+                at += 2 + n + 2 * rings
             }
         }
-        let rest = header.unpackedBytes - UInt64(layout.leavesOffset + 8 * layout.leafWords)
+        let rest = header.unpackedBytes - UInt64(layout.leavesOffset + 4 * layout.leafWords)
         try plain.copy(rest, to: out)
         for s in streams { try s.finish() }
         try out.flush()
@@ -167,9 +173,13 @@ extension LandIndexPack.Layout {
         guard header.count >= F.headerSize, Array(header[0..<8]) == F.magic else {
             throw .corrupt(path: path, reason: "not a GeoNews land index (bad magic)")
         }
+        let version = header.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+        guard version == F.compactVersion else {
+            throw .corrupt(path: path, reason: "index format \(version), not the land index's \(F.compactVersion)")
+        }
         let offset = header.loadUnaligned(fromByteOffset: 48 + 16, as: UInt64.self)
         let words = header.loadUnaligned(fromByteOffset: 48 + 8 * F.sectionCount + 8, as: UInt32.self)
-        guard offset % 8 == 0, offset >= UInt64(F.headerSize), offset <= fileBytes, UInt64(words) * 8 <= fileBytes - offset else {
+        guard offset % 8 == 0, offset >= UInt64(F.headerSize), offset <= fileBytes, UInt64(words) * 4 <= fileBytes - offset else {
             throw .corrupt(path: path, reason: "the index's leaves lie outside its \(fileBytes) bytes")
         }
         self.init(leavesOffset: Int(offset), leafWords: Int(words))
@@ -188,12 +198,13 @@ extension LandIndexPack {
             package let description: String
         }
 
-        package init(ringTable: [UInt64], vertexCount n: Int) throws(Problem) {
+        /// - Parameter ringTable: per ring, its first vertex and one past its last.
+        package init(ringTable: [UInt32], vertexCount n: Int) throws(Problem) {
             var sources = [Int32](repeating: -1, count: n)
             var inRing = [Bool](repeating: false, count: n)
             var previousEnd = 0
-            for (r, word) in ringTable.enumerated() {
-                let first = Int(word & 0xFFFF_FFFF), end = Int(word >> 32)
+            for r in 0..<(ringTable.count / 2) {
+                let first = Int(ringTable[2 * r]), end = Int(ringTable[2 * r + 1])
                 guard first >= previousEnd, end >= first + 2, end <= n else {
                     throw Problem(description: "ring \(r) spans \(first)..<\(end) of \(n) vertices")
                 }

@@ -93,6 +93,18 @@ package final class PackStream {
         return w
     }
 
+    /// Four bytes as a little-endian word.
+    @inline(__always)
+    package func word32() throws(DataError) -> UInt32 {
+        if available - position >= 4 {
+            defer { position += 4 }
+            return UInt32(littleEndian: UnsafeRawPointer(output + position).loadUnaligned(as: UInt32.self))
+        }
+        var w: UInt32 = 0
+        for i in 0..<4 { w |= UInt32(try byte()) << (8 * i) }
+        return w
+    }
+
     /// A zigzag-encoded LEB128 varint of up to 64 bits, as a signed difference.
     @inline(__always)
     package func zigzag64() throws(DataError) -> Int64 {
@@ -220,6 +232,14 @@ package final class PackOutput {
     package func byte(_ b: UInt8) throws(DataError) {
         buffer.storeBytes(of: b, toByteOffset: filled, as: UInt8.self)
         filled += 1
+        if filled >= Self.chunk { try flush() }
+    }
+
+    /// A little-endian 32-bit word.
+    @inline(__always)
+    package func word32(_ w: UInt32) throws(DataError) {
+        buffer.storeBytes(of: w.littleEndian, toByteOffset: filled, as: UInt32.self)
+        filled += 4
         if filled >= Self.chunk { try flush() }
     }
 

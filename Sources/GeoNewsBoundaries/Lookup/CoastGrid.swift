@@ -417,22 +417,22 @@ private struct LandMarks {
     /// cells) may: a position off the land is nearest to a point of some edge, so only its
     /// distance to these cells matters, not to the cells inside a group's rings.
     private mutating func markLeaf(at offset: Int) {
-        var g = index.leaves.baseAddress! + offset
-        let groups = Int(g.pointee)
-        g += 1
+        let leaf = Leaf(index.leaves, offset: offset, compact: index.compactLeaves)
+        var g = leaf.first
         let n = CoastGrid.wordsPerRow
-        for _ in 0..<groups {
-            let group = LeafGroup(g)
+        for _ in 0..<leaf.groupCount {
+            let group = leaf.group(at: g)
             g = group.next
-            let v = group.vertices
             for r in 0..<group.ringCount {
                 let ring = group.ring(r)
                 guard !ring.isEmpty else { continue }
-                var (c0, r0) = Self.cell(longitude: v[2 &* ring.lowerBound], latitude: v[2 &* ring.lowerBound &+ 1])
+                let first = group.vertex(ring.lowerBound)
+                var (c0, r0) = Self.cell(longitude: first.x, latitude: first.y)
                 holdsLand[r0 &* n &+ c0 &>> 6] |= 1 &<< UInt64(c0 & 63)
                 mayHoldLand[r0 &* n &+ c0 &>> 6] |= 1 &<< UInt64(c0 & 63)
                 for k in (ring.lowerBound + 1)..<ring.upperBound {
-                    let (c1, r1) = Self.cell(longitude: v[2 &* k], latitude: v[2 &* k &+ 1])
+                    let v = group.vertex(k)
+                    let (c1, r1) = Self.cell(longitude: v.x, latitude: v.y)
                     // Most edges stay in their cell, already marked.
                     if c1 == c0 && r1 == r0 { continue }
                     holdsLand[r1 &* n &+ c1 &>> 6] |= 1 &<< UInt64(c1 & 63)

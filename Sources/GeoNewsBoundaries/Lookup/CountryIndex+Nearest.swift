@@ -87,11 +87,10 @@ extension CountryIndex {
             let block = MergedBlock(base: cell.childBase, side: 1 << k, column: 0, row: 0, span: 1 << k)
             visit(block, x0: x0, y0: y0, size: size, bound: bound, p: p, window: window, best: &best, bestCountry: &bestCountry)
         case .leaf:
-            var g = leaves.baseAddress! + cell.payload
-            let groups = Int(g.pointee)
-            g += 1
-            for _ in 0..<groups {
-                let group = LeafGroup(g)
+            let leaf = Leaf(leaves, offset: cell.payload, compact: compactLeaves)
+            var g = leaf.first
+            for _ in 0..<leaf.groupCount {
+                let group = leaf.group(at: g)
                 g = group.next
                 if groupContains(group, x: p.position.longitude, y: p.position.latitude) {
                     best = 0
@@ -170,7 +169,6 @@ extension CountryIndex {
         let kx = centre.cosLatitude
         var bestSq = Double.infinity
         var bestX = 0.0, bestY = 0.0
-        let v = group.vertices
         @inline(__always) func local(_ lon: Double) -> Double {
             var d = lon - p.longitude
             if d > 180 { d -= 360 } else if d < -180 { d += 360 }
@@ -178,9 +176,12 @@ extension CountryIndex {
         }
         for r in 0..<group.ringCount {
             let ring = group.ring(r)
-            var ax = local(v[2 * ring.lowerBound]), ay = v[2 * ring.lowerBound + 1] - p.latitude
+            guard !ring.isEmpty else { continue }
+            let a = group.vertex(ring.lowerBound)
+            var ax = local(a.x), ay = a.y - p.latitude
             for k in (ring.lowerBound + 1)..<ring.upperBound {
-                let bx = local(v[2 * k]), by = v[2 * k + 1] - p.latitude
+                let b = group.vertex(k)
+                let bx = local(b.x), by = b.y - p.latitude
                 let dx = bx - ax, dy = by - ay
                 let len2 = dx * dx + dy * dy
                 var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0

@@ -26,7 +26,14 @@ public final class CountryIndex: @unchecked Sendable {
     let boundaries: BoundaryFile?
     let root: UnsafeBufferPointer<UInt32>
     let nodes: UnsafeBufferPointer<UInt32>
-    let leaves: UnsafeBufferPointer<UInt64>
+    /// The leaves section: ``leafWordCount`` words of ``leafWordSize`` bytes.
+    let leaves: UnsafeRawPointer
+    let leafWordCount: Int
+    /// True for format version 3's leaves (`UInt32` words, vertices on the 2^-16° lattice),
+    /// false for version 2's (`UInt64` words, `Double` vertices).
+    let compactLeaves: Bool
+    /// Bytes per leaf word: 4 for compact leaves, 8 otherwise.
+    var leafWordSize: Int { compactLeaves ? 4 : 8 }
     /// The coast grid's marks (``CoastGrid/landMarks(of:)``), which a land index stores after
     /// its leaves; `nil` for Natural Earth's index, whose grid reads them off the tree.
     package let coastMarks: UnsafeBufferPointer<UInt64>?
@@ -53,9 +60,10 @@ public final class CountryIndex: @unchecked Sendable {
             throw .corrupt(path: path, reason: "not a GeoNews country index (bad magic)")
         }
         let version = try f.integer(UInt32.self, at: 8)
-        guard version == F.version else {
-            throw .stale(path: path, reason: "index format \(version), this build reads \(F.version)")
+        guard version == F.version || version == F.compactVersion else {
+            throw .stale(path: path, reason: "index format \(version), this build reads \(F.version) and \(F.compactVersion)")
         }
+        compactLeaves = version == F.compactVersion
         countryCount = Int(try f.integer(UInt32.self, at: 12))
         guard countryCount == catalogueIDs.count,
             try f.integer(UInt64.self, at: 16) == F.catalogueHash(catalogueIDs)
@@ -72,8 +80,8 @@ public final class CountryIndex: @unchecked Sendable {
             offsets.append(Int(try f.integer(UInt64.self, at: 48 + 8 * s)))
             counts.append(Int(try f.integer(UInt32.self, at: 48 + 8 * F.sectionCount + 4 * s)))
         }
-        func section<T>(_ i: Int, _ type: T.Type) throws(DataError) -> UnsafeBufferPointer<T> {
-            let start = offsets[i], bytes = counts[i] * MemoryLayout<T>.stride
+        func section<T>(_ i: Int, _ type: T.Type, stride: Int = MemoryLayout<T>.stride) throws(DataError) -> UnsafeBufferPointer<T> {
+            let start = offsets[i], bytes = counts[i] * stride
             guard start % 8 == 0, start >= F.headerSize, start + bytes <= b.count else {
                 throw .corrupt(path: path, reason: "section \(i) lies outside the file")
             }
@@ -81,7 +89,9 @@ public final class CountryIndex: @unchecked Sendable {
         }
         root = try section(0, UInt32.self)
         nodes = try section(1, UInt32.self)
-        leaves = try section(2, UInt64.self)
+        let leafSection = try section(2, UInt8.self, stride: compactLeaves ? 4 : 8)
+        leaves = UnsafeRawPointer(leafSection.baseAddress!)
+        leafWordCount = counts[2]
         guard root.count == F.rootColumns * F.rootRows else {
             throw .corrupt(path: path, reason: "section sizes disagree")
         }
@@ -108,7 +118,7 @@ public final class CountryIndex: @unchecked Sendable {
             throw .corrupt(path: path, reason: "checksum mismatch")
         }
         if let reason = CellTreeWalk.layoutProblem(
-            root: root, nodes: nodes, leafWords: leaves.count, payloadCount: countryCount, payloadName: "country")
+            root: root, nodes: nodes, leafWords: leafWordCount, payloadCount: countryCount, payloadName: "country")
         {
             throw .corrupt(path: path, reason: reason)
         }
@@ -196,11 +206,11 @@ public final class CountryIndex: @unchecked Sendable {
 
     @inline(__always)
     private func leafLookup(_ offset: Int, x: Double, y: Double) -> Int32 {
-        var p = leaves.baseAddress! + offset
-        var groups = Int(p.pointee)
-        p += 1
+        let leaf = Leaf(leaves, offset: offset, compact: compactLeaves)
+        var p = leaf.first
+        var groups = leaf.groupCount
         while groups > 0 {
-            let group = LeafGroup(p)
+            let group = leaf.group(at: p)
             if groupContains(group, x: x, y: y) { return Int32(group.country) }
             p = group.next
             groups &-= 1
@@ -217,12 +227,12 @@ public final class CountryIndex: @unchecked Sendable {
     /// ``nearEdgeContains(_:x:y:)``.
     @inline(__always)
     func groupContains(_ group: LeafGroup, x: Double, y: Double) -> Bool {
-        let run = Self.crossings(group.vertices, 0..<group.vertexCount, x: x, y: y, passingVerticalEdgesThroughPoint: false)
+        let run = Self.crossings(group, 0..<group.vertexCount, x: x, y: y, passingVerticalEdgesThroughPoint: false)
         return run.closest > Self.nearEdgeDeterminant ? run.odd : nearEdgeContains(group, x: x, y: y)
     }
 
-    /// The crossing parity of a ray from (x, y) eastwards with the path through `vertices`
-    /// (x, y pairs) at positions `path`, and the smallest |det| of an edge it crosses.
+    /// The crossing parity of a ray from (x, y) eastwards with the path through a group's
+    /// vertices at positions `path`, and the smallest |det| of an edge it crosses.
     ///
     /// - Parameter passingVerticalEdgesThroughPoint: leave out a vertical edge exactly through
     ///   the point, as the exact test leaves out every edge through the point; for a cut along
@@ -230,15 +240,15 @@ public final class CountryIndex: @unchecked Sendable {
     ///   inside the cell.
     @inline(__always)
     static func crossings(
-        _ vertices: UnsafePointer<Double>, _ path: Range<Int>, x: Double, y: Double,
+        _ group: LeafGroup, _ path: Range<Int>, x: Double, y: Double,
         passingVerticalEdgesThroughPoint: Bool
     ) -> (odd: Bool, closest: Double) {
         var odd = false
         var closest = Double.infinity
-        var xi = vertices[2 &* path.lowerBound], yi = vertices[2 &* path.lowerBound &+ 1]
+        var (xi, yi) = group.vertex(path.lowerBound)
         var k = path.lowerBound &+ 1
         while k < path.upperBound {
-            let xj = vertices[2 &* k], yj = vertices[2 &* k &+ 1]
+            let (xj, yj) = group.vertex(k)
             if (yi > y) != (yj > y) && !(passingVerticalEdgesThroughPoint && xi == x && xj == x) {
                 let det = (xj - xi) * (y - yi) - (x - xi) * (yj - yi)
                 closest = min(closest, abs(det))
@@ -266,11 +276,10 @@ public final class CountryIndex: @unchecked Sendable {
     /// opened with them, else the group's rings with exact orientation signs.
     @inline(never)
     func nearEdgeContains(_ group: LeafGroup, x: Double, y: Double) -> Bool {
-        let v = group.vertices
         var inside = false
         var closest = Double.infinity
         for r in 0..<group.ringCount {
-            let ring = Self.crossings(v, group.ring(r), x: x, y: y, passingVerticalEdgesThroughPoint: true)
+            let ring = Self.crossings(group, group.ring(r), x: x, y: y, passingVerticalEdgesThroughPoint: true)
             if ring.odd { inside.toggle() }
             closest = min(closest, ring.closest)
         }
@@ -280,9 +289,9 @@ public final class CountryIndex: @unchecked Sendable {
         }
         inside = false
         for r in 0..<group.ringCount {
-            let ring = group.ring(r)
-            let start = UnsafeRawPointer(v + 2 * ring.lowerBound)
-            if ExactPolygonTest.ringParity(x: x, y: y, ring: start, count: ring.count) { inside.toggle() }
+            let ring = group.ringDoubles(r)
+            let odd = ring.withUnsafeBytes { ExactPolygonTest.ringParity(x: x, y: y, ring: $0.baseAddress!, count: ring.count / 2) }
+            if odd { inside.toggle() }
         }
         return inside
     }

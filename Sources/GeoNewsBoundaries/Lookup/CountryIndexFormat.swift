@@ -45,9 +45,35 @@
 ///   ring count    per ring, its first vertex and one past its last, UInt32 each (for the
 ///   words         distance search and the exact test, which take rings one by one)
 /// ```
+///
+/// Format version 3 (``compactVersion``, the land index's) has the same header, root grid and
+/// nodes, and leaves of `UInt32` words whose vertices lie on the 2^-16° lattice, each in one
+/// word relative to its leaf's cell (a leaf slot holds its offset in 4-byte words):
+/// ```
+/// word 0          group count
+/// words 1, 2      the leaf cell's south-west corner, in 2^-16° from 180° W and from 90° S
+/// per group:
+///   word          country (bits 0–15), ring count (bits 16–31)
+///   word          vertex count n
+///   n words       vertices: x (bits 0–15) and y (bits 16–31) in 2^-16° from the corner, the
+///                 run laid out as in version 2; no leaf cell is wider than 1/2°, so both fit
+///   2 × ring      per ring, its first vertex and one past its last
+///   count words
+/// ```
+/// A vertex is the corner plus its offset, exactly (both are multiples of 2^-16° under 256° in
+/// size), so it is the same double a version-2 leaf of snapped vertices would store, in a
+/// quarter of the bytes.
 package enum CountryIndexFormat {
     package static let magic: [UInt8] = Array("GNINDEX1".utf8)
+    /// Leaves of `UInt64` words with `Double` vertices (Natural Earth's index).
     package static let version: UInt32 = 2
+    /// Leaves of `UInt32` words with vertices on the 2^-``compactUnitBits``° lattice (the land
+    /// index).
+    package static let compactVersion: UInt32 = 3
+    /// A compact leaf's vertices count 2^-compactUnitBits degrees.
+    package static let compactUnitBits = 16
+    /// Words before a compact leaf's first group: the group count and the corner.
+    package static let compactLeafHeaderWords = 3
     package static let headerSize = 96
     /// Where the header gives the offset of the coast grid's marks (0: none).
     package static let coastMarksOffset = 84

@@ -1,12 +1,12 @@
 /// `land-index.bin`: OpenStreetMap's land polygons, each piece named by the country whose
-/// region holds it, in ``CountryIndexFormat``'s layout (the same header, cell tree and leaves),
-/// so that ``CountryIndex`` reads it and the resolver measures the territorial sea, the
+/// region holds it, in ``CountryIndexFormat``'s layout with the compact leaves of format
+/// version 3 (each vertex a 4-byte offset from its leaf's corner), so that ``CountryIndex`` reads it and the resolver measures the territorial sea, the
 /// near-shore suggestion and `nearest` from it. Built by `geonews-index --land` from
 /// `osm-land.wkb` (`Scripts/build_land.py`) and the area index; committed as
 /// `Data/land-index.pack` (``LandIndexPack``) and recorded in `Data/land-index.json`.
 ///
 /// Every vertex of its leaves is a multiple of 2^-``snapBits`` degrees (1.7 m at the equator),
-/// so the pack stores them as integers and rebuilds the file byte for byte.
+/// which is what lets a leaf store it in 16 bits from its corner and the pack as an integer.
 public enum LandIndexFormat {
     public static let fileName = "land-index.bin"
     /// The committed record of the built file's size and checksum.
@@ -15,5 +15,5 @@ public enum LandIndexFormat {
     /// MultiPolygon.
     public static let sourceName = "osm-land.wkb"
     /// Every leaf vertex is a multiple of 2^-snapBits degrees.
-    public static let snapBits = 16
+    public static let snapBits = CountryIndexFormat.compactUnitBits
 }

@@ -1,34 +1,116 @@
-/// One country's part of a border leaf, read in place from the index's `leaves` section
-/// (layout in ``CountryIndexFormat``): a header word, the vertex run, the ring table.
-package struct LeafGroup {
-    /// The header word; the vertices follow it.
-    let start: UnsafePointer<UInt64>
-    let header: UInt64
+/// A border leaf of a country-index-format file, read in place (layout in
+/// ``CountryIndexFormat``): its group count, where its first group starts, and, for a compact
+/// leaf, the corner its vertices are measured from.
+package struct Leaf {
+    let groupCount: Int
+    let first: UnsafeRawPointer
+    let compact: Bool
+    /// The leaf cell's south-west corner in degrees (compact leaves only).
+    let x0: Double, y0: Double
 
+    /// The leaf at `offset` words into `leaves`, whose words are 4 bytes when `compact`, else 8.
     @inline(__always)
-    init(_ start: UnsafePointer<UInt64>) {
-        self.start = start
-        header = start.pointee
+    init(_ leaves: UnsafeRawPointer, offset: Int, compact: Bool) {
+        self.compact = compact
+        if compact {
+            let p = leaves + 4 &* offset
+            groupCount = Int(p.load(as: UInt32.self))
+            let unit = LeafGroup.unit
+            x0 = Double(p.load(fromByteOffset: 4, as: UInt32.self)) * unit - 180
+            y0 = Double(p.load(fromByteOffset: 8, as: UInt32.self)) * unit - 90
+            first = p + 4 * CountryIndexFormat.compactLeafHeaderWords
+        } else {
+            let p = leaves + 8 &* offset
+            groupCount = Int(p.load(as: UInt64.self))
+            x0 = 0
+            y0 = 0
+            first = p + 8
+        }
     }
 
-    /// Catalogue index of the country.
-    @inline(__always) var country: Int { Int(header & 0xFFFF) }
-    @inline(__always) var ringCount: Int { Int(header >> 16 & 0xFFFF) }
-    /// Vertices in the run, counting the closing ones and the returns between rings.
-    @inline(__always) var vertexCount: Int { Int(header >> 32) }
-
-    /// x, y pairs of Double degrees.
+    /// The group that starts at `start` (``first``, or a group's ``LeafGroup/next``).
     @inline(__always)
-    var vertices: UnsafePointer<Double> { UnsafeRawPointer(start + 1).assumingMemoryBound(to: Double.self) }
+    func group(at start: UnsafeRawPointer) -> LeafGroup { LeafGroup(start, compact: compact, x0: x0, y0: y0) }
+}
+
+/// One country's part of a border leaf, read in place: a header, the vertex run, the ring
+/// table. Version 2's vertices are `Double` pairs; a compact leaf's are 16-bit offsets from its
+/// corner, given back here as the same doubles (see ``CountryIndexFormat``).
+package struct LeafGroup {
+    /// Catalogue index of the country.
+    let country: Int
+    let ringCount: Int
+    /// Vertices in the run, counting the closing ones and the returns between rings.
+    let vertexCount: Int
+    let compact: Bool
+    let x0: Double, y0: Double
+    /// The first vertex.
+    let vertices: UnsafeRawPointer
+
+    /// Degrees per unit of a compact vertex's offset.
+    static let unit = 1 / Double(1 << CountryIndexFormat.compactUnitBits)
+
+    @inline(__always)
+    init(_ start: UnsafeRawPointer, compact: Bool, x0: Double, y0: Double) {
+        self.compact = compact
+        self.x0 = x0
+        self.y0 = y0
+        if compact {
+            let head = start.load(as: UInt32.self)
+            country = Int(head & 0xFFFF)
+            ringCount = Int(head >> 16)
+            vertexCount = Int(start.load(fromByteOffset: 4, as: UInt32.self))
+            vertices = start + 8
+        } else {
+            let header = start.load(as: UInt64.self)
+            country = Int(header & 0xFFFF)
+            ringCount = Int(header >> 16 & 0xFFFF)
+            vertexCount = Int(header >> 32)
+            vertices = start + 8
+        }
+    }
+
+    /// Vertex `k` of the run: x (longitude), y (latitude) in degrees.
+    @inline(__always)
+    func vertex(_ k: Int) -> (x: Double, y: Double) {
+        if compact {
+            let w = vertices.load(fromByteOffset: 4 &* k, as: UInt32.self)
+            return (x0 + Double(w & 0xFFFF) * Self.unit, y0 + Double(w >> 16) * Self.unit)
+        }
+        let d = vertices.assumingMemoryBound(to: Double.self)
+        return (d[2 &* k], d[2 &* k &+ 1])
+    }
+
+    /// The ring table, after the vertices.
+    @inline(__always)
+    private var table: UnsafeRawPointer { vertices + (compact ? 4 : 16) &* vertexCount }
 
     /// The next group of the leaf (or whatever follows the leaf's last group).
     @inline(__always)
-    var next: UnsafePointer<UInt64> { start + 1 + 2 * vertexCount + ringCount }
+    var next: UnsafeRawPointer { table + 8 &* ringCount }
 
     /// Ring `r` as a range of vertex positions in the run: closed, first vertex repeated last.
     @inline(__always)
     func ring(_ r: Int) -> Range<Int> {
-        let word = (start + 1 + 2 * vertexCount + r).pointee
-        return Int(word & 0xFFFF_FFFF)..<Int(word >> 32)
+        if compact {
+            let first = table.load(fromByteOffset: 8 &* r, as: UInt32.self)
+            let end = table.load(fromByteOffset: 8 &* r &+ 4, as: UInt32.self)
+            return Int(first)..<max(Int(first), Int(end))
+        }
+        let word = table.load(fromByteOffset: 8 &* r, as: UInt64.self)
+        return Int(word & 0xFFFF_FFFF)..<max(Int(word & 0xFFFF_FFFF), Int(word >> 32))
+    }
+
+    /// The ring's vertices as x, y pairs of doubles, for the exact test, which reads them in place.
+    func ringDoubles(_ r: Int) -> [Double] {
+        var out: [Double] = []
+        let ring = ring(r)
+        out.reserveCapacity(2 * ring.count)
+        for k in ring {
+            let v = vertex(k)
+            out.append(v.x)
+            out.append(v.y)
+        }
+        return out
     }
 }

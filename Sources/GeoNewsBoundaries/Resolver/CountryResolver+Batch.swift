@@ -121,7 +121,7 @@ extension CountryResolver {
                     }
                     d[i].land = step(
                         CellSlot(d[i].landEnd), shift: &d[i].landShift, gx: d[i].gx, gy: d[i].gy, nodes: index.nodes,
-                        leaf: UnsafeRawPointer(index.leaves.baseAddress!), leafWordSize: MemoryLayout<UInt64>.size)
+                        leaf: index.leaves, leafWordSize: index.leafWordSize)
                     walking = walking || d[i].land != nil
                 }
             }

@@ -16,6 +16,9 @@ struct CellTree {
     /// True to clip with the area check of ``Geometry/clipped(toTiling:)`` (the land index's
     /// builder: its land has rings along cells' sides that GEOS's clipper can turn inside out).
     var checksTiling = false
+    /// Cells shallower than this are split even when their polygons have few vertices (the
+    /// land index's compact leaves are at most 1/2° wide).
+    var minimumLeafDepth = 0
     /// The tree as built, four child slots per node.
     private(set) var quadtree: [UInt32] = []
 
@@ -38,7 +41,7 @@ struct CellTree {
             return CellSlot(.country, payload: UInt32(pieces[0].item)).raw
         }
         let vertexCount = pieces.reduce(0) { $0 + $1.vertexCount }
-        if vertexCount <= leafVertexLimit || depth >= maxDepth {
+        if vertexCount <= leafVertexLimit && depth >= minimumLeafDepth || depth >= maxDepth {
             return writer.addLeaf(pieces, x0: x0, y0: y0, size: size)
         }
         let half = size / 2

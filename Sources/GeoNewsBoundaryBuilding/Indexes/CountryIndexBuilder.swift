@@ -107,24 +107,63 @@ public struct CountryIndexBuilder {
 /// Writes the leaves of `country-index.bin`'s layout (and of the land index, which shares it)
 /// and serialises the file.
 struct CountryLeafWriter: CellTreeLeafWriter {
+    /// Version 2's leaves: `UInt64` words, `Double` vertices.
     var leaves: [UInt64] = []
+    /// Version 3's (``compact``): `UInt32` words, vertices on the 2^-16° lattice.
+    var compactLeaves: [UInt32] = []
     var report = CountryIndexBuilder.Report()
-    /// When set, every vertex is rounded to the nearest multiple of 1/`snapScale` degrees (a
-    /// power of two, so the rounded value is exact and a pack can store it as an integer).
-    var snapScale: Double?
+    /// True to write format version 3's compact leaves (the land index): every vertex rounded
+    /// to the nearest multiple of 2^-16°, stored as its offset from the leaf cell's corner. The
+    /// tree must give no leaf a cell wider than 1/2° (``CellTree/minimumLeafDepth`` 1).
+    var compact = false
 
     mutating func addLeaf(_ pieces: [Piece], x0: Double, y0: Double, size: Double) -> UInt32 {
+        if compact { return addCompactLeaf(pieces, x0: x0, y0: y0, size: size) }
         let offset = leaves.count
         leaves.append(UInt64(pieces.count))
         for p in pieces {
             var rings: [[Double]] = []
-            p.geometry.forEachRing { _, _, xy in
-                if let s = snapScale { rings.append(xy.map { ($0 * s).rounded() / s }) } else { rings.append(Array(xy)) }
-            }
+            p.geometry.forEachRing { _, _, xy in rings.append(Array(xy)) }
             LeafGroup.append(country: p.item, rings: rings, to: &leaves)
-            report.groups += 1
-            report.rings += rings.count
-            report.vertices += rings.reduce(0) { $0 + $1.count / 2 }
+            count(rings)
+        }
+        report.leaves += 1
+        precondition(offset <= CellSlot.payloadLimit)
+        return CellSlot(.leaf, payload: UInt32(offset)).raw
+    }
+
+    private mutating func count(_ rings: [[Double]]) {
+        report.groups += 1
+        report.rings += rings.count
+        report.vertices += rings.reduce(0) { $0 + $1.count / 2 }
+    }
+
+    private mutating func addCompactLeaf(_ pieces: [Piece], x0: Double, y0: Double, size: Double) -> UInt32 {
+        let perDegree = Int64(1) << CountryIndexFormat.compactUnitBits
+        let scale = Double(perDegree)
+        // The corner is on the 2^-10° lattice and the cell at most 1/2° wide, so every offset
+        // is an integer in 0...2^15.
+        precondition(size <= 0.5, "a compact leaf's cell is at most 1/2° wide")
+        let cx = Int64(((x0 + 180) * scale).rounded()), cy = Int64(((y0 + 90) * scale).rounded())
+        let offset = compactLeaves.count
+        compactLeaves += [UInt32(pieces.count), UInt32(cx), UInt32(cy)]
+        for p in pieces {
+            var rings: [[Int64]] = []
+            var counted: [[Double]] = []
+            p.geometry.forEachRing { _, _, xy in
+                var ring: [Int64] = []
+                ring.reserveCapacity(xy.count)
+                for (i, v) in xy.enumerated() {
+                    // Rounded as a version-2 land index rounded its doubles, then moved.
+                    let q = Int64((v * scale).rounded()) + (i % 2 == 0 ? 180 * perDegree - cx : 90 * perDegree - cy)
+                    precondition(q >= 0 && q <= 1 << 15, "a vertex lies outside its leaf's cell")
+                    ring.append(q)
+                }
+                rings.append(ring)
+                counted.append(Array(xy))
+            }
+            LeafGroup.appendCompact(country: p.item, rings: rings, to: &compactLeaves)
+            count(counted)
         }
         report.leaves += 1
         precondition(offset <= CellSlot.payloadLimit)
@@ -147,13 +186,13 @@ struct CountryLeafWriter: CellTreeLeafWriter {
         }
         append(root)
         append(nodes)
-        append(leaves)
+        if compact { append(compactLeaves) } else { append(leaves) }
         while (out.count - F.headerSize) % 32 != 0 { out.append(0) }
         func put<T: FixedWidthInteger>(_ v: T, at offset: Int) {
             withUnsafeBytes(of: v.littleEndian) { for (i, b) in $0.enumerated() { out[offset + i] = b } }
         }
         for (i, b) in F.magic.enumerated() { out[i] = b }
-        put(F.version, at: 8)
+        put(compact ? F.compactVersion : F.version, at: 8)
         put(UInt32(catalogueIDs.count), at: 12)
         put(F.catalogueHash(catalogueIDs), at: 16)
         put(boundariesFingerprint, at: 24)

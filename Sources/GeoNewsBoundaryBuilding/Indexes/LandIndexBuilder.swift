@@ -79,8 +79,10 @@ public struct LandIndexBuilder {
         let ctx = GEOSContext()
         let t = Self.tileDegrees, tileColumns = 360 / t, tileRows = 180 / t
         var writer = CountryLeafWriter()
-        writer.snapScale = Double(1 << LandIndexFormat.snapBits)
+        writer.compact = true
         var tree = CellTree(leafVertexLimit: leafVertexLimit, maxDepth: maxDepth, emptySlot: CountryIndexFormat.coastalSea)
+        // A compact leaf's offsets reach 2^15 units of 2^-16°: no leaf cell is a whole degree.
+        tree.minimumLeafDepth = 1
         tree.checksTiling = true
         var root = [UInt32](repeating: 0, count: CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows)
 

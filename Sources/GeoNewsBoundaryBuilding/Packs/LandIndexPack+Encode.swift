@@ -8,8 +8,8 @@ extension LandIndexPack {
         public let description: String
     }
 
-    /// The pack of a land index's bytes; refuses a file that is not one (a vertex off the
-    /// lattice, a leaf that runs past its section), and checks that the pack rebuilds it.
+    /// The pack of a land index's bytes; refuses a file that is not one (another format, a
+    /// leaf that runs past its section), and checks that the pack rebuilds it.
     public static func encode(_ index: UnsafeRawBufferPointer, path: String) throws -> [UInt8] {
         let layout = try Layout(index, path: path, fileBytes: UInt64(index.count))
         var plain: [UInt8] = [], xs: [UInt8] = [], ys: [UInt8] = []
@@ -17,7 +17,7 @@ extension LandIndexPack {
         plain += index[0..<layout.leavesOffset]
         var previous = (x: Int64(0), y: Int64(0))
         var word = 0
-        func copyWords(_ n: Int) { plain += index[(layout.leavesOffset + 8 * word)..<(layout.leavesOffset + 8 * (word + n))]; word += n }
+        func copyWords(_ n: Int) { plain += index[(layout.leavesOffset + 4 * word)..<(layout.leavesOffset + 4 * (word + n))]; word += n }
         func varint(_ v: Int64, _ out: inout [UInt8]) {
             var z = UInt64(bitPattern: (v << 1) ^ (v >> 63))
             while z >= 0x80 {
@@ -26,44 +26,40 @@ extension LandIndexPack {
             }
             out.append(UInt8(z))
         }
+        func refuse(_ what: String) -> EncodeError { EncodeError(description: "\(path): \(what)") }
+        let leafHeader = CountryIndexFormat.compactLeafHeaderWords
         while word < layout.leafWords {
+            guard layout.leafWords - word >= leafHeader else { throw refuse("a leaf at word \(word) runs past the leaves") }
             let groups = Int(layout.leafWord(index, word))
-            copyWords(1)
+            let cx = Int64(layout.leafWord(index, word + 1)), cy = Int64(layout.leafWord(index, word + 2))
+            copyWords(leafHeader)
             for _ in 0..<groups {
-                let head = layout.leafWord(index, word)
-                let n = Int(head >> 32), rings = Int(head >> 16 & 0xFFFF)
-                guard word + 1 + 2 * n + rings <= layout.leafWords else {
-                    throw EncodeError(description: "\(path): a leaf group at word \(word) runs past the leaves")
+                guard layout.leafWords - word >= 2 else { throw refuse("a leaf group at word \(word) runs past the leaves") }
+                let n = Int(layout.leafWord(index, word + 1)), rings = Int(layout.leafWord(index, word) >> 16)
+                guard word + 2 + n + 2 * rings <= layout.leafWords else {
+                    throw refuse("a leaf group at word \(word) runs past the leaves")
                 }
-                let vertices = word + 1, table = word + 1 + 2 * n
-                copyWords(1)
+                let vertices = word + 2, table = word + 2 + n
+                copyWords(2)
                 word = table
-                copyWords(rings)
-                let copies = try Copies(ringTable: (0..<rings).map { layout.leafWord(index, table + $0) }, vertexCount: n)
+                copyWords(2 * rings)
+                let copies = try Copies(ringTable: (0..<(2 * rings)).map { layout.leafWord(index, table + $0) }, vertexCount: n)
                 for k in 0..<n {
-                    let at = vertices + 2 * k
-                    let x = layout.leafWord(index, at), y = layout.leafWord(index, at + 1)
+                    let w = layout.leafWord(index, vertices + k)
                     if let source = copies.source(of: k) {
-                        guard x == layout.leafWord(index, vertices + 2 * source), y == layout.leafWord(index, vertices + 2 * source + 1)
-                        else {
-                            throw EncodeError(
-                                description:
-                                    "\(path): vertex \(k) of the group at leaf word \(vertices - 1) is not the copy its ring table names")
+                        guard w == layout.leafWord(index, vertices + source) else {
+                            throw refuse("vertex \(k) of the group at leaf word \(vertices - 2) is not the copy its ring table names")
                         }
                         continue
                     }
-                    guard let qx = Int64(exactly: Double(bitPattern: x) * unit), let qy = Int64(exactly: Double(bitPattern: y) * unit)
-                    else {
-                        throw EncodeError(
-                            description: "\(path): a vertex at leaf word \(at) is off the 2^-\(LandIndexFormat.snapBits)° lattice")
-                    }
-                    varint(qx - previous.x, &xs)
-                    varint(qy - previous.y, &ys)
-                    previous = (qx, qy)
+                    let x = cx + Int64(w & 0xFFFF), y = cy + Int64(w >> 16)
+                    varint(x - previous.x, &xs)
+                    varint(y - previous.y, &ys)
+                    previous = (x, y)
                 }
             }
         }
-        plain += index[(layout.leavesOffset + 8 * layout.leafWords)...]
+        plain += index[(layout.leavesOffset + 4 * layout.leafWords)...]
         let streams = [plain, xs, ys]
         let packed = streams.map(AreaIndexPack.deflate)
         var out = magic
