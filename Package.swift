@@ -232,10 +232,11 @@ let package = Package(
         .testTarget(
             name: "GeoNewsTracesTests",
             dependencies: [
-                "GeoNewsTraces", "GeoNewsData", "GeoNewsTimeZones", .product(name: "PropertyBased", package: "swift-property-based"),
+                "GeoNewsTraces", "GeoNewsData", "GeoNewsTimeZones", "GeoNewsBenchmarking",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "GeoNewsPointsTests", dependencies: ["GeoNewsPoints", "GeoNewsTraces", "GeoNewsGeodesy"]),
+        .testTarget(name: "GeoNewsPointsTests", dependencies: ["GeoNewsPoints", "GeoNewsTraces", "GeoNewsGeodesy", "GeoNewsBenchmarking"]),
         // Runs the geonews binary; imports it (@testable) for the human summary at a fixed moment.
         .testTarget(name: "GeoNewsCLITests", dependencies: ["GeoNews", "geonews", "geonews-index", "GeoNewsLoopback"]),
         .testTarget(name: "GeoNewsServerTests", dependencies: ["GeoNews", "GeoNewsDatasets", "GeoNewsServer", "GeoNewsLoopback"]),

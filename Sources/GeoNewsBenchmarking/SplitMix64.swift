@@ -35,3 +35,18 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         Coordinate(latitude: asin(uniform(-1, 1)) * 180 / .pi, longitude: uniform(-180, 180))
     }
 }
+
+/// The seed of a randomized test's draws: `GEONEWS_TEST_SEED` when set, else a fresh one per
+/// run. Each test that draws names the seed on standard output before its first draw (a trap
+/// would end the run before any failure message could), so a failed run is drawn again with
+/// `GEONEWS_TEST_SEED=N swift test --filter TheTest`.
+public enum TestRandom {
+    public static let seed: UInt64 =
+        getenv("GEONEWS_TEST_SEED").flatMap { UInt64(String(cString: $0)) } ?? UInt64.random(in: 0...UInt64.max)
+
+    /// A generator from ``seed``, named on standard output first.
+    public static func generator(for test: String) -> SplitMix64 {
+        print("\(test): random draws from seed \(seed) (GEONEWS_TEST_SEED=\(seed) draws them again)")
+        return SplitMix64(seed: seed)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsBenchmarking
 import GeoNewsData
 import GeoNewsGeodesy
 import XCTest
@@ -41,7 +42,7 @@ final class RegionIndexTests: XCTestCase {
         XCTAssertTrue(fast.withEdgeIndex() === fast, "built once")
         let url = TestData.packageRoot.appendingPathComponent("Tests/GeoNewsBoundariesTests/Fixtures/region-samples.tsv")
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst()
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom.generator(for: "RegionIndexTests.\(#function)")
         var positions: [(Coordinate, String)] = [
             (Coordinate(latitude: 89.9, longitude: 10), "RU"), (Coordinate(latitude: -89.9, longitude: 0), "AQ"),
             (Coordinate(latitude: 65.5, longitude: 179.999), "RU"), (Coordinate(latitude: 65.5, longitude: -179.999), "RU"),

@@ -12,18 +12,10 @@ final class ClusterArchiveDamageTests: XCTestCase {
     var archive: [UInt8] = []
     var sectionCount = 0
 
-    /// The damage is drawn from this run's seed, printed by each test that draws:
-    /// `GEONEWS_TEST_SEED=N swift test --filter ClusterArchiveDamageTests` draws a failed run's
-    /// damage again.
-    static let seed: UInt64 =
-        ProcessInfo.processInfo.environment["GEONEWS_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-
-    /// A generator from ``seed``, named on standard output first (a trap ends the run before
-    /// any failure message could).
-    func seededRandom(_ test: String = #function) -> SplitMix64 {
-        print("ClusterArchiveDamageTests.\(test): random damage from seed \(Self.seed) (GEONEWS_TEST_SEED=\(Self.seed) draws it again)")
-        return SplitMix64(seed: Self.seed)
-    }
+    /// The damage is drawn from this run's seed (``TestRandom``), printed by each test that
+    /// draws: `GEONEWS_TEST_SEED=N swift test --filter ClusterArchiveDamageTests` draws a failed
+    /// run's damage again.
+    func seededRandom(_ test: String = #function) -> SplitMix64 { TestRandom.generator(for: "ClusterArchiveDamageTests.\(test)") }
 
     override func setUpWithError() throws {
         let index = try ClusterIndex(points: ReferenceClustering.samplePoints(count: 600, seed: 9))

@@ -1,3 +1,4 @@
+import GeoNewsBenchmarking
 import GeoNewsGeodesy
 import XCTest
 
@@ -14,7 +15,7 @@ final class ClusterArchiveTests: XCTestCase {
     ]
 
     func testMappedIndexAnswersExactlyAsTheHeapIndex() throws {
-        var random = SystemRandomNumberGenerator()
+        var random = TestRandom.generator(for: "ClusterArchiveTests.\(#function)")
         for seed: UInt64 in [11, 12, 13, 14] {
             let count = [1, 37, 900, 2000][Int(seed % 4)]
             for clumped in [true, false] {
@@ -50,7 +51,7 @@ final class ClusterArchiveTests: XCTestCase {
 
     private func assertSameAnswers(
         _ heap: ClusterIndex, _ labels: PointLabelArrays, _ mapped: ClusterIndex, _ table: PointLabelTable,
-        random: inout SystemRandomNumberGenerator, _ what: String, file: StaticString = #filePath, line: UInt = #line
+        random: inout SplitMix64, _ what: String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
         XCTAssertEqual(Array(mapped.points), Array(heap.points), what, file: file, line: line)
         for p in 0..<labels.ids.count {

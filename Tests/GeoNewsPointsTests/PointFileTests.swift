@@ -1,4 +1,5 @@
 import Foundation
+import GeoNewsBenchmarking
 import GeoNewsGeodesy
 import GeoNewsTraces
 import XCTest
@@ -94,7 +95,7 @@ final class PointFileTests: XCTestCase {
     }
 
     func testPlainDecimalsReadFastAreTheFullParsersValues() throws {
-        var random = SystemRandomNumberGenerator()
+        var random = TestRandom.generator(for: "PointFileTests.\(#function)")
         var texts = ["0", "-0", "12", "-12.5", "48.8566", "-179.999999999", "0.1", "90.000000000000001", "1234567890.1234567890123"]
         for _ in 0..<2000 {
             texts.append(String(format: "%.\(Int.random(in: 0...15, using: &random))f", Double.random(in: -180...180, using: &random)))

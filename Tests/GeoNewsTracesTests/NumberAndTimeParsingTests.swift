@@ -1,3 +1,4 @@
+import GeoNewsBenchmarking
 import GeoNewsBoundaries
 import GeoNewsTimeZones
 import XCTest
@@ -10,7 +11,7 @@ final class NumberAndTimeParsingTests: XCTestCase {
     }
 
     func testDecimalsAgreeWithTheStandardLibraryToTheLastBit() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom.generator(for: "NumberAndTimeParsingTests.\(#function)")
         for _ in 0..<20_000 {
             let value = Double.random(in: -180...180, using: &generator)
             for digits in [0, 1, 4, 6, 9, 15, 17] {
@@ -26,7 +27,7 @@ final class NumberAndTimeParsingTests: XCTestCase {
     /// The pair of the plain form, with one division for both, gives each number's own value;
     /// anything else is left to the general parse.
     func testAPlainPairIsParsedAsEachAlone() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom.generator(for: "NumberAndTimeParsingTests.\(#function)")
         func pair(_ a: String, _ b: String) -> (Double, Double)? {
             Array(a.utf8).withUnsafeBufferPointer { x in Array(b.utf8).withUnsafeBufferPointer { y in DecimalParser.parsePlainPair(x, y) } }
         }
