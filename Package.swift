@@ -15,6 +15,14 @@ let package = Package(
         // and the benchmark package share.
         .library(name: "GeoNewsBenchmarking", targets: ["GeoNewsBenchmarking"]),
     ],
+    // Off in every build but the load test's (Benchmarks/run-serve.sh builds with
+    // `--traits BenchmarkRoutes` in a scratch folder of its own): the constant routes that
+    // measure the floor of the server's stack are not in the release binary.
+    traits: [
+        .trait(
+            name: "BenchmarkRoutes",
+            description: "geonews-serve --benchmark-constant-route: GET /v1/benchmark/constant and /v1/benchmark/constant-clusters")
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The HTTP server; its swift-configuration and full-Foundation traits are not needed.

@@ -2,7 +2,7 @@
 # geonews-serve under load, side by side with nginx serving a small static JSON file on the
 # same machine in the same run (the ceiling for an HTTP/1.1 answer on loopback), and with the
 # server's own constant route (the floor of its stack: GET /v1/benchmark/constant, enabled by
-# the hidden --benchmark-constant-route, returns the Paris answer worked out once, through the
+# the hidden --benchmark-constant-route of a build with the BenchmarkRoutes trait, returns the Paris answer worked out once, through the
 # same pipeline as /v1/resolve):
 #
 #   1. GET /v1/benchmark/constant, GET /v1/resolve, GET /v1/benchmark/constant-clusters and
@@ -19,7 +19,7 @@
 #   Benchmarks/run-serve.sh --quick    # 5 s per wrk run, 1M rows, 200k points, to try it out
 #   Benchmarks/run-serve.sh --get-only # part 1 only (with --quick as a second argument: 5 s runs)
 #
-# Builds geonews-serve in release mode (in $GEONEWS_SCRATCH when set, else .build); installs Debian's nginx-light and wrk when missing.
+# Builds geonews-serve in release mode with the BenchmarkRoutes trait (in $GEONEWS_SCRATCH when set, else .build-bench); installs Debian's nginx-light and wrk when missing.
 # Everything it writes goes to Benchmarks/out/serve/ (git-ignored); the log is
 # Benchmarks/out/serve/run-serve.log.
 set -euo pipefail
@@ -49,8 +49,10 @@ fi
 
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== building geonews-serve (release)"
-SCRATCH=${GEONEWS_SCRATCH:-$ROOT/.build}
-swift build -c release --product geonews-serve --scratch-path "$SCRATCH" 2>&1 | tail -1
+# The constant routes are only in a build with the BenchmarkRoutes trait, kept in a scratch
+# folder of its own so that the release binaries in .build carry none of them.
+SCRATCH=${GEONEWS_SCRATCH:-$ROOT/.build-bench}
+swift build -c release --traits BenchmarkRoutes --product geonews-serve --scratch-path "$SCRATCH" 2>&1 | tail -1
 SERVE=$SCRATCH/release/geonews-serve
 echo "$(nginx -v 2>&1), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
 

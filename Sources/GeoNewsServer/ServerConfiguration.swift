@@ -74,11 +74,14 @@ public struct ServerConfiguration: Sendable {
     /// (the addresses quiet longest) are forgotten, so memory stays bounded.
     public var trackedAddresses = 10_000
 
+    #if BenchmarkRoutes
     /// Whether `GET /v1/benchmark/constant` answers: the `/v1/resolve` answer for Paris,
     /// worked out once at start, through the same pipeline (event-loop answers, router,
     /// middleware), so that a load test can measure the floor of the stack beside the real
-    /// routes. Off unless a benchmark asks (`--benchmark-constant-route`); no client needs it.
+    /// routes. Only in a build with the `BenchmarkRoutes` trait (`Benchmarks/run-serve.sh`'s),
+    /// and off unless it asks (`--benchmark-constant-route`); no client needs it.
     public var benchmarkConstantRoute = false
+    #endif
 
     public init(stateDirectory: URL) {
         self.stateDirectory = stateDirectory

@@ -71,7 +71,7 @@ func buildCountryIndex(data dir: DataDirectory, folder: String, check: Bool) thr
         try checkLandIndex(data: dir, folder: folder)
         // Loads check only the header; the whole-file checksum and layout are checked here.
         try CountryIndex(path: dir.file("country-index.bin"), catalogueIDs: catalogue.countries.map(\.id)).verify()
-        print("\(dir.file("country-index.bin")) passes its checksum and layout checks")
+        print("\(dir.file("country-index.bin")) passes its checksum, layout and leaf checks")
         try checkBasemap(at: dir.file("basemap.geojson"))
     }
     for (name, content) in outputs {
@@ -187,7 +187,7 @@ func checkLandIndex(data dir: DataDirectory, folder: String) throws {
     }
     print("\(path) is the one the record names (\(actual.bytes) bytes, checksum \(actual.checksum))")
     try CountryIndex(path: path, catalogueIDs: try Catalogue.loadJSON(from: dir).countries.map(\.id)).verify()
-    print("\(path) passes its checksum and layout checks")
+    print("\(path) passes its checksum, layout and leaf checks")
 }
 
 /// Exit 1 unless the committed base map is valid geometry wound by RFC 7946's right-hand rule.

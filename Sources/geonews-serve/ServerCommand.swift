@@ -115,9 +115,11 @@ struct ServerCommand: AsyncParsableCommand {
 
     @OptionGroup var ownership: OwnershipOptions
 
-    // Benchmarks/run-serve.sh only: the floor of the stack beside the real routes.
+    #if BenchmarkRoutes
+    // Benchmarks/run-serve.sh's build only: the floor of the stack beside the real routes.
     @Flag(help: ArgumentHelp("Answer GET /v1/benchmark/constant with a constant body (load tests only).", visibility: .hidden))
     var benchmarkConstantRoute = false
+    #endif
 
     func run() async throws {
         let data: DataDirectory
@@ -139,7 +141,9 @@ struct ServerCommand: AsyncParsableCommand {
         if let bodyTimeout { configuration.bodyTimeoutSeconds = bodyTimeout }
         if let bodyMinRate { configuration.bodyMinimumRate = bodyMinRate }
         if let shutdownTimeout { configuration.shutdownTimeoutSeconds = shutdownTimeout }
+        #if BenchmarkRoutes
         configuration.benchmarkConstantRoute = benchmarkConstantRoute
+        #endif
         configuration.trustedProxies = trustedProxies.isEmpty ? Self.proxies(ProcessInfo.processInfo.environment) : trustedProxies
         configuration.accessLogPath = accessLog
         ownership.apply(to: &configuration)

@@ -52,6 +52,7 @@ final class PlainRouteTests: XCTestCase {
         }
     }
 
+    #if BenchmarkRoutes
     func testTheConstantRouteAnswersOnlyWhenABenchmarkAsks() async throws {
         let plain = try ServerProcess()
         let refused = try await plain.get("/v1/benchmark/constant")
@@ -94,4 +95,27 @@ final class PlainRouteTests: XCTestCase {
         let refusedClusters = try await plain.get("/v1/benchmark/constant-clusters")
         XCTAssertEqual(refusedClusters.status, 404)
     }
+    #else
+    /// The load test's constant routes are built only with the `BenchmarkRoutes` trait
+    /// (`Benchmarks/run-serve.sh`, which checks their bytes against the real routes'): this
+    /// build neither answers them nor knows their option.
+    func testTheConstantRoutesAreNotInThisBuild() async throws {
+        let server = try ServerProcess()
+        for path in ["/v1/benchmark/constant", "/v1/benchmark/constant-clusters"] {
+            let refused = try await server.get(path)
+            XCTAssertEqual(refused.status, 404, path)
+        }
+        let process = Process()
+        process.executableURL = ServerProcess.executable
+        process.arguments = ["--benchmark-constant-route"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 64, text)
+        XCTAssertTrue(text.contains("--benchmark-constant-route"), text)
+    }
+    #endif
+
 }

@@ -95,8 +95,8 @@ package enum CellTreeWalk {
 
     /// The first slot that points outside its section or names no `payloadName` below
     /// `payloadCount`, or `nil` when every step of a descent stays inside the file. (What
-    /// lies inside a leaf is vouched for by the checksum and by the builder's tests; walking
-    /// every leaf would double the load.)
+    /// lies inside a leaf is the format's own: ``CountryIndex/leafProblem()`` walks a country
+    /// index's leaves for its `verify()`.)
     ///
     /// - Parameters:
     ///   - leafWords: the leaf section's length in its own words (a leaf slot's unit).

@@ -24,10 +24,13 @@ struct PlainRoutes: Sendable {
         let metrics: RouteMetrics
     }
 
-    /// The paths of the constant routes of ``ServerConfiguration/benchmarkConstantRoute``: one
-    /// as large as a resolution, one as large as the clusters at 15,000 km.
+    #if BenchmarkRoutes
+    /// The paths of the constant routes of `ServerConfiguration.benchmarkConstantRoute` (a build
+    /// with the `BenchmarkRoutes` trait only): one as large as a resolution, one as large as the
+    /// clusters at 15,000 km.
     static let constantPath = "/v1/benchmark/constant"
     static let constantClustersPath = "/v1/benchmark/constant-clusters"
+    #endif
 
     init(state: ServerState) throws {
         var table: [Route] = [
@@ -38,6 +41,7 @@ struct PlainRoutes: Sendable {
                 path: "/v1/clusters", answer: { try ClusterRoutes.plainAnswer($0, state: state, fields: $1) },
                 slowAnswer: ClusterRoutes(state: state).slowAnswer, metrics: RouteMetrics(route: "/v1/clusters")),
         ]
+        #if BenchmarkRoutes
         if state.configuration.benchmarkConstantRoute {
             let constants = [
                 (Self.constantPath, try Self.constantAnswer(ResolveRoutes.plainAnswer, "/v1/resolve?lat=48.8566&lon=2.3522", state)),
@@ -48,6 +52,7 @@ struct PlainRoutes: Sendable {
                     Route(path: path, answer: { _, _ in constant }, slowAnswer: nil, metrics: RouteMetrics(route: path)))
             }
         }
+        #endif
         routes = Dictionary(uniqueKeysWithValues: table.map { ($0.path, $0) })
     }
 
@@ -65,6 +70,7 @@ struct PlainRoutes: Sendable {
         }
     }
 
+    #if BenchmarkRoutes
     /// The floor of the stack under load (`--benchmark-constant-route`): the answer to `target`
     /// worked out once, with its headers (`Content-Type`, `ETag`, `Cache-Control`, `Vary`), so
     /// that a constant route writes as many bytes and the same header fields as the route it
@@ -77,4 +83,5 @@ struct PlainRoutes: Sendable {
         }
         return answer
     }
+    #endif
 }
