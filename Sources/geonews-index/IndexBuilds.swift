@@ -168,7 +168,7 @@ func checkAreaIndex(data dir: DataDirectory, folder: String) throws {
         path: path, catalogueIDs: try Catalogue.loadJSON(from: dir).countries.map(\.id),
         zoneIDs: try TimeZoneCatalogue.load(from: dir).zones.map(\.id))
     try index.verify()
-    print("\(path) passes its checksum and layout checks")
+    print("\(path) passes its checksum, layout and leaf checks")
 }
 
 /// Exit 1 unless `land-index.bin` in `folder` is the one `Data/land-index.json` records; throws

@@ -38,7 +38,7 @@ final class CountryIndexInvariantTests: XCTestCase {
         }
     }
 
-    private func assertBreaks(_ rule: CountryIndex.LeafRule, _ change: (inout Tiny) -> Void, line: UInt = #line) throws {
+    private func assertBreaks(_ rule: LeafRule, _ change: (inout Tiny) -> Void, line: UInt = #line) throws {
         var tiny = try Tiny()
         XCTAssertNil(try tiny.index(self).leafProblem(), "the intact index", line: line)
         change(&tiny)
@@ -62,7 +62,7 @@ final class CountryIndexInvariantTests: XCTestCase {
     }
 
     func testAGroupOfNoCountryBreaksGroupCountry() throws {
-        try assertBreaks(.groupCountry) { $0.set(3, $0.word(3) | 0xFFFF) }
+        try assertBreaks(.groupOwner) { $0.set(3, $0.word(3) | 0xFFFF) }
     }
 
     func testARingOfOneVertexBreaksTheRingTable() throws {
@@ -91,11 +91,11 @@ final class CountryIndexInvariantTests: XCTestCase {
     }
 
     func testACornerOffTheLatticeBreaksTheCornerRule() throws {
-        try assertBreaks(.corner) { $0.set(1, $0.word(1) + 1) }
+        try assertBreaks(.leafCell) { $0.set(1, $0.word(1) + 1) }
     }
 
     func testACornerAwayFromTheSlotsCellBreaksTheCornerRule() throws {
-        try assertBreaks(.corner) { $0.set(2, $0.word(2) + (1 << 16)) }
+        try assertBreaks(.leafCell) { $0.set(2, $0.word(2) + (1 << 16)) }
     }
 
     func testAVertexPastHalfADegreeBreaksVertexInCell() throws {
@@ -115,7 +115,7 @@ final class CountryIndexInvariantTests: XCTestCase {
         }
         tiny.bytes.withUnsafeMutableBytes { $0.storeBytes(of: sum.littleEndian, toByteOffset: 32, as: UInt64.self) }
         XCTAssertThrowsError(try tiny.index(self).verify()) { error in
-            XCTAssertTrue("\(error)".contains("group country"), "\(error)")
+            XCTAssertTrue("\(error)".contains("group owner"), "\(error)")
         }
     }
 }

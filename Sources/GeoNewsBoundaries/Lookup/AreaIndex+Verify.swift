@@ -2,8 +2,9 @@ import GeoNewsData
 
 extension AreaIndex {
     /// Checks every byte against the stored checksum, then that every slot of the cell tree
-    /// stays inside its section and names a region that exists, and that every region names a
-    /// country of the catalogue or the open ocean. It reads the whole file, so it is left to
+    /// stays inside its section and names a region that exists, that every region names a
+    /// country of the catalogue or the open ocean, and that every leaf keeps its rules
+    /// (``leafProblem()``). It reads the whole file, so it is left to
     /// `geonews-index --check` and the build, not each load.
     public func verify() throws(DataError) {
         let body = UnsafeRawBufferPointer(rebasing: bytes[AreaIndexFormat.headerSize...])
@@ -22,5 +23,6 @@ extension AreaIndex {
                 throw .corrupt(path: path, reason: "region \(r) names country \(country)")
             }
         }
+        if let problem = leafProblem() { throw .corrupt(path: path, reason: problem.description) }
     }
 }

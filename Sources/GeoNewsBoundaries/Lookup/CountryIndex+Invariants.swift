@@ -2,34 +2,38 @@
 /// by walking the tree from each root cell to every leaf it names: ``CellTreeWalk``'s layout
 /// check vouches only that each slot points inside its section, and a lookup trusts the rest.
 /// ``CountryIndex/verify()`` runs them after the checksum (`geonews-index --check` and the
-/// build), and `CountryIndexInvariantTests` breaks each one on purpose.
+/// build), and `CountryIndexInvariantTests` breaks each one on purpose. The area index's are in
+/// `AreaIndex+Invariants.swift`.
+/// A rule of the leaves of a cell-tree index (the country and land indexes', the area
+/// index's).
+package enum LeafRule: String, Sendable {
+    /// The leaf's header, groups, vertex runs and ring tables lie inside the leaf section.
+    case leafBounds = "leaf bounds"
+    /// Every group names a country of the catalogue (a region of the area index).
+    case groupOwner = "group owner"
+    /// Each ring lies in its group's run, after the ring before, with at least two vertices.
+    case ringTable = "ring table"
+    /// Each ring ends on its first vertex.
+    case closedRing = "closed ring"
+    /// Every vertex of the run outside the rings is a return to its first vertex.
+    case returns = "returns"
+    /// The cell the leaf's vertices are measured from holds the cell of every slot that names
+    /// it: a compact leaf's corner lies on the 2^-10° lattice with the slot's cell within 1/2°
+    /// north and east of it; an area leaf's depth is at most the slot's.
+    case leafCell = "leaf cell"
+    /// Every vertex lies in the leaf's cell: a compact leaf's within 1/2° of its corner, an
+    /// area leaf's within 2^14 units.
+    case vertexInCell = "vertex in cell"
+}
+
+/// The first broken rule of a leaf, where, and how.
+package struct LeafProblem: Error, CustomStringConvertible, Sendable {
+    package let rule: LeafRule
+    package let detail: String
+    package var description: String { "\(rule.rawValue): \(detail)" }
+}
+
 extension CountryIndex {
-    /// A rule of the leaves.
-    package enum LeafRule: String, Sendable {
-        /// The leaf's header, groups, vertex runs and ring tables lie inside the leaf section.
-        case leafBounds = "leaf bounds"
-        /// Every group names a country of the catalogue.
-        case groupCountry = "group country"
-        /// Each ring lies in its group's run, after the ring before, with at least two vertices.
-        case ringTable = "ring table"
-        /// Each ring ends on its first vertex.
-        case closedRing = "closed ring"
-        /// Every vertex of the run outside the rings is a return to its first vertex.
-        case returns = "returns"
-        /// A compact leaf's corner lies on the 2^-10° lattice, and the cell of every slot that
-        /// names the leaf lies within 1/2° of it, north and east.
-        case corner = "corner"
-        /// A compact leaf's vertices lie within 1/2° of its corner, north and east.
-        case vertexInCell = "vertex in cell"
-    }
-
-    /// The first broken rule, where, and how.
-    package struct LeafProblem: Error, CustomStringConvertible, Sendable {
-        package let rule: LeafRule
-        package let detail: String
-        package var description: String { "\(rule.rawValue): \(detail)" }
-    }
-
     /// The first rule a leaf breaks, or `nil`; each leaf is read once, however many slots
     /// name it.
     package func leafProblem() -> LeafProblem? {
@@ -83,7 +87,7 @@ extension CountryIndex {
             cell.y + cell.side <= y + reach
         else {
             return LeafProblem(
-                rule: .corner,
+                rule: .leafCell,
                 detail:
                     "the leaf at word \(offset) has its corner at (\(x), \(y)) for a cell at (\(cell.x), \(cell.y)) "
                     + "of side \(cell.side)")
@@ -112,7 +116,7 @@ extension CountryIndex {
             }
             let place = "group \(g) of the leaf at word \(offset)"
             guard group.country < countryCount else {
-                return LeafProblem(rule: .groupCountry, detail: "\(place) names country \(group.country) of \(countryCount)")
+                return LeafProblem(rule: .groupOwner, detail: "\(place) names country \(group.country) of \(countryCount)")
             }
             var inRing = [Bool](repeating: false, count: group.vertexCount)
             var previousEnd = 0
