@@ -10,36 +10,29 @@ import XCTest
 final class AreaIndexInvariantTests: XCTestCase {
     private struct Small {
         static let countries = ["AA", "BB"], zones = ["Zone/One"]
-        var bytes: [UInt8]
-        let leaves: Int, rootAt: Int
+        var file: IndexBytes<UInt16>
+        let rootAt: Int
 
         init() {
-            bytes = AreaIndexPackTests.handMadeIndex()
-            // The header of an index of two countries and one zone, with the finest cell.
-            bytes.withUnsafeMutableBytes { b in
+            var bytes = AreaIndexPackTests.handMadeIndex()
+            rootAt = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 48, as: UInt64.self) })
+            // The header of an index of two countries and one zone, with the finest cell; root
+            // cell 1 named the depth-1 leaf at word 0: sea instead.
+            bytes.withUnsafeMutableBytes { [rootAt] b in
                 b.storeBytes(of: UInt32(2).littleEndian, toByteOffset: 12, as: UInt32.self)
                 b.storeBytes(of: CountryIndexFormat.catalogueHash(Self.countries).littleEndian, toByteOffset: 16, as: UInt64.self)
                 b.storeBytes(of: AreaIndexFormat.zoneHash(Self.zones).littleEndian, toByteOffset: 24, as: UInt64.self)
                 b.storeBytes(of: UInt32(CountryIndexFormat.finestDepth).littleEndian, toByteOffset: 44, as: UInt32.self)
+                b.storeBytes(of: UInt32(0), toByteOffset: rootAt + 4, as: UInt32.self)
             }
-            leaves = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 64, as: UInt64.self) })
-            rootAt = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 48, as: UInt64.self) })
-            // Root cell 1 named the depth-1 leaf at word 0: sea instead.
-            bytes.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(0), toByteOffset: rootAt + 4, as: UInt32.self) }
+            file = IndexBytes(bytes: bytes, leaves: Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 64, as: UInt64.self) }))
             // The leaf at word 43 (depth 2): region 1, one ring, a closed square.
             for (i, w) in [1 | 2 << 12, 1, 1, 4, 1, 2, 100, 2, 100, 100, 1, 2, 0, 4].enumerated() { set(43 + i, UInt16(w)) }
         }
 
-        func word(_ i: Int) -> UInt16 { bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: leaves + 2 * i, as: UInt16.self) } }
-        mutating func set(_ i: Int, _ value: UInt16) {
-            bytes.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: leaves + 2 * i, as: UInt16.self) }
-        }
-
+        mutating func set(_ i: Int, _ value: UInt16) { file.set(i, value) }
         func index(_ test: XCTestCase) throws -> AreaIndex {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("area-invariants-\(UUID().uuidString).bin").path
-            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-            test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-            return try AreaIndex(path: path, catalogueIDs: Self.countries, zoneIDs: Self.zones)
+            try AreaIndex(path: file.file(test), catalogueIDs: Self.countries, zoneIDs: Self.zones)
         }
     }
 
@@ -59,7 +52,7 @@ final class AreaIndexInvariantTests: XCTestCase {
     func testALeafOfADeeperCellNamedByACoarserOneBreaksTheLeafCell() throws {
         try assertBreaks(.leafCell) { small in
             let leafSlot = CellSlot(.leaf, payload: 0).raw
-            small.bytes.withUnsafeMutableBytes { $0.storeBytes(of: leafSlot, toByteOffset: small.rootAt + 4, as: UInt32.self) }
+            small.file.bytes.withUnsafeMutableBytes { $0.storeBytes(of: leafSlot, toByteOffset: small.rootAt + 4, as: UInt32.self) }
         }
     }
 

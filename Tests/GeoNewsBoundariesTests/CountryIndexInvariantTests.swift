@@ -10,32 +10,22 @@ final class CountryIndexInvariantTests: XCTestCase {
     /// The tiny land's bytes, and where its first leaf's words are: the leaf (group count,
     /// corner x, corner y), its first group's two header words, its vertices, its ring table.
     private struct Tiny {
-        var bytes: [UInt8]
+        var file: IndexBytes<UInt32>
         let ids: [String]
-        let leaves: Int
         var vertexCount: Int { Int(word(4)) }
         var firstVertex: Int { 5 }
         var table: Int { 5 + vertexCount }
 
         init() throws {
             let built = try LandIndexPackTests.tinyLand()
-            bytes = built.bytes
+            let leaves = Int(built.bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 48 + 16, as: UInt64.self) })
+            file = IndexBytes(bytes: built.bytes, leaves: leaves)
             ids = built.ids
-            leaves = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 48 + 16, as: UInt64.self) })
         }
 
-        func word(_ i: Int) -> UInt32 { bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: leaves + 4 * i, as: UInt32.self) } }
-        mutating func set(_ i: Int, _ value: UInt32) {
-            bytes.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: leaves + 4 * i, as: UInt32.self) }
-        }
-
-        /// The index over these bytes, from a file of its own.
-        func index(_ test: XCTestCase) throws -> CountryIndex {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("invariants-\(UUID().uuidString).bin").path
-            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-            test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-            return try CountryIndex(path: path, catalogueIDs: ids)
-        }
+        func word(_ i: Int) -> UInt32 { file.word(i) }
+        mutating func set(_ i: Int, _ value: UInt32) { file.set(i, value) }
+        func index(_ test: XCTestCase) throws -> CountryIndex { try CountryIndex(path: file.file(test), catalogueIDs: ids) }
     }
 
     private func assertBreaks(_ rule: LeafRule, _ change: (inout Tiny) -> Void, line: UInt = #line) throws {
@@ -110,10 +100,10 @@ final class CountryIndexInvariantTests: XCTestCase {
     func testVerifyNamesTheBrokenRuleBehindAGoodChecksum() throws {
         var tiny = try Tiny()
         tiny.set(3, tiny.word(3) | 0xFFFF)
-        let sum = tiny.bytes.withUnsafeBytes {
+        let sum = tiny.file.bytes.withUnsafeBytes {
             CountryIndexFormat.checksum(UnsafeRawBufferPointer(rebasing: $0[CountryIndexFormat.headerSize...]))
         }
-        tiny.bytes.withUnsafeMutableBytes { $0.storeBytes(of: sum.littleEndian, toByteOffset: 32, as: UInt64.self) }
+        tiny.file.bytes.withUnsafeMutableBytes { $0.storeBytes(of: sum.littleEndian, toByteOffset: 32, as: UInt64.self) }
         XCTAssertThrowsError(try tiny.index(self).verify()) { error in
             XCTAssertTrue("\(error)".contains("group owner"), "\(error)")
         }

@@ -105,16 +105,9 @@ final class PlainRouteTests: XCTestCase {
             let refused = try await server.get(path)
             XCTAssertEqual(refused.status, 404, path)
         }
-        let process = Process()
-        process.executableURL = ServerProcess.executable
-        process.arguments = ["--benchmark-constant-route"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 64, text)
-        XCTAssertTrue(text.contains("--benchmark-constant-route"), text)
+        let refused = try ServerProcess.runOnce(["--benchmark-constant-route"])
+        XCTAssertEqual(refused.status, 64, refused.errors)
+        XCTAssertTrue(refused.errors.contains("--benchmark-constant-route"), refused.errors)
     }
     #endif
 

@@ -13,16 +13,9 @@ final class ReleaseVersionTests: XCTestCase {
 
     func testBothExecutablesPrintTheVersion() throws {
         XCTAssertEqual(try ServerProcess.runCLI(["--version"]), GeoNewsRelease.version + "\n")
-        let serve = Process()
-        serve.executableURL = ServerProcess.executable
-        serve.arguments = ["--version"]
-        let output = Pipe()
-        serve.standardOutput = output
-        try serve.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        serve.waitUntilExit()
-        XCTAssertEqual(serve.terminationStatus, 0)
-        XCTAssertEqual(String(decoding: printed, as: UTF8.self), GeoNewsRelease.version + "\n")
+        let serve = try ServerProcess.runOnce(["--version"])
+        XCTAssertEqual(serve.status, 0)
+        XCTAssertEqual(serve.output, GeoNewsRelease.version + "\n")
     }
 
     func testHealthAndOpenAPIDescriptionCarryTheVersion() async throws {

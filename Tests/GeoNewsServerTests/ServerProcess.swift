@@ -89,6 +89,22 @@ final class ServerProcess: @unchecked Sendable {  // set up in init, then only r
         return String(decoding: printed, as: UTF8.self)
     }
 
+    /// Runs `geonews-serve ARGUMENTS` to its end (an option it refuses, `--version`): its exit
+    /// status and what it printed on standard output and standard error, each a few lines.
+    static func runOnce(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let serve = Process()
+        serve.executableURL = executable
+        serve.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        serve.standardOutput = output
+        serve.standardError = errors
+        try serve.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complained = errors.fileHandleForReading.readDataToEndOfFile()
+        serve.waitUntilExit()
+        return (serve.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self))
+    }
+
     /// Sends `signal` and waits for the process to end; returns its exit status.
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {

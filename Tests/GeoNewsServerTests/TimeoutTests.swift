@@ -50,13 +50,7 @@ final class TimeoutTests: XCTestCase {
 
     func testTimeoutsMustBePositive() throws {
         for option in ["--header-timeout", "--idle-timeout"] {
-            let server = Process()
-            server.executableURL = ServerProcess.executable
-            server.arguments = [option, "0"]
-            server.standardError = Pipe()
-            try server.run()
-            server.waitUntilExit()
-            XCTAssertEqual(server.terminationStatus, 64, option)
+            XCTAssertEqual(try ServerProcess.runOnce([option, "0"]).status, 64, option)
         }
     }
 }
