@@ -81,29 +81,21 @@ package final class PackStream {
         return output[position]
     }
 
-    /// Eight bytes as a little-endian word, read in one piece when the buffer holds them.
+    /// A little-endian word of `T`'s size, read in one piece when the buffer holds it.
     @inline(__always)
-    package func word64() throws(DataError) -> UInt64 {
-        if available - position >= 8 {
-            defer { position += 8 }
-            return UInt64(littleEndian: UnsafeRawPointer(output + position).loadUnaligned(as: UInt64.self))
+    package func word<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(DataError) -> T {
+        let size = MemoryLayout<T>.size
+        if available - position >= size {
+            defer { position += size }
+            return T(littleEndian: UnsafeRawPointer(output + position).loadUnaligned(as: T.self))
         }
-        var w: UInt64 = 0
-        for i in 0..<8 { w |= UInt64(try byte()) << (8 * i) }
+        var w: T = 0
+        for i in 0..<size { w |= T(try byte()) << (8 * i) }
         return w
     }
 
-    /// Four bytes as a little-endian word.
-    @inline(__always)
-    package func word32() throws(DataError) -> UInt32 {
-        if available - position >= 4 {
-            defer { position += 4 }
-            return UInt32(littleEndian: UnsafeRawPointer(output + position).loadUnaligned(as: UInt32.self))
-        }
-        var w: UInt32 = 0
-        for i in 0..<4 { w |= UInt32(try byte()) << (8 * i) }
-        return w
-    }
+    @inline(__always) package func word64() throws(DataError) -> UInt64 { try word(UInt64.self) }
+    @inline(__always) package func word32() throws(DataError) -> UInt32 { try word(UInt32.self) }
 
     /// A zigzag-encoded LEB128 varint of up to 64 bits, as a signed difference.
     @inline(__always)
