@@ -8,13 +8,17 @@ import XCTest
 /// `LandIndexPackTests` (compact leaves), and kept by the committed Natural Earth index.
 final class CountryIndexInvariantTests: XCTestCase {
     /// The tiny land's bytes, and where its first leaf's words are: the leaf (group count,
-    /// corner x, corner y), its first group's two header words, its vertices, its ring table.
+    /// corner x, corner y), its first group's two header words, its vertices, its ring table
+    /// (a word per ring: first vertex, and one past the last in the high 16 bits).
     private struct Tiny {
         var file: IndexBytes<UInt32>
         let ids: [String]
         var vertexCount: Int { Int(word(4)) }
         var firstVertex: Int { 5 }
         var table: Int { 5 + vertexCount }
+        /// The first ring's first vertex and one past its last.
+        var firstRing: (first: Int, end: Int) { (Int(word(table) & 0xFFFF), Int(word(table) >> 16)) }
+        mutating func setFirstRing(_ first: Int, _ end: Int) { set(table, UInt32(first) | UInt32(end) << 16) }
 
         init() throws {
             let built = try LandIndexPackTests.tinyLand()
@@ -56,15 +60,12 @@ final class CountryIndexInvariantTests: XCTestCase {
     }
 
     func testARingOfOneVertexBreaksTheRingTable() throws {
-        try assertBreaks(.ringTable) { tiny in
-            let first = tiny.word(tiny.table)
-            tiny.set(tiny.table + 1, first + 1)
-        }
+        try assertBreaks(.ringTable) { tiny in tiny.setFirstRing(tiny.firstRing.first, tiny.firstRing.first + 1) }
     }
 
     func testARingThatDoesNotEndOnItsFirstVertexBreaksClosedRing() throws {
         try assertBreaks(.closedRing) { tiny in
-            let last = tiny.firstVertex + Int(tiny.word(tiny.table + 1)) - 1
+            let last = tiny.firstVertex + tiny.firstRing.end - 1
             tiny.set(last, tiny.word(last) ^ 1)
         }
     }
@@ -73,9 +74,9 @@ final class CountryIndexInvariantTests: XCTestCase {
         try assertBreaks(.returns) { tiny in
             // The ring closes one vertex earlier (on a copy of its first), and the vertex left
             // outside it is a vertex of the ring instead of the first.
-            let end = Int(tiny.word(tiny.table + 1))
+            let (first, end) = tiny.firstRing
             tiny.set(tiny.firstVertex + end - 2, tiny.word(tiny.firstVertex))
-            tiny.set(tiny.table + 1, UInt32(end - 1))
+            tiny.setFirstRing(first, end - 1)
             tiny.set(tiny.firstVertex + end - 1, tiny.word(tiny.firstVertex + 1))
         }
     }

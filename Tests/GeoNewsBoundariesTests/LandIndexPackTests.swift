@@ -75,9 +75,9 @@ final class LandIndexPackTests: XCTestCase {
         XCTAssertEqual(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self) }, CountryIndexFormat.compactVersion)
         // The leaves: a header of three words, then per group two words, a word per vertex of
         // the run (the rings' and one return to the first vertex per ring after the first, at
-        // most) and two per ring.
+        // most) and one per ring.
         let words = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 48 + 8 * 3 + 8, as: UInt32.self) })
-        XCTAssertEqual(words, 3 * report.index.leaves + 2 * report.index.groups + report.index.vertices + 2 * report.index.rings)
+        XCTAssertEqual(words, 3 * report.index.leaves + 2 * report.index.groups + report.index.vertices + report.index.rings)
         bytes.withUnsafeMutableBytes { $0.storeBytes(of: CountryIndexFormat.version.littleEndian, toByteOffset: 8, as: UInt32.self) }
         XCTAssertThrowsError(try bytes.withUnsafeBytes { try LandIndexPack.encode($0, path: "t.bin") }) { error in
             XCTAssertTrue("\(error)".contains("t.bin") && "\(error)".contains("index format 2"), "\(error)")

@@ -125,13 +125,13 @@ public enum LandIndexPack {
             for _ in 0..<groups {
                 let head = try word(), count = try word()
                 let n = Int(count), rings = Int(head >> 16)
-                guard layout.leafWords - at >= 2, n <= layout.leafWords - at - 2, 2 * rings <= layout.leafWords - at - 2 - n else {
+                guard layout.leafWords - at >= 2, n <= layout.leafWords - at - 2, rings <= layout.leafWords - at - 2 - n else {
                     throw .corrupt(path: path, reason: "a leaf group at word \(at) runs past the leaves")
                 }
                 try put(head)
                 try put(count)
                 var table: [UInt32] = []
-                for _ in 0..<(2 * rings) { table.append(try word()) }
+                for _ in 0..<rings { table.append(try word()) }
                 let copies: Copies
                 do { copies = try Copies(ringTable: table, vertexCount: n) } catch {
                     throw .corrupt(path: path, reason: "a leaf group at word \(at): \(error)")
@@ -152,7 +152,7 @@ public enum LandIndexPack {
                 }
                 for w in run { try put(w) }
                 for w in table { try put(w) }
-                at += 2 + n + 2 * rings
+                at += 2 + n + rings
             }
         }
         let rest = header.unpackedBytes - UInt64(layout.leavesOffset + 4 * layout.leafWords)
@@ -198,13 +198,14 @@ extension LandIndexPack {
             package let description: String
         }
 
-        /// - Parameter ringTable: per ring, its first vertex and one past its last.
+        /// - Parameter ringTable: per ring, its first vertex (bits 0–15) and one past its last
+        /// (bits 16–31).
         package init(ringTable: [UInt32], vertexCount n: Int) throws(Problem) {
             var sources = [Int32](repeating: -1, count: n)
             var inRing = [Bool](repeating: false, count: n)
             var previousEnd = 0
-            for r in 0..<(ringTable.count / 2) {
-                let first = Int(ringTable[2 * r]), end = Int(ringTable[2 * r + 1])
+            for (r, word) in ringTable.enumerated() {
+                let first = Int(word & 0xFFFF), end = Int(word >> 16)
                 guard first >= previousEnd, end >= first + 2, end <= n else {
                     throw Problem(description: "ring \(r) spans \(first)..<\(end) of \(n) vertices")
                 }

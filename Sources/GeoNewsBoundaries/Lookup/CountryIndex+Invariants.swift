@@ -109,7 +109,7 @@ extension CountryIndex {
         for g in 0..<leaf.groupCount {
             guard at + groupHeaderWords <= leafWordCount else { return bounds("group \(g)'s header") }
             let group = leaf.group(at: leaves + at * wordSize)
-            let tableWords = compactLeaves ? 2 * group.ringCount : group.ringCount
+            let tableWords = group.ringCount
             let vertexWords = compactLeaves ? group.vertexCount : 2 * group.vertexCount
             guard group.vertexCount <= leafWordCount, vertexWords + tableWords <= leafWordCount - at - groupHeaderWords else {
                 return bounds("group \(g)'s \(group.vertexCount) vertices and \(group.ringCount) rings")
@@ -154,9 +154,8 @@ extension CountryIndex {
     private func ringBounds(_ group: LeafGroup, _ r: Int) -> (Int, Int) {
         let table = group.vertices + (compactLeaves ? 4 : 16) * group.vertexCount
         if compactLeaves {
-            return (
-                Int(table.load(fromByteOffset: 8 * r, as: UInt32.self)), Int(table.load(fromByteOffset: 8 * r + 4, as: UInt32.self))
-            )
+            let word = table.load(fromByteOffset: 4 * r, as: UInt32.self)
+            return (Int(word & 0xFFFF), Int(word >> 16))
         }
         let word = table.load(fromByteOffset: 8 * r, as: UInt64.self)
         return (Int(word & 0xFFFF_FFFF), Int(word >> 32))

@@ -57,8 +57,8 @@
 ///   word          vertex count n
 ///   n words       vertices: x (bits 0–15) and y (bits 16–31) in 2^-16° from the corner, the
 ///                 run laid out as in version 2; no leaf cell is wider than 1/2°, so both fit
-///   2 × ring      per ring, its first vertex and one past its last
-///   count words
+///   ring count    per ring, its first vertex (bits 0–15) and one past its last (bits
+///   words         16–31): a group's run holds at most 65,535 vertices
 /// ```
 /// A vertex is the corner plus its offset, exactly (both are multiples of 2^-16° under 256° in
 /// size), so it is the same double a version-2 leaf of snapped vertices would store, in a

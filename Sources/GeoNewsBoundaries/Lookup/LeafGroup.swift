@@ -87,15 +87,14 @@ package struct LeafGroup {
 
     /// The next group of the leaf (or whatever follows the leaf's last group).
     @inline(__always)
-    var next: UnsafeRawPointer { table + 8 &* ringCount }
+    var next: UnsafeRawPointer { table + (compact ? 4 : 8) &* ringCount }
 
     /// Ring `r` as a range of vertex positions in the run: closed, first vertex repeated last.
     @inline(__always)
     func ring(_ r: Int) -> Range<Int> {
         if compact {
-            let first = table.load(fromByteOffset: 8 &* r, as: UInt32.self)
-            let end = table.load(fromByteOffset: 8 &* r &+ 4, as: UInt32.self)
-            return Int(first)..<max(Int(first), Int(end))
+            let word = table.load(fromByteOffset: 4 &* r, as: UInt32.self)
+            return Int(word & 0xFFFF)..<max(Int(word & 0xFFFF), Int(word >> 16))
         }
         let word = table.load(fromByteOffset: 8 &* r, as: UInt64.self)
         return Int(word & 0xFFFF_FFFF)..<max(Int(word & 0xFFFF_FFFF), Int(word >> 32))

@@ -24,7 +24,8 @@ extension LeafGroup {
     }
 
     /// Appends a group to a compact leaf's words (format version 3): `rings` are closed rings
-    /// of flat x, y offsets from the leaf's corner in 2^-16°, each in 0...2^15.
+    /// of flat x, y offsets from the leaf's corner in 2^-16°, each in 0...2^15. The run holds at
+    /// most 65,535 vertices, so that a ring table word holds a ring's first and end.
     static func appendCompact(country: Int, rings: [[Int64]], to words: inout [UInt32]) {
         precondition(country <= 0xFFFF && rings.count <= 0xFFFF && !rings.isEmpty)
         var run: [UInt32] = []
@@ -32,11 +33,12 @@ extension LeafGroup {
         func vertex(_ xy: [Int64], _ i: Int) -> UInt32 { UInt32(xy[i]) | UInt32(xy[i + 1]) << 16 }
         for (r, ring) in rings.enumerated() {
             if r > 1 { run.append(vertex(rings[0], 0)) }
-            table.append(UInt32(run.count))
+            let first = UInt32(run.count)
             for i in stride(from: 0, to: ring.count, by: 2) { run.append(vertex(ring, i)) }
-            table.append(UInt32(run.count))
+            table.append(first | UInt32(run.count) << 16)
         }
         if rings.count > 1 { run.append(vertex(rings[0], 0)) }
+        precondition(run.count <= 0xFFFF, "a compact group's run of \(run.count) vertices does not fit its 16-bit ring table")
         words.append(UInt32(country) | UInt32(rings.count) << 16)
         words.append(UInt32(run.count))
         words += run

@@ -36,14 +36,14 @@ extension LandIndexPack {
             for _ in 0..<groups {
                 guard layout.leafWords - word >= 2 else { throw refuse("a leaf group at word \(word) runs past the leaves") }
                 let n = Int(layout.leafWord(index, word + 1)), rings = Int(layout.leafWord(index, word) >> 16)
-                guard word + 2 + n + 2 * rings <= layout.leafWords else {
+                guard word + 2 + n + rings <= layout.leafWords else {
                     throw refuse("a leaf group at word \(word) runs past the leaves")
                 }
                 let vertices = word + 2, table = word + 2 + n
                 copyWords(2)
                 word = table
-                copyWords(2 * rings)
-                let copies = try Copies(ringTable: (0..<(2 * rings)).map { layout.leafWord(index, table + $0) }, vertexCount: n)
+                copyWords(rings)
+                let copies = try Copies(ringTable: (0..<rings).map { layout.leafWord(index, table + $0) }, vertexCount: n)
                 for k in 0..<n {
                     let w = layout.leafWord(index, vertices + k)
                     if let source = copies.source(of: k) {
