@@ -1,5 +1,3 @@
-import NIOConcurrencyHelpers
-
 /// Whole answers by the query string that asked for them, for a plain route whose answer to a
 /// query stays the same while what it was made from (a dataset's version, the half hour of a
 /// resolution) does: a map asks the same few queries again and again (its start view, a tile it
@@ -9,7 +7,7 @@ import NIOConcurrencyHelpers
 /// An entry records the source it was made from and the answer's plain tag, and a lookup names
 /// the current source, so an entry from an older one is never used; a request whose
 /// `If-None-Match` names the tag (or its gzip form) is told so, for the route's 304. When the
-/// memo is full it is emptied and refills with what is asked for next.
+/// memo is full it is emptied and refills with what is asked for next (``BoundedAnswerStore``).
 final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
     /// What one answer is kept by: the query string and whether the client accepts gzip
     /// (the body and headers differ).
@@ -25,32 +23,27 @@ final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
         case notModified(tag: String)
     }
 
-    private struct Entry {
+    private struct Entry: Sendable {
         let source: Source
         /// The plain answer's strong ETag, which a gzip form's tag is made from.
         let tag: String
         let answer: PlainAnswer
     }
 
-    private let entries = NIOLockedValueBox<(answers: [Key: Entry], bytes: Int)>(([:], 0))
-    /// At most this many answers and this many bytes of bodies; one larger than a sixteenth of
-    /// the bytes is not kept. Keys are bounded by the request line's limit.
-    let maximumCount: Int
-    let maximumBytes: Int
+    private let store: BoundedAnswerStore<Key, Entry>
+    /// At most this many answers and this many bytes of bodies (``BoundedAnswerStore``); keys
+    /// are bounded by the request line's limit.
+    var maximumCount: Int { store.maximumCount }
+    var maximumBytes: Int { store.maximumBytes }
 
     init(maximumCount: Int = 1024, maximumBytes: Int = 16 << 20) {
-        self.maximumCount = maximumCount
-        self.maximumBytes = maximumBytes
+        store = BoundedAnswerStore(maximumCount: maximumCount, maximumBytes: maximumBytes)
     }
 
     /// The answer kept for `key` when it was made from `source`; `.notModified` when
     /// `ifNoneMatch` names its tag.
     func answer(_ key: Key, source: Source, ifNoneMatch: String? = nil) -> Found? {
-        let entry = entries.withLockedValue { memo -> Entry? in
-            guard let entry = memo.answers[key], entry.source == source else { return nil }
-            return entry
-        }
-        guard let entry else { return nil }
+        guard let entry = store.value(key), entry.source == source else { return nil }
         if let matched = EntityTag.matching(ifNoneMatch, tag: entry.tag) { return .notModified(tag: matched) }
         return .answer(entry.answer)
     }
@@ -58,17 +51,10 @@ final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
     /// Keeps `answer`, whose plain tag is `tag`, made from `source`, for `key`, when it is a
     /// 200 small enough.
     func store(_ answer: PlainAnswer, tag: String, for key: Key, source: Source) {
-        let bytes = answer.body.readableBytes + key.query.utf8.count
-        guard answer.status == .ok, bytes <= maximumBytes / 16 else { return }
-        entries.withLockedValue { memo in
-            if memo.answers.count >= maximumCount || memo.bytes + bytes > maximumBytes { memo = ([:], 0) }
-            if let old = memo.answers.updateValue(Entry(source: source, tag: tag, answer: answer), forKey: key) {
-                memo.bytes -= old.answer.body.readableBytes + key.query.utf8.count
-            }
-            memo.bytes += bytes
-        }
+        guard answer.status == .ok else { return }
+        store.store(Entry(source: source, tag: tag, answer: answer), bytes: answer.body.readableBytes + key.query.utf8.count, for: key)
     }
 
     /// Answers kept now.
-    var count: Int { entries.withLockedValue { $0.answers.count } }
+    var count: Int { store.count }
 }
