@@ -84,6 +84,17 @@ final class LandIndexPackTests: XCTestCase {
         }
     }
 
+    func testALeafCornerOffTheLatticeIsRefusedByThePacker() throws {
+        var (bytes, _, _) = try Self.tinyLand()
+        let leaves = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 64, as: UInt64.self) })
+        // The first leaf: its group count, then its corner's x and y.
+        let x = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: leaves + 4, as: UInt32.self) }
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: (x + 1).littleEndian, toByteOffset: leaves + 4, as: UInt32.self) }
+        XCTAssertThrowsError(try bytes.withUnsafeBytes { try LandIndexPack.encode($0, path: "t.bin") }) { error in
+            XCTAssertTrue("\(error)".contains("t.bin") && "\(error)".contains("off the 2^-10° lattice"), "\(error)")
+        }
+    }
+
     /// A compact leaf gives back the doubles a version-2 leaf of snapped vertices held: the
     /// island's corners, exactly.
     func testACompactLeafGivesBackTheSnappedDoubles() throws {

@@ -14,18 +14,18 @@ import Darwin
 /// offset size
 ///      0    8  magic "GNLPACK1"
 ///      8    4  format version (LandIndexPack.version)
-///     12    4  number of streams (3)
+///     12    4  number of streams (4)
 ///     16    8  size of the rebuilt file in bytes
 ///     24    8  its checksum, as Data/land-index.json records it (CountryIndexFormat.checksum
 ///              of every byte after its 96-byte header)
-///     32  16×3 per stream: its size in the pack, the size it inflates to
-///     80       the streams, one after another, each a zlib stream (RFC 1950)
+///     32  16×4 per stream: its size in the pack, the size it inflates to
+///     96       the streams, one after another, each a zlib stream (RFC 1950)
 /// ```
 ///
 /// Streams:
-///  0. `plain`: every byte of the file but its leaves' vertices, in file order (the header,
-///     the root grid, the nodes, each leaf's group count and corner, each group's two header
-///     words and ring table, the padding), except that a group's ring table comes before its
+///  0. `plain`: every byte of the file but its leaves' vertices and corners, in file order (the
+///     header, the root grid, the nodes, each leaf's group count, each group's two header words
+///     and ring table, the padding), except that a group's ring table comes before its
 ///     vertices.
 ///  1. `x`, 2. `y`: per vertex of every leaf, in file order, the difference of its longitude
 ///     (latitude) from the vertex given before, in units of 2^-16°, zigzag-encoded as a LEB128
@@ -34,13 +34,19 @@ import Darwin
 ///     first again) and the returns to the group's first vertex between rings (see
 ///     ``CountryIndexFormat``), which the ring table places. They are a fifth of all vertices,
 ///     and the longest jumps.
+///  3. `corners`: per leaf, in file order, the difference of its corner's x, then y, from the
+///     leaf's before, in units of 2^-10° (every corner lies on that lattice), zigzag-encoded as
+///     LEB128 varints: a leaf is most often beside the one before, so a corner takes two bytes
+///     instead of eight.
 public enum LandIndexPack {
     /// The pack's name in the data folder.
     public static let fileName = "land-index.pack"
     package static let magic: [UInt8] = Array("GNLPACK1".utf8)
     /// 2: the land index's compact leaves (``CountryIndexFormat/compactVersion``).
     package static let version: UInt32 = 2
-    package static let streamCount = 3
+    package static let streamCount = 4
+    /// Units of 2^-16° per unit of the corners' stream (2^-10°).
+    package static let cornerUnit = Int64(1) << (CountryIndexFormat.compactUnitBits - CountryIndexFormat.finestDepth)
     package static let headerSize = 32 + 16 * streamCount
 
     /// The fixed fields of a pack's header, each bounded by the pack's size where it is read.
@@ -95,12 +101,12 @@ public enum LandIndexPack {
     ) throws(DataError) -> UInt64 {
         var offset = UInt64(headerSize)
         var streams: [PackStream] = []
-        for (s, sizes) in zip(["plain", "x", "y"], header.streams) {
+        for (s, sizes) in zip(["plain", "x", "y", "corners"], header.streams) {
             streams.append(
                 try PackStream(source: source, range: offset..<(offset + sizes.packed), inflated: sizes.inflated, name: s, path: path))
             offset += sizes.packed
         }
-        let plain = streams[0], xs = streams[1], ys = streams[2]
+        let plain = streams[0], xs = streams[1], ys = streams[2], corners = streams[3]
         let out = PackOutput(limit: header.unpackedBytes, path: path, headerSize: CountryIndexFormat.headerSize, sink: sink)
         var indexHeader = [UInt8](repeating: 0, count: CountryIndexFormat.headerSize)
         for i in indexHeader.indices { indexHeader[i] = try plain.byte() }
@@ -114,9 +120,15 @@ public enum LandIndexPack {
         func put(_ w: UInt32) throws(DataError) { try out.word32(w) }
         var at = 0
         var previous = (x: Int64(0), y: Int64(0))
+        var corner = (x: Int64(0), y: Int64(0))
         let leafHeader = CountryIndexFormat.compactLeafHeaderWords
         while at < layout.leafWords {
-            let groups = try word(), cx = try word(), cy = try word()
+            let groups = try word()
+            corner.x &+= try corners.zigzag64() &* cornerUnit
+            corner.y &+= try corners.zigzag64() &* cornerUnit
+            guard let cx = UInt32(exactly: corner.x), let cy = UInt32(exactly: corner.y) else {
+                throw .corrupt(path: path, reason: "the corner of the leaf at word \(at) lies outside the world")
+            }
             guard layout.leafWords - at >= leafHeader, UInt64(groups) <= UInt64(layout.leafWords - at - leafHeader) / 2 else {
                 throw .corrupt(path: path, reason: "a leaf at word \(at) runs past the leaves")
             }

@@ -12,10 +12,11 @@ extension LandIndexPack {
     /// leaf that runs past its section), and checks that the pack rebuilds it.
     public static func encode(_ index: UnsafeRawBufferPointer, path: String) throws -> [UInt8] {
         let layout = try Layout(index, path: path, fileBytes: UInt64(index.count))
-        var plain: [UInt8] = [], xs: [UInt8] = [], ys: [UInt8] = []
+        var plain: [UInt8] = [], xs: [UInt8] = [], ys: [UInt8] = [], corners: [UInt8] = []
         plain.reserveCapacity(index.count / 4)
         plain += index[0..<layout.leavesOffset]
         var previous = (x: Int64(0), y: Int64(0))
+        var corner = (x: Int64(0), y: Int64(0))
         var word = 0
         func copyWords(_ n: Int) { plain += index[(layout.leavesOffset + 4 * word)..<(layout.leavesOffset + 4 * (word + n))]; word += n }
         func varint(_ v: Int64, _ out: inout [UInt8]) {
@@ -32,7 +33,14 @@ extension LandIndexPack {
             guard layout.leafWords - word >= leafHeader else { throw refuse("a leaf at word \(word) runs past the leaves") }
             let groups = Int(layout.leafWord(index, word))
             let cx = Int64(layout.leafWord(index, word + 1)), cy = Int64(layout.leafWord(index, word + 2))
-            copyWords(leafHeader)
+            guard cx % cornerUnit == 0, cy % cornerUnit == 0 else {
+                throw refuse("the corner of the leaf at word \(word) is off the 2^-\(CountryIndexFormat.finestDepth)° lattice")
+            }
+            copyWords(1)
+            word += leafHeader - 1
+            varint((cx - corner.x) / cornerUnit, &corners)
+            varint((cy - corner.y) / cornerUnit, &corners)
+            corner = (cx, cy)
             for _ in 0..<groups {
                 guard layout.leafWords - word >= 2 else { throw refuse("a leaf group at word \(word) runs past the leaves") }
                 let n = Int(layout.leafWord(index, word + 1)), rings = Int(layout.leafWord(index, word) >> 16)
@@ -60,7 +68,7 @@ extension LandIndexPack {
             }
         }
         plain += index[(layout.leavesOffset + 4 * layout.leafWords)...]
-        let streams = [plain, xs, ys]
+        let streams = [plain, xs, ys, corners]
         let packed = streams.map(AreaIndexPack.deflate)
         var out = magic
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
