@@ -7,12 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-Scripts/build-wheel >/dev/null
-venv="$root/Benchmarks/out/duckdb/venv"
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check duckdb==1.5.5 duckdb-extension-spatial==1.5.5 numpy==2.4.6 pyarrow==26.0.1
-"$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps dist/geonews-*.whl
-echo "geonews $(git rev-parse --short HEAD), $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
-cd "$root/Benchmarks/out/duckdb"
-GEONEWS_INDEX_DIR="$(dirname "$("$root/.build/release/geonews" data path)")" \
+. "$root/Benchmarks/wheel-venv.sh"
+wheel_venv duckdb duckdb==1.5.5 duckdb-extension-spatial==1.5.5 numpy==2.4.6 pyarrow==26.0.1
+GEONEWS_INDEX_DIR="$index_dir" \
   "$venv/bin/python" "$root/Benchmarks/duckdb/bench.py" "$root/Data/basemap.geojson" "${1:-10000000}" "${2:-2}"

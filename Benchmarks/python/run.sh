@@ -8,14 +8,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-Scripts/build-wheel >/dev/null
-venv="$root/Benchmarks/out/python/venv"
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check tzfpy==2.1.1 geopandas==1.2.0 shapely==2.2.0 pyogrio==0.13.0 \
-  pandas==3.1.1 numpy==2.4.6 pyarrow==26.0.1
-"$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps dist/geonews-*.whl
-echo "geonews $(git rev-parse --short HEAD), $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
-cd "$root/Benchmarks/out/python"
-GEONEWS_INDEX_DIR="$(dirname "$("$root/.build/release/geonews" data path)")" \
+. "$root/Benchmarks/wheel-venv.sh"
+wheel_venv python tzfpy==2.1.1 geopandas==1.2.0 shapely==2.2.0 pyogrio==0.13.0 pandas==3.1.1 numpy==2.4.6 pyarrow==26.0.1
+GEONEWS_INDEX_DIR="$index_dir" \
   "$venv/bin/python" "$root/Benchmarks/python/bench.py" "$root/.build/release/geonews" "$root/Data/basemap.geojson" \
   "${1:-10000000}" "${2:-2}"

@@ -8,13 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 command -v java >/dev/null || { echo "spark bench: no java (apt-get install openjdk-17-jre-headless)" >&2; exit 1; }
-Scripts/build-wheel >/dev/null
-venv="$root/Benchmarks/out/spark/venv"
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check pyspark==4.3.0 tzfpy numpy==2.4.6 pyarrow==26.0.1 pandas==3.1.1
-"$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps dist/geonews-*.whl
-swift build -c release --product geonews >/dev/null
-echo "geonews $(git rev-parse --short HEAD), $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
-cd "$root/Benchmarks/out/spark"
-PYSPARK_PYTHON="$venv/bin/python" GEONEWS_INDEX_DIR="$(dirname "$("$root/.build/release/geonews" data path)")" \
+. "$root/Benchmarks/wheel-venv.sh"
+wheel_venv spark pyspark==4.3.0 tzfpy numpy==2.4.6 pyarrow==26.0.1 pandas==3.1.1
+PYSPARK_PYTHON="$venv/bin/python" GEONEWS_INDEX_DIR="$index_dir" \
   "$venv/bin/python" "$root/Benchmarks/spark/bench.py" "$root/.build/release/geonews" "${1:-10000000}" "${2:-2}"

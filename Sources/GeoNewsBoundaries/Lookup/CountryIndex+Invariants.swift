@@ -121,7 +121,7 @@ extension CountryIndex {
             var inRing = [Bool](repeating: false, count: group.vertexCount)
             var previousEnd = 0
             for r in 0..<group.ringCount {
-                let (first, end) = ringBounds(group, r)
+                let (first, end) = group.ringBounds(r)
                 guard first >= previousEnd, end >= first + 2, end <= group.vertexCount else {
                     return LeafProblem(
                         rule: .ringTable, detail: "\(place): ring \(r) spans \(first)..<\(end) of \(group.vertexCount) vertices")
@@ -147,17 +147,5 @@ extension CountryIndex {
             at = (group.next - leaves) / wordSize
         }
         return nil
-    }
-
-    /// Ring `r`'s first vertex and one past its last, as the table stores them (unlike
-    /// ``LeafGroup/ring(_:)``, which keeps a reversed pair from trapping).
-    private func ringBounds(_ group: LeafGroup, _ r: Int) -> (Int, Int) {
-        let table = group.vertices + (compactLeaves ? 4 : 16) * group.vertexCount
-        if compactLeaves {
-            let word = table.load(fromByteOffset: 4 * r, as: UInt32.self)
-            return (Int(word & 0xFFFF), Int(word >> 16))
-        }
-        let word = table.load(fromByteOffset: 8 * r, as: UInt64.self)
-        return (Int(word & 0xFFFF_FFFF), Int(word >> 32))
     }
 }

@@ -90,14 +90,22 @@ package struct LeafGroup {
     var next: UnsafeRawPointer { table + (compact ? 4 : 8) &* ringCount }
 
     /// Ring `r` as a range of vertex positions in the run: closed, first vertex repeated last.
+    /// (A reversed pair from a damaged file gives an empty range, not a trap.)
     @inline(__always)
     func ring(_ r: Int) -> Range<Int> {
+        let (first, end) = ringBounds(r)
+        return first..<max(first, end)
+    }
+
+    /// Ring `r`'s first vertex and one past its last, as the table stores them.
+    @inline(__always)
+    func ringBounds(_ r: Int) -> (first: Int, end: Int) {
         if compact {
             let word = table.load(fromByteOffset: 4 &* r, as: UInt32.self)
-            return Int(word & 0xFFFF)..<max(Int(word & 0xFFFF), Int(word >> 16))
+            return (Int(word & 0xFFFF), Int(word >> 16))
         }
         let word = table.load(fromByteOffset: 8 &* r, as: UInt64.self)
-        return Int(word & 0xFFFF_FFFF)..<max(Int(word & 0xFFFF_FFFF), Int(word >> 32))
+        return (Int(word & 0xFFFF_FFFF), Int(word >> 32))
     }
 
     /// The ring's vertices as x, y pairs of doubles, for the exact test, which reads them in place.
