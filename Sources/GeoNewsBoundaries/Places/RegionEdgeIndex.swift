@@ -122,6 +122,17 @@ final class RegionEdgeIndex: Sendable {
                 guard !entries.isEmpty else { continue }
                 for fr in (row * 4)..<(row * 4 + 4) {
                     for fc in (column * 4)..<(column * 4 + 4) where !touched[fr * Self.wholeColumns + fc] {
+                        // Two untouched cells side by side in one 1° cell: no edge comes between
+                        // their centres, so every part holds both or neither, and the first of
+                        // the same entries that holds one holds the other.
+                        if fc > column * 4, !touched[fr * Self.wholeColumns + fc - 1] {
+                            whole[fr * Self.wholeColumns + fc] = whole[fr * Self.wholeColumns + fc - 1]
+                            continue
+                        }
+                        if fr > row * 4, !touched[(fr - 1) * Self.wholeColumns + fc] {
+                            whole[fr * Self.wholeColumns + fc] = whole[(fr - 1) * Self.wholeColumns + fc]
+                            continue
+                        }
                         let cx = Int64(fc) * 250_000 - 180_000_000 + 125_000, cy = Int64(fr) * 250_000 - 90_000_000 + 125_000
                         for e in entries {
                             let p = index.gridPart(e)
@@ -213,7 +224,17 @@ final class RegionEdgeIndex: Sendable {
         let column = part.column(of: min(max(px, part.west), part.east)), row = part.row(of: min(max(y, part.south), part.north))
         let step = min(Double(part.cellWidth) * k, Double(part.cellHeight))
         var improved = false
-        func scan(_ cell: Int) {
+        func scan(_ r: Int, _ c: Int) {
+            // A cell that lies no nearer than the best edge holds no nearer edge: an edge listed
+            // here that comes nearer does so inside another cell its box meets, and that cell
+            // lies nearer. The cell is taken closed (to the next cell's first microdegree, where
+            // an edge's nearest point may lie), and the margin keeps the bound below the
+            // rounding of the edges' own distances.
+            let x0 = part.west + Int64(c) * part.cellWidth, y0 = part.south + Int64(r) * part.cellHeight
+            let dx = Double(max(0, x0 - px, px - (x0 + part.cellWidth))) * k
+            let dy = Double(max(0, y0 - y, y - (y0 + part.cellHeight)))
+            guard (dx * dx + dy * dy) * (1 - 1e-6) < best else { return }
+            let cell = part.cellStart + r * part.columns + c
             for i in Int(cellOffsets[cell])..<Int(cellOffsets[cell + 1]) {
                 let e = Int(cellEdges[i])
                 let a = index.vertex(e >= 0 ? e : -e - 1), b = index.vertex(e >= 0 ? e + 1 : -e - 1)
@@ -233,12 +254,10 @@ final class RegionEdgeIndex: Sendable {
             for r in max(0, row - ring)...min(part.rows - 1, row + ring) {
                 // A row at the ring's top or bottom is on it whole; the others, at its two ends.
                 if abs(r - row) == ring {
-                    for c in max(0, column - ring)...min(part.columns - 1, column + ring) {
-                        scan(part.cellStart + r * part.columns + c)
-                    }
+                    for c in max(0, column - ring)...min(part.columns - 1, column + ring) { scan(r, c) }
                 } else {
-                    if column - ring >= 0 { scan(part.cellStart + r * part.columns + column - ring) }
-                    if column + ring < part.columns { scan(part.cellStart + r * part.columns + column + ring) }
+                    if column - ring >= 0 { scan(r, column - ring) }
+                    if column + ring < part.columns { scan(r, column + ring) }
                 }
             }
         }

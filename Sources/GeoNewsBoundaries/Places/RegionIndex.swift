@@ -266,8 +266,7 @@ public final class RegionIndex: @unchecked Sendable {
     /// The part whose polygons hold `position` among those of the country of `key`, else the
     /// nearest; whether it holds the position.
     private func part(at position: Coordinate, countryKey key: Int) -> (part: Int, inside: Bool)? {
-        let parts = countryParts[key]
-        guard !parts.isEmpty else { return nil }
+        // Every country key names at least one part (keys are made from the parts, at load).
         let code = countryCodes[key]
         let x = Int64((position.longitude * 1e6).rounded()), y = Int64((position.latitude * 1e6).rounded())
         let column = min(max(Int(Self.floorDivide(x, 1_000_000)) + 180, 0), Self.columns - 1)
@@ -285,7 +284,7 @@ public final class RegionIndex: @unchecked Sendable {
             guard edges?.contains(p, x, y, in: self) ?? contains(part, x, y) else { continue }
             return (p, true)
         }
-        return (Int(nearest(among: parts, x: x, y: y)), false)
+        return (Int(nearest(among: countryParts[key], x: x, y: y)), false)
     }
 
     // MARK: the file
