@@ -44,10 +44,10 @@ public final class CoastGrid: @unchecked Sendable {
     /// - per row, the secant of its most poleward latitude;
     /// - the sine² of half the near-shore distance's angle, and that distance in rows.
     private let words: UnsafeMutablePointer<UInt64>
-    private static let edgeCellsOffset = 2 * rows * wordsPerRow
-    private static let secantsOffset = 3 * rows * wordsPerRow
-    private static let reachOffset = secantsOffset + rows
-    private static let blockWords = reachOffset + 2
+    static let edgeCellsOffset = 2 * rows * wordsPerRow
+    static let secantsOffset = 3 * rows * wordsPerRow
+    static let reachOffset = secantsOffset + rows
+    static let blockWords = reachOffset + 2
 
     /// Builds the grid from `index`'s tree for its near-shore distance.
     public init(_ index: CountryIndex) {
@@ -81,6 +81,9 @@ public final class CoastGrid: @unchecked Sendable {
         let sinHalf = sin(reachKm / (2 * GreatCircle.meanEarthRadiusKm))
         secants[Self.rows] = sinHalf * sinHalf
         secants[Self.rows + 1] = reachKm / GreatCircle.meanEarthRadiusKm / Self.radians * Self.perDegree
+        #if DEBUG
+        if let problem = problem(nearShoreKm: index.nearShoreKm) { preconditionFailure("\(problem)") }
+        #endif
     }
 
     deinit { free(words) }
@@ -293,8 +296,8 @@ public final class CoastGrid: @unchecked Sendable {
         }
     }
 
-    private static let perDegree = Double(cellsPerDegree)
-    private static let radians = Double.pi / 180
+    static let perDegree = Double(cellsPerDegree)
+    static let radians = Double.pi / 180
 }
 
 /// One row of cells being widened, and the room to turn it, made once for the whole grid.

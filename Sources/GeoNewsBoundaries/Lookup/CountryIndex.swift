@@ -108,7 +108,8 @@ public final class CountryIndex: @unchecked Sendable {
     }
 
     /// Checks every byte against the stored checksum, then that every offset stays inside its
-    /// section and every leaf keeps its rules (``leafProblem()``), so even a file from a faulty
+    /// section, every leaf keeps its rules (``leafProblem()``) and the coast marks a land index
+    /// stores are its tree's (``coastMarksProblem()``), so even a file from a faulty
     /// writer cannot make a lookup read astray. It reads the whole file, so it is left to
     /// `geonews-index --check` and the build, not each start.
     public func verify() throws(DataError) {
@@ -124,6 +125,7 @@ public final class CountryIndex: @unchecked Sendable {
             throw .corrupt(path: path, reason: reason)
         }
         if let problem = leafProblem() { throw .corrupt(path: path, reason: problem.description) }
+        if let problem = coastMarksProblem() { throw .corrupt(path: path, reason: problem.description) }
     }
 
     /// The catalogue index of the country containing the position, or `nil` at sea.

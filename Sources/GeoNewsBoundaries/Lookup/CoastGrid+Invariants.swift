@@ -1,0 +1,111 @@
+import GeoNewsGeodesy
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The rules a ``CoastGrid`` keeps, checked over its whole block by
+/// ``CoastGrid/problem(in:nearShoreKm:)``: after every build in a debug build, and by
+/// `CoastGridInvariantTests`, which breaks each one on purpose. The grid only ever spares a
+/// search whose answer it knows, so a grid that broke one of these would answer wrong without a
+/// sign; the marks a land index stores for it are checked against its tree by
+/// ``CountryIndex/coastMarksProblem()`` (in ``CountryIndex/verify()``).
+package enum CoastGridRule: String, Sendable {
+    /// Every cell a coast's edge crosses may be near the shore: the near-shore cells are the
+    /// edge cells widened by the near-shore distance.
+    case edgeCellNearShore = "edge cell near the shore"
+    /// Every cell certainly within 22.1 km of land may be near the shore (within 25 km).
+    case certainNearShore = "certain cell near the shore"
+    /// Each row's secant is the reciprocal of the cosine of its most poleward latitude.
+    case secant = "secant"
+    /// The reach is the near-shore distance's: sin² of half its angle, and the rows it spans.
+    case reach = "reach"
+    /// The marks a land index stores are the ones its tree gives.
+    case storedMarks = "stored marks"
+}
+
+/// The first broken rule of a coast grid, where, and how.
+package struct CoastGridProblem: Error, CustomStringConvertible, Sendable {
+    package let rule: CoastGridRule
+    package let detail: String
+    package var description: String { "coast grid, \(rule.rawValue): \(detail)" }
+}
+
+extension CoastGrid {
+    /// The number of 64-bit words in a grid's block.
+    package static var blockWordCount: Int { blockWords }
+
+    /// A copy of this grid's block, for a test to damage and check.
+    package var block: [UInt64] { Array(UnsafeBufferPointer(start: bits, count: Self.blockWords)) }
+
+    /// The first rule this grid breaks for an index of this near-shore distance, or `nil`.
+    package func problem(nearShoreKm: Double) -> CoastGridProblem? { Self.problem(in: bits, nearShoreKm: nearShoreKm) }
+
+    /// The first rule the grid block at `words` (``blockWordCount`` words) breaks, or `nil`.
+    package static func problem(in words: UnsafePointer<UInt64>, nearShoreKm: Double) -> CoastGridProblem? {
+        /// The south-west corner of the first cell set in `bits` of word `w` of `row`.
+        func cell(_ row: Int, _ w: Int, _ bits: UInt64) -> String {
+            let column = w * 64 + bits.trailingZeroBitCount
+            return "the cell at \(Double(row) / perDegree - 90)°, \(Double(column) / perDegree - 180)°"
+        }
+        for row in 0..<rows {
+            for w in 0..<wordsPerRow {
+                let near = words[2 * (row * wordsPerRow + w)], certain = words[2 * (row * wordsPerRow + w) + 1]
+                let edges = words[edgeCellsOffset + w * rows + row]
+                if edges & ~near != 0 {
+                    return CoastGridProblem(
+                        rule: .edgeCellNearShore, detail: "\(cell(row, w, edges & ~near)) is crossed by a coast but not near the shore")
+                }
+                if certain & ~near != 0 {
+                    return CoastGridProblem(
+                        rule: .certainNearShore, detail: "\(cell(row, w, certain & ~near)) is certainly near land but not near the shore")
+                }
+            }
+        }
+        let secants = UnsafeRawPointer(words + secantsOffset).assumingMemoryBound(to: Double.self)
+        for row in 0..<rows {
+            let south = Double(row) / perDegree - 90
+            let expected = 1 / max(0, cos(max(abs(south), abs(south + 1 / perDegree)) * radians))
+            guard secants[row] == expected else {
+                return CoastGridProblem(rule: .secant, detail: "row \(row) (from \(south)°) holds \(secants[row]), not \(expected)")
+            }
+        }
+        let reachKm = nearShoreKm * (1 + 1e-9) + 1e-6
+        let sinHalf = sin(reachKm / (2 * GreatCircle.meanEarthRadiusKm))
+        let rowsReached = reachKm / GreatCircle.meanEarthRadiusKm / radians * perDegree
+        guard secants[rows] == sinHalf * sinHalf, secants[rows + 1] == rowsReached else {
+            return CoastGridProblem(
+                rule: .reach,
+                detail: "sin² \(secants[rows]) and \(secants[rows + 1]) rows, not \(sinHalf * sinHalf) and "
+                    + "\(rowsReached) for \(nearShoreKm) km")
+        }
+        return nil
+    }
+}
+
+extension CountryIndex {
+    /// Whether the coast marks this index stores (a land index's) are the ones its tree gives
+    /// (``CoastGrid/landMarks(of:)``): the first cell where they differ, or `nil`. It reads
+    /// every vertex, so it runs in ``verify()``, not at load.
+    package func coastMarksProblem() -> CoastGridProblem? {
+        guard let stored = coastMarks else { return nil }
+        let marks = CoastGrid.landMarks(of: self)
+        guard stored.count == marks.count else {
+            return CoastGridProblem(rule: .storedMarks, detail: "\(stored.count) words stored, \(marks.count) expected")
+        }
+        for k in 0..<marks.count where stored[k] != marks[k] {
+            let half = marks.count / 2, w = k % half
+            let row = w / CoastGrid.wordsPerRow, column = (w % CoastGrid.wordsPerRow) * 64 + (stored[k] ^ marks[k]).trailingZeroBitCount
+            let which = k < half ? "may hold land" : "holds land"
+            return CoastGridProblem(
+                rule: .storedMarks,
+                detail:
+                    "the stored mark of whether it \(which) differs from the tree's at the cell at "
+                    + "\(Double(row) / Double(CoastGrid.cellsPerDegree) - 90)°, \(Double(column) / Double(CoastGrid.cellsPerDegree) - 180)°"
+            )
+        }
+        return nil
+    }
+}
