@@ -187,7 +187,7 @@ func checkLandIndex(data dir: DataDirectory, folder: String) throws {
     }
     print("\(path) is the one the record names (\(actual.bytes) bytes, checksum \(actual.checksum))")
     try CountryIndex(path: path, catalogueIDs: try Catalogue.loadJSON(from: dir).countries.map(\.id)).verify()
-    print("\(path) passes its checksum, layout and leaf checks")
+    print("\(path) passes its checksum, layout, leaf and coast-mark checks")
 }
 
 /// Exit 1 unless the committed base map is valid geometry wound by RFC 7946's right-hand rule.
