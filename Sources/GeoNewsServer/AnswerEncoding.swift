@@ -20,9 +20,22 @@ enum AnswerEncoding {
         "application/json", "application/geo+json", "application/problem+json", "application/vnd.mapbox-vector-tile",
     ]
 
-    /// Whether a request with these fields accepts gzip.
+    /// Whether a request with these fields accepts gzip: its `Accept-Encoding` lists gzip (or
+    /// `*`) with a non-zero quality.
     static func acceptsGzip(_ fields: HTTPFields) -> Bool {
-        CompressedAsset.acceptsGzip(fields[values: .acceptEncoding])
+        for item in fields[values: .acceptEncoding].joined(separator: ",").split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if quality > 0 { return true }
+        }
+        return false
+    }
+
+    /// The gzip form of `bytes` at `level`, or `nil` when it is no smaller (or zlib failed): the
+    /// one compression of the server, for answers built per request and files kept whole.
+    static func gzip(_ bytes: [UInt8], level: Int32 = Z_BEST_COMPRESSION) -> ByteBuffer? {
+        Gzip.compress(bytes, level: level).flatMap { $0.count < bytes.count ? ByteBuffer(bytes: $0) : nil }
     }
 
     /// `answer` as it goes to a client that accepts gzip or not: unchanged unless it is a 200
@@ -36,9 +49,7 @@ enum AnswerEncoding {
         encoded.headers[.vary] = "Accept-Encoding"
         guard acceptsGzip, answer.body.readableBytes >= minimumBytes else { return encoded }
         let tag = answer.headers[.eTag].map(gzipTag)
-        let compress = { () -> ByteBuffer? in
-            Gzip.compress(Array(answer.body.readableBytesView), level: Z_DEFAULT_COMPRESSION).map { ByteBuffer(bytes: $0) }
-        }
+        let compress = { () -> ByteBuffer? in gzip(Array(answer.body.readableBytesView), level: Z_DEFAULT_COMPRESSION) }
         let body: ByteBuffer?
         if let tag, let cache {
             body = cache.answer(tag) { compress() ?? ByteBuffer() }

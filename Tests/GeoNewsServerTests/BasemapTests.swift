@@ -27,6 +27,13 @@ final class BasemapTests: XCTestCase {
         XCTAssertTrue(again.body.isEmpty)
         let stale = try await server.get("/basemap.geojson", headers: ["Accept-Encoding": "gzip", "If-None-Match": "\"0\""])
         XCTAssertEqual(stale.status, 200)
+        // As for every answer (EntityTag): either form's tag, weak or among others, is still
+        // fresh, and the 304 names the one the client holds.
+        for (held, named) in [(plainTag, plainTag), ("W/" + tag, tag), ("\"0\", " + plainTag, plainTag), ("*", plainTag)] {
+            let fresh = try await server.get("/basemap.geojson", headers: ["Accept-Encoding": "gzip", "If-None-Match": held])
+            XCTAssertEqual(fresh.status, 304, held)
+            XCTAssertEqual(fresh.header("ETag"), named, held)
+        }
     }
 
     func testGzipOnTheWireIsSmallerThanTheFile() async throws {

@@ -14,8 +14,8 @@ struct CompressedAsset: Sendable {
     /// (the base map, the page and Leaflet took 0.45 s of CPU at every start when they were
     /// compressed there).
     private let gzipForm = GzipForm()
-    /// The quoted SHA-256 prefix of the file; the gzip form adds `-gzip`, because a strong
-    /// tag names one representation.
+    /// The SHA-256 prefix of the file, quoted in its ETag; the gzip form adds `-gzip`, because
+    /// a strong tag names one representation.
     let tag: String
 
     init(bytes: [UInt8], contentType: String, cacheControl: String) {
@@ -32,38 +32,24 @@ struct CompressedAsset: Sendable {
     /// made by the first call.
     var gzipped: ByteBuffer? { gzipForm.value(of: plain) }
 
-    /// 200 with the plain or gzip form, or 304 when `If-None-Match` names the form chosen.
+    /// 200 with the plain or gzip form, or 304 when `If-None-Match` names either form: the
+    /// answers' own rules (``EntityTag/matching(_:tag:)``, ``AnswerEncoding/gzipTag(_:)``,
+    /// ``AnswerEncoding/acceptsGzip(_:)``), with the file's form made once instead of per answer.
     func response(to request: Request) -> Response {
-        let gzipped = Self.acceptsGzip(request.headers[values: .acceptEncoding]) ? self.gzipped : nil
-        let gzip = gzipped != nil
-        let etag = "\"" + tag + (gzip ? "-gzip" : "") + "\""
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: cacheControl, .vary: "Accept-Encoding"]
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: {
-                let candidate = $0.trimmingCharacters(in: .whitespaces)
-                return candidate == etag || candidate == "W/" + etag || candidate == "*"
-            })
-        {
+        let quoted = "\"" + tag + "\""
+        var headers: HTTPFields = [.cacheControl: cacheControl, .vary: "Accept-Encoding"]
+        if let matched = EntityTag.matching(request.headers[.ifNoneMatch], tag: quoted) {
+            headers[.eTag] = matched
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = contentType
-        if gzip, let gzipped {
+        if AnswerEncoding.acceptsGzip(request.headers), let gzipped {
+            headers[.eTag] = AnswerEncoding.gzipTag(quoted)
             headers[.contentEncoding] = "gzip"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzipped))
         }
+        headers[.eTag] = quoted
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: plain))
-    }
-
-    /// Whether `Accept-Encoding` lists gzip (or `*`) with a non-zero quality.
-    static func acceptsGzip(_ values: [String]) -> Bool {
-        for item in values.joined(separator: ",").split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
-            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            let refused = quality <= 0
-            if !refused { return true }
-        }
-        return false
     }
 }
 
@@ -77,7 +63,7 @@ private final class GzipForm: Sendable {
         made.withLock { made in
             if let form = made { return form }
             let bytes = Array(plain.readableBytesView)
-            let form = Gzip.compress(bytes).flatMap { $0.count < bytes.count ? ByteBuffer(bytes: $0) : nil }
+            let form = AnswerEncoding.gzip(bytes)
             made = .some(form)
             return form
         }

@@ -1,7 +1,7 @@
 import CZlib
 
-/// gzip (RFC 1952) through zlib, for static files compressed once at start and for answers
-/// compressed as they are sent (``AnswerEncoding``).
+/// gzip (RFC 1952) through zlib, called by ``AnswerEncoding/gzip(_:level:)`` alone: for files
+/// compressed once when first asked for and for answers compressed as they are sent.
 enum Gzip {
     /// `bytes` as one gzip member; `nil` if zlib fails.
     ///
