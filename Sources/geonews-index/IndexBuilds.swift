@@ -67,6 +67,8 @@ func buildCountryIndex(data dir: DataDirectory, folder: String, check: Bool) thr
         ("country-index.bin", bytes), ("catalogue.bin", try Catalogue.compiled(from: dir)), ("basemap.geojson", basemap),
     ]
     if check {
+        if let problem = catalogue.problem() { fail("\(dir.file("countries.json")): \(problem)", code: 1) }
+        print("\(dir.file("countries.json")) keeps the catalogue's rules (\(catalogue.countries.count) entries)")
         try checkAreaIndex(data: dir, folder: folder)
         try checkLandIndex(data: dir, folder: folder)
         // Loads check only the header; the whole-file checksum and layout are checked here.

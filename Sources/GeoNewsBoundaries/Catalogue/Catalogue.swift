@@ -58,11 +58,17 @@ public final class Catalogue: Sendable {
         let jsonPath = directory.file("countries.json")
         let json = try MappedFile(path: jsonPath)
         let compiled = directory.file("catalogue.bin")
+        let catalogue: Catalogue
         if let binary = try? MappedFile(path: compiled) {
             let fingerprint = withExtendedLifetime(json) { CountryIndexFormat.fnv1a(json.bytes) }
-            return try CatalogueFile.decode(binary, expectedJSONFingerprint: fingerprint)
+            catalogue = try CatalogueFile.decode(binary, expectedJSONFingerprint: fingerprint)
+        } else {
+            catalogue = try decodeJSON(json)
         }
-        return try decodeJSON(json)
+        #if DEBUG
+        if let problem = catalogue.problem() { preconditionFailure("\(jsonPath): \(problem)") }
+        #endif
+        return catalogue
     }
 
     /// Loads `countries.json` itself, ignoring `catalogue.bin` (slower: tens of milliseconds).
