@@ -114,6 +114,72 @@ final class RegionIndexTests: XCTestCase {
         XCTAssertEqual(north.region.iso3166Code, "RU-CHU")
     }
 
+    /// The edge index a run builds is kept in the area index folder and read back as it was
+    /// built, byte for byte; a folder that cannot be written keeps it in memory.
+    func testTheEdgeIndexIsKeptAndReadBackAsBuilt() throws {
+        let plain = try RegionIndex(path: TestData.directory.file(RegionIndex.fileName))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-region-edges-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = (bytes: UInt64(plain.bytes.count), crc: RegionEdgeIndex.crc32(plain.bytes))
+        let built = RegionEdgeIndex.load(for: plain, folder: folder)
+        let path = folder + "/" + RegionEdgeIndex.fileName
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertEqual(written, built.encoded(source: source))
+        let read = try XCTUnwrap(written.withUnsafeBytes { RegionEdgeIndex.decode($0, for: plain, source: source) })
+        XCTAssertEqual(read.encoded(source: source), written, "read back as built")
+        XCTAssertEqual(read.bandEdges, built.bandEdges)
+        XCTAssertEqual(read.whole, built.whole)
+        let unwritable = RegionEdgeIndex.load(for: plain, folder: folder + "/missing")
+        XCTAssertEqual(unwritable.cellEdges, built.cellEdges, "kept in memory")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/missing"))
+    }
+
+    /// A file that names another regions.bin, fails its checksum, or (with its checksum written
+    /// again) holds a count or an edge out of bounds is refused, and the next load writes a good
+    /// one over it.
+    func testAStaleOrDamagedEdgeFileIsRefusedAndBuiltAgain() throws {
+        let plain = try RegionIndex(path: TestData.directory.file(RegionIndex.fileName))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-region-edges-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = (bytes: UInt64(plain.bytes.count), crc: RegionEdgeIndex.crc32(plain.bytes))
+        let good = RegionEdgeIndex(plain).encoded(source: source)
+        func decodes(_ bytes: [UInt8], source: (bytes: UInt64, crc: UInt32)? = nil) -> Bool {
+            bytes.withUnsafeBytes {
+                RegionEdgeIndex.decode($0, for: plain, source: source ?? (UInt64(plain.bytes.count), RegionEdgeIndex.crc32(plain.bytes)))
+            } != nil
+        }
+        XCTAssertTrue(decodes(good))
+        XCTAssertFalse(decodes(good, source: (source.bytes, source.crc ^ 1)), "another regions.bin")
+        XCTAssertFalse(decodes(Array(good.dropLast(4))), "truncated")
+        var flipped = good
+        flipped[good.count / 2] ^= 0x10
+        XCTAssertFalse(decodes(flipped), "a byte changed")
+        /// `good` with the 32-bit word at `at` set to `value` and its checksum written again.
+        func resummed(_ at: Int, _ value: UInt32) -> [UInt8] {
+            var bytes = good
+            bytes.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt32.self)
+                let sum = RegionEdgeIndex.crc32(UnsafeRawBufferPointer(rebasing: raw[RegionEdgeIndex.headerBytes...]))
+                raw.storeBytes(of: sum.littleEndian, toByteOffset: 28, as: UInt32.self)
+            }
+            return bytes
+        }
+        let parts = RegionEdgeIndex.headerBytes + 8 * RegionEdgeIndex.partFields * plain.parts
+        let bandOffsets = good.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 32, as: UInt32.self)) }
+        let firstBandEdge = parts + 4 * bandOffsets
+        XCTAssertTrue(decodes(resummed(firstBandEdge, 1)), "an edge in bounds, checksum written again")
+        XCTAssertFalse(decodes(resummed(12, UInt32(plain.parts + 1))), "the part count")
+        XCTAssertFalse(decodes(resummed(RegionEdgeIndex.headerBytes + 8 * 6, 3)), "the first part's first band offset")
+        XCTAssertFalse(decodes(resummed(firstBandEdge, UInt32(plain.vertexCount))), "an edge past the last vertex")
+        XCTAssertFalse(decodes(resummed(parts + 4, 0xFFFF_FFF0)), "a band offset that falls")
+        let path = folder + "/" + RegionEdgeIndex.fileName
+        try Data(flipped).write(to: URL(fileURLWithPath: path))
+        _ = RegionEdgeIndex.load(for: plain, folder: folder)
+        XCTAssertEqual(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))), good, "built again over the damaged file")
+    }
+
     func testDamagedFilesAreCorruptAndNameTheFile() throws {
         let good = try Data(contentsOf: URL(fileURLWithPath: TestData.directory.file(RegionIndex.fileName)))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-region-index-\(UUID().uuidString)")

@@ -11,7 +11,8 @@
 ///
 /// The distances are computed by the same expression as ``RegionIndex``'s plain search, so
 /// that both give the same answers to the bit (``RegionIndexTests`` compares them). Built from
-/// the mapped vertices in about a tenth of a second; immutable afterwards.
+/// the mapped vertices in about a tenth of a second, and kept in a file for the next run
+/// (`RegionEdgeIndex+File.swift`); immutable afterwards.
 final class RegionEdgeIndex: Sendable {
     struct Part: Sendable {
         /// The vertices' own box (not the file's), so that every edge lies inside the grid.
@@ -44,7 +45,19 @@ final class RegionEdgeIndex: Sendable {
     /// Edges per band and per cell aimed at: about 16 and 8.
     static let edgesPerBand = 16
     static let edgesPerCell = 8
+    /// The most bands of a part, and the most columns and rows of its grid.
+    static let maxBands = 4096, maxSide = 64
 
+    init(parts: [Part], bandOffsets: [Int32], bandEdges: [Int32], cellOffsets: [Int32], cellEdges: [Int32], whole: [UInt32]) {
+        self.parts = parts
+        self.bandOffsets = bandOffsets
+        self.bandEdges = bandEdges
+        self.cellOffsets = cellOffsets
+        self.cellEdges = cellEdges
+        self.whole = whole
+    }
+
+    /// Builds the index from the mapped vertices of `index`.
     init(_ index: RegionIndex) {
         var parts: [Part] = []
         parts.reserveCapacity(index.parts)
@@ -81,9 +94,9 @@ final class RegionEdgeIndex: Sendable {
                 }
             }
             if west > east { (west, south, east, north) = (0, 0, 0, 0) }
-            let bands = max(1, min(4096, edges.count / Self.edgesPerBand))
+            let bands = max(1, min(Self.maxBands, edges.count / Self.edgesPerBand))
             let bandHeight = max(1, (north - south + 1 + Int64(bands) - 1) / Int64(bands))
-            let side = max(1, min(64, Int(Double(edges.count / Self.edgesPerCell).squareRoot())))
+            let side = max(1, min(Self.maxSide, Int(Double(edges.count / Self.edgesPerCell).squareRoot())))
             let cellWidth = max(1, (east - west + 1 + Int64(side) - 1) / Int64(side))
             let cellHeight = max(1, (north - south + 1 + Int64(side) - 1) / Int64(side))
             let part = Part(

@@ -41,6 +41,11 @@ public final class RegionIndex: @unchecked Sendable {
     public let featureCount: Int
     private let file: MappedFile
     private let partCount: Int
+    /// How many vertices the file holds.
+    let vertexCount: Int
+    /// Where ``withEdgeIndex()`` keeps the edge index it builds (``RegionEdgeIndex/fileName``):
+    /// the data's area index folder when loaded from a data directory, else nowhere.
+    private let derivedFolder: String?
     private let partsAt: Int
     private let ringsAt: Int
     private let verticesAt: Int
@@ -64,14 +69,16 @@ public final class RegionIndex: @unchecked Sendable {
 
     /// `regions.bin` in the data directory.
     public static func load(from directory: DataDirectory) throws(DataError) -> RegionIndex {
-        try RegionIndex(path: directory.file(fileName))
+        try RegionIndex(path: directory.file(fileName), derivedFolder: directory.areaIndexFolder)
     }
 
     /// This index with its parts' edges indexed by band and by cell: the same answers, many
-    /// times faster for a batch or a server, after a build of about a tenth of a second and some
-    /// megabytes. A single position is answered faster without it.
+    /// times faster for a batch or a server. The index is built once, in about a tenth of a
+    /// second, and kept as `region-edges.bin` in the data's area index folder for the next run
+    /// to map (``RegionEdgeIndex/load(for:folder:)``); a single position is answered faster
+    /// without it.
     public func withEdgeIndex() -> RegionIndex {
-        edges != nil ? self : RegionIndex(self, edges: RegionEdgeIndex(self))
+        edges != nil ? self : RegionIndex(self, edges: RegionEdgeIndex.load(for: self, folder: derivedFolder))
     }
 
     private init(_ other: RegionIndex, edges: RegionEdgeIndex) {
@@ -80,6 +87,8 @@ public final class RegionIndex: @unchecked Sendable {
             (0..<other.featureCount).map(other.ownRegion(ofFeature:))
         )
         path = other.path
+        vertexCount = other.vertexCount
+        derivedFolder = other.derivedFolder
         regionCount = other.regionCount
         featureCount = other.featureCount
         file = other.file
@@ -98,7 +107,11 @@ public final class RegionIndex: @unchecked Sendable {
         self.edges = edges
     }
 
-    public init(path: String) throws(DataError) {
+    public convenience init(path: String) throws(DataError) {
+        try self.init(path: path, derivedFolder: nil)
+    }
+
+    private init(path: String, derivedFolder: String?) throws(DataError) {
         let file = try MappedFile(path: path)
         let b = file.bytes
         func bad(_ why: String) -> DataError { .corrupt(path: path, reason: why) }
@@ -182,6 +195,8 @@ public final class RegionIndex: @unchecked Sendable {
         self.countryKeys = keys
         self.countryParts = partsOf
         self.countryCodes = codes
+        self.vertexCount = vertices
+        self.derivedFolder = derivedFolder
         self.edges = nil
         self.decoded = nil
     }
@@ -305,6 +320,9 @@ public final class RegionIndex: @unchecked Sendable {
     private func i32(_ at: Int) -> Int64 { Int64(Int32(littleEndian: file.bytes.loadUnaligned(fromByteOffset: at, as: Int32.self))) }
 
     var parts: Int { partCount }
+
+    /// The whole file, for ``RegionEdgeIndex/load(for:folder:)`` to identify.
+    var bytes: UnsafeRawBufferPointer { file.bytes }
 
     /// The entries of 1° cell `cell` (row × 360 + column) of the file's grid, in order.
     func gridEntries(_ cell: Int) -> Range<Int> { u32(cellsAt + cell * 4)..<u32(cellsAt + cell * 4 + 4) }
