@@ -33,14 +33,18 @@ extension RegionEdgeIndex {
     /// where the folder cannot be written, or with no folder).
     static func load(for index: RegionIndex, folder: String?) -> RegionEdgeIndex {
         guard let folder else { return RegionEdgeIndex(index) }
+        return loadOrBuild(for: index, folder: folder).index
+    }
+
+    /// ``load(for:folder:)`` in `folder`, and whether the file there now holds it.
+    static func loadOrBuild(for index: RegionIndex, folder: String) -> (index: RegionEdgeIndex, kept: Bool) {
         let source = withExtendedLifetime(index) { (bytes: UInt64(index.bytes.count), crc: crc32(index.bytes)) }
         let path = folder + "/" + fileName
         if let file = try? MappedFile(path: path), let kept = decode(file.bytes, for: index, source: source) {
-            return kept
+            return (kept, true)
         }
         let built = RegionEdgeIndex(index)
-        _ = DerivedFile.store(built.encoded(source: source), at: path)
-        return built
+        return (built, DerivedFile.store(built.encoded(source: source), at: path))
     }
 
     /// The index in the file's layout, for a `regions.bin` of this size and CRC-32.

@@ -81,6 +81,18 @@ public final class RegionIndex: @unchecked Sendable {
         edges != nil ? self : RegionIndex(self, edges: RegionEdgeIndex.load(for: self, folder: derivedFolder))
     }
 
+    /// Makes sure `folder` holds the edge index of this `regions.bin` (`region-edges.bin`,
+    /// ``withEdgeIndex()``): kept when it is there and intact, else built and written, for an
+    /// installed layout whose folder the runs cannot write. Returns its path.
+    @discardableResult
+    public func installEdgeIndex(into folder: String) throws(DataError) -> String {
+        let path = folder + "/" + RegionEdgeIndex.fileName
+        guard RegionEdgeIndex.loadOrBuild(for: self, folder: folder).kept else {
+            throw .unreadable(path: path, reason: "cannot write it")
+        }
+        return path
+    }
+
     private init(_ other: RegionIndex, edges: RegionEdgeIndex) {
         decoded = (
             (0..<other.regionCount).map(other.region(at:)), (0..<other.featureCount).map(other.subregion(ofFeature:)),

@@ -12,7 +12,7 @@ struct DataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data",
         abstract:
-            "Install the area and land indexes (area-index.bin, land-index.bin) and the place index (places.bin) the resolver reads, or locate them.",
+            "Install the area and land indexes (area-index.bin, land-index.bin), the place index (places.bin) and the regions' edge index (region-edges.bin) the resolver reads, or locate them.",
         subcommands: [DataInstallCommand.self, DataPathCommand.self]
     )
 }
@@ -21,21 +21,25 @@ struct DataCommand: AsyncParsableCommand {
 struct DataInstallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install",
-        abstract: "Unpack Data/area-index.pack and Data/land-index.pack, and index Data/places.tsv.gz, into the cache (or --to DIR).",
+        abstract:
+            "Unpack Data/area-index.pack and Data/land-index.pack, and index Data/places.tsv.gz and Data/regions.bin, into the cache (or --to DIR).",
         discussion: """
             Writes area-index.bin and land-index.bin to $XDG_CACHE_HOME/geonews/<data id>/ (else \
             ~/.cache/geonews/<data id>/), the data id being the checksum Data/area-index.json records. Nothing \
             is downloaded. Each file is checked against its record (Data/area-index.json, Data/land-index.json) \
             before it is renamed into place; an index already there and intact is kept. Beside them, \
             places.bin: GeoNames' places of Data/places.tsv.gz for the nearest town (built in under a \
-            second; kept while it matches that file's gzip checksum). Prints the area index's path. \
-            Exits 65 when a pack or places.tsv.gz is missing or damaged, or the folder cannot be written.
+            second; kept while it matches that file's gzip checksum), and region-edges.bin: the edges of \
+            Data/regions.bin by band and by cell, for answering many positions (about 0.1 s; kept while it \
+            matches that file's size and CRC-32). Prints the area index's path. Exits 65 when a pack, \
+            places.tsv.gz or regions.bin is missing or damaged, or the folder cannot be written.
             """
     )
 
     @Option(
         help: ArgumentHelp(
-            "The folder to hold area-index.bin, land-index.bin and places.bin (default: the cache folder).", valueName: "dir"))
+            "The folder to hold area-index.bin, land-index.bin, places.bin and region-edges.bin (default: the cache folder).",
+            valueName: "dir"))
     var to: String?
 
     @OptionGroup var data: DataOptions
@@ -51,6 +55,7 @@ struct DataInstallCommand: AsyncParsableCommand {
                 throw DataError.unreadable(
                     path: folder + "/places.bin", reason: "cannot write it (\(places.count) places indexed in memory)")
             }
+            try RegionIndex(path: directory.file(RegionIndex.fileName)).installEdgeIndex(into: folder)
             print(area)
         } catch {
             throw fail("\(error)", .dataError)
