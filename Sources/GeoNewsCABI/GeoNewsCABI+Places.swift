@@ -24,7 +24,7 @@ struct LocateParts: Sendable {
             do throws(DataError) {
                 let made = LocateParts(
                     places: try PlaceIndex.load(from: handle.data, indexFolder: handle.indexFolder),
-                    regions: try RegionIndex.load(from: handle.data),
+                    regions: try RegionIndex.load(from: handle.data, indexFolder: handle.indexFolder),
                     zoneRules: try TimeZoneRules.load(from: handle.data))
                 parts = made
                 return .success(made)
@@ -41,7 +41,8 @@ struct LocateParts: Sendable {
 final class PlaceTables: Sendable {
     let parts: LocateParts
     /// The regions with their edges indexed (``RegionIndex/withEdgeIndex()``): the same answers,
-    /// many times faster for arrays of positions, after a build of about a tenth of a second.
+    /// many times faster for arrays of positions; mapped from `region-edges.bin` in the index
+    /// folder, or built there (about a tenth of a second) when it is not yet.
     let regions: RegionIndex
     let regionISO: CStrings, regionGeonames: CStrings, regionNames: CStrings
     let regionCount: Int32

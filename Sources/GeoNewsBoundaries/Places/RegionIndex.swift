@@ -69,7 +69,13 @@ public final class RegionIndex: @unchecked Sendable {
 
     /// `regions.bin` in the data directory.
     public static func load(from directory: DataDirectory) throws(DataError) -> RegionIndex {
-        try RegionIndex(path: directory.file(fileName), derivedFolder: directory.areaIndexFolder)
+        try load(from: directory, indexFolder: nil)
+    }
+
+    /// ``load(from:)`` with the edge index kept in `indexFolder` instead, when given (a
+    /// library's own folder of indexes).
+    public static func load(from directory: DataDirectory, indexFolder: String?) throws(DataError) -> RegionIndex {
+        try RegionIndex(path: directory.file(fileName), derivedFolder: indexFolder ?? directory.areaIndexFolder)
     }
 
     /// This index with its parts' edges indexed by band and by cell: the same answers, many
