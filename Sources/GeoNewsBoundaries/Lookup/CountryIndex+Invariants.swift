@@ -108,7 +108,7 @@ extension CountryIndex {
         var at = offset + headerWords
         for g in 0..<leaf.groupCount {
             guard at + groupHeaderWords <= leafWordCount else { return bounds("group \(g)'s header") }
-            let group = leaf.group(at: leaves + at * wordSize)
+            let group = leaf.group(at: at * wordSize)
             let tableWords = group.ringCount
             let vertexWords = compactLeaves ? group.vertexCount : 2 * group.vertexCount
             guard group.vertexCount <= leafWordCount, vertexWords + tableWords <= leafWordCount - at - groupHeaderWords else {
@@ -144,7 +144,7 @@ extension CountryIndex {
                     }
                 }
             }
-            at = (group.next - leaves) / wordSize
+            at = group.next / wordSize
         }
         return nil
     }

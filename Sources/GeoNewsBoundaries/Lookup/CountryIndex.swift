@@ -26,8 +26,9 @@ public final class CountryIndex: @unchecked Sendable {
     let boundaries: BoundaryFile?
     let root: UnsafeBufferPointer<UInt32>
     let nodes: UnsafeBufferPointer<UInt32>
-    /// The leaves section: ``leafWordCount`` words of ``leafWordSize`` bytes.
-    let leaves: UnsafeRawPointer
+    /// The leaves section: ``leafWordCount`` words of ``leafWordSize`` bytes, read by ``Leaf``
+    /// and ``LeafGroup`` through byte offsets.
+    let leaves: UnsafeRawBufferPointer
     let leafWordCount: Int
     /// True for format version 3's leaves (`UInt32` words, vertices on the 2^-16° lattice),
     /// false for version 2's (`UInt64` words, `Double` vertices).
@@ -90,7 +91,7 @@ public final class CountryIndex: @unchecked Sendable {
         root = try section(0, UInt32.self)
         nodes = try section(1, UInt32.self)
         let leafSection = try section(2, UInt8.self, stride: compactLeaves ? 4 : 8)
-        leaves = UnsafeRawPointer(leafSection.baseAddress!)
+        leaves = UnsafeRawBufferPointer(start: leafSection.baseAddress, count: counts[2] * (compactLeaves ? 4 : 8))
         leafWordCount = counts[2]
         guard root.count == F.rootColumns * F.rootRows else {
             throw .corrupt(path: path, reason: "section sizes disagree")

@@ -1,42 +1,53 @@
 /// A border leaf of a country-index-format file, read in place (layout in
 /// ``CountryIndexFormat``): its group count, where its first group starts, and, for a compact
 /// leaf, the corner its vertices are measured from.
+///
+/// A leaf and its groups read the index's leaf section through its buffer, by byte offsets:
+/// a read outside the section traps in a debug build (the buffer's own check), and costs no
+/// more than a pointer's in a release build. The file's layout checks
+/// (``CountryIndex/leafProblem()``) are what keep a release build's reads inside.
 package struct Leaf {
+    let section: UnsafeRawBufferPointer
     let groupCount: Int
-    let first: UnsafeRawPointer
+    /// Where the first group starts: a byte offset into `section`.
+    let first: Int
     let compact: Bool
     /// The leaf cell's south-west corner in degrees (compact leaves only).
     let x0: Double, y0: Double
 
-    /// The leaf at `offset` words into `leaves`, whose words are 4 bytes when `compact`, else 8.
+    /// The leaf at `offset` words into the leaf section, whose words are 4 bytes when
+    /// `compact`, else 8.
     @inline(__always)
-    init(_ leaves: UnsafeRawPointer, offset: Int, compact: Bool) {
+    init(_ section: UnsafeRawBufferPointer, offset: Int, compact: Bool) {
+        self.section = section
         self.compact = compact
         if compact {
-            let p = leaves + 4 &* offset
-            groupCount = Int(p.load(as: UInt32.self))
+            let at = 4 &* offset
+            groupCount = Int(section.load(fromByteOffset: at, as: UInt32.self))
             let unit = LeafGroup.unit
-            x0 = Double(p.load(fromByteOffset: 4, as: UInt32.self)) * unit - 180
-            y0 = Double(p.load(fromByteOffset: 8, as: UInt32.self)) * unit - 90
-            first = p + 4 * CountryIndexFormat.compactLeafHeaderWords
+            x0 = Double(section.load(fromByteOffset: at &+ 4, as: UInt32.self)) * unit - 180
+            y0 = Double(section.load(fromByteOffset: at &+ 8, as: UInt32.self)) * unit - 90
+            first = at &+ 4 &* CountryIndexFormat.compactLeafHeaderWords
         } else {
-            let p = leaves + 8 &* offset
-            groupCount = Int(p.load(as: UInt64.self))
+            let at = 8 &* offset
+            groupCount = Int(section.load(fromByteOffset: at, as: UInt64.self))
             x0 = 0
             y0 = 0
-            first = p + 8
+            first = at &+ 8
         }
     }
 
-    /// The group that starts at `start` (``first``, or a group's ``LeafGroup/next``).
+    /// The group that starts at byte `start` of the section (``first``, or a group's
+    /// ``LeafGroup/next``).
     @inline(__always)
-    func group(at start: UnsafeRawPointer) -> LeafGroup { LeafGroup(start, compact: compact, x0: x0, y0: y0) }
+    func group(at start: Int) -> LeafGroup { LeafGroup(section, at: start, compact: compact, x0: x0, y0: y0) }
 }
 
 /// One country's part of a border leaf, read in place: a header, the vertex run, the ring
 /// table. Version 2's vertices are `Double` pairs; a compact leaf's are 16-bit offsets from its
 /// corner, given back here as the same doubles (see ``CountryIndexFormat``).
 package struct LeafGroup {
+    let section: UnsafeRawBufferPointer
     /// Catalogue index of the country.
     let country: Int
     let ringCount: Int
@@ -44,50 +55,50 @@ package struct LeafGroup {
     let vertexCount: Int
     let compact: Bool
     let x0: Double, y0: Double
-    /// The first vertex.
-    let vertices: UnsafeRawPointer
+    /// Where the first vertex starts: a byte offset into `section`.
+    let vertices: Int
 
     /// Degrees per unit of a compact vertex's offset.
     static let unit = 1 / Double(1 << CountryIndexFormat.compactUnitBits)
 
     @inline(__always)
-    init(_ start: UnsafeRawPointer, compact: Bool, x0: Double, y0: Double) {
+    init(_ section: UnsafeRawBufferPointer, at start: Int, compact: Bool, x0: Double, y0: Double) {
+        self.section = section
         self.compact = compact
         self.x0 = x0
         self.y0 = y0
         if compact {
-            let head = start.load(as: UInt32.self)
+            let head = section.load(fromByteOffset: start, as: UInt32.self)
             country = Int(head & 0xFFFF)
             ringCount = Int(head >> 16)
-            vertexCount = Int(start.load(fromByteOffset: 4, as: UInt32.self))
-            vertices = start + 8
+            vertexCount = Int(section.load(fromByteOffset: start &+ 4, as: UInt32.self))
         } else {
-            let header = start.load(as: UInt64.self)
+            let header = section.load(fromByteOffset: start, as: UInt64.self)
             country = Int(header & 0xFFFF)
             ringCount = Int(header >> 16 & 0xFFFF)
             vertexCount = Int(header >> 32)
-            vertices = start + 8
         }
+        vertices = start &+ 8
     }
 
     /// Vertex `k` of the run: x (longitude), y (latitude) in degrees.
     @inline(__always)
     func vertex(_ k: Int) -> (x: Double, y: Double) {
         if compact {
-            let w = vertices.load(fromByteOffset: 4 &* k, as: UInt32.self)
+            let w = section.load(fromByteOffset: vertices &+ 4 &* k, as: UInt32.self)
             return (x0 + Double(w & 0xFFFF) * Self.unit, y0 + Double(w >> 16) * Self.unit)
         }
-        let d = vertices.assumingMemoryBound(to: Double.self)
-        return (d[2 &* k], d[2 &* k &+ 1])
+        let at = vertices &+ 16 &* k
+        return (section.load(fromByteOffset: at, as: Double.self), section.load(fromByteOffset: at &+ 8, as: Double.self))
     }
 
-    /// The ring table, after the vertices.
+    /// The ring table, after the vertices: a byte offset into `section`.
     @inline(__always)
-    private var table: UnsafeRawPointer { vertices + (compact ? 4 : 16) &* vertexCount }
+    private var table: Int { vertices &+ (compact ? 4 : 16) &* vertexCount }
 
-    /// The next group of the leaf (or whatever follows the leaf's last group).
+    /// The next group of the leaf (or whatever follows the leaf's last group): a byte offset.
     @inline(__always)
-    var next: UnsafeRawPointer { table + (compact ? 4 : 8) &* ringCount }
+    var next: Int { table &+ (compact ? 4 : 8) &* ringCount }
 
     /// Ring `r` as a range of vertex positions in the run: closed, first vertex repeated last.
     /// (A reversed pair from a damaged file gives an empty range, not a trap.)
@@ -101,10 +112,10 @@ package struct LeafGroup {
     @inline(__always)
     func ringBounds(_ r: Int) -> (first: Int, end: Int) {
         if compact {
-            let word = table.load(fromByteOffset: 4 &* r, as: UInt32.self)
+            let word = section.load(fromByteOffset: table &+ 4 &* r, as: UInt32.self)
             return (Int(word & 0xFFFF), Int(word >> 16))
         }
-        let word = table.load(fromByteOffset: 8 &* r, as: UInt64.self)
+        let word = section.load(fromByteOffset: table &+ 8 &* r, as: UInt64.self)
         return (Int(word & 0xFFFF_FFFF), Int(word >> 32))
     }
 

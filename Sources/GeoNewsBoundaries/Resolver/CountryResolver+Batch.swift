@@ -104,7 +104,7 @@ extension CountryResolver {
                     d[i].areaEnd = slot.pointee
                     d[i].area = step(
                         CellSlot(d[i].areaEnd), shift: &d[i].areaShift, gx: d[i].gx, gy: d[i].gy, nodes: areas.nodes,
-                        leaf: UnsafeRawPointer(areas.leaves.baseAddress!), leafWordSize: MemoryLayout<UInt16>.size)
+                        leaves: UnsafeRawBufferPointer(areas.leaves), leafWordSize: MemoryLayout<UInt16>.size)
                     walking = walking || d[i].area != nil
                 }
                 if let slot = d[i].land {
@@ -121,7 +121,7 @@ extension CountryResolver {
                     }
                     d[i].land = step(
                         CellSlot(d[i].landEnd), shift: &d[i].landShift, gx: d[i].gx, gy: d[i].gy, nodes: index.nodes,
-                        leaf: index.leaves, leafWordSize: index.leafWordSize)
+                        leaves: index.leaves, leafWordSize: index.leafWordSize)
                     walking = walking || d[i].land != nil
                 }
             }
@@ -133,7 +133,7 @@ extension CountryResolver {
     /// vertices) and returns `nil`, as for a whole cell.
     @inline(__always)
     private func step(
-        _ slot: CellSlot, shift: inout Int, gx: Int, gy: Int, nodes: UnsafeBufferPointer<UInt32>, leaf: UnsafeRawPointer,
+        _ slot: CellSlot, shift: inout Int, gx: Int, gy: Int, nodes: UnsafeBufferPointer<UInt32>, leaves: UnsafeRawBufferPointer,
         leafWordSize: Int
     ) -> UnsafePointer<UInt32>? {
         switch slot.kind {
@@ -142,7 +142,9 @@ extension CountryResolver {
             geonews_prefetch(child)
             return child
         case .leaf:
-            let header = leaf + slot.payload &* leafWordSize
+            // An address to prefetch, never read here: a leaf the layout check placed in the section.
+            guard let section = leaves.baseAddress else { return nil }
+            let header = section + slot.payload &* leafWordSize
             geonews_prefetch(header)
             geonews_prefetch(header + 64)
             return nil
