@@ -60,12 +60,12 @@ public final class AreaBorderTable: @unchecked Sendable {
             }
             return mixed ? -1 : common ?? -1
         case .leaf:
-            var g = index.leaves.baseAddress! + cell.payload
-            let groups = Int(g.pointee & AreaIndexFormat.groupCountMask)
+            var g = cell.payload
+            let groups = Int(index.leaves[g] & AreaIndexFormat.groupCountMask)
             g += 1
             var common: Int? = nil
             for _ in 0..<groups {
-                let group = AreaLeafGroup(g)
+                let group = AreaLeafGroup(index.leaves, at: g)
                 g = group.next
                 guard let c = index.country(ofRegion: group.region), common == nil || common == c else { return -1 }
                 common = c

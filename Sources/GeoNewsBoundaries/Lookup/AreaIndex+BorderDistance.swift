@@ -88,14 +88,14 @@ extension AreaIndex {
             case .leaf:
                 // The edges of a leaf are few (a dozen in a typical border leaf): scanning them
                 // costs less than measuring the leaf's rectangle first.
-                var g = leaves.baseAddress! + cell.payload
-                let groups = Int(g.pointee & AreaIndexFormat.groupCountMask)
+                var g = cell.payload
+                let groups = Int(leaves[g] & AreaIndexFormat.groupCountMask)
                 // The leaf's own cell, which holds this one when the leaf was repeated into a merged node.
-                let cell = AreaLeafCell(depth: Int(g.pointee >> AreaIndexFormat.depthShift), holding: x0, y: y0)
+                let cell = AreaLeafCell(depth: Int(leaves[g] >> AreaIndexFormat.depthShift), holding: x0, y: y0)
                 g += 1
                 var holdsCountry = false
                 for _ in 0..<groups {
-                    let group = AreaLeafGroup(g)
+                    let group = AreaLeafGroup(leaves, at: g)
                     g = group.next
                     guard self.country(ofRegion: group.region) == country else { continue }
                     holdsCountry = true

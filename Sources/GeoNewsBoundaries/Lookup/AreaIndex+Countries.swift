@@ -21,11 +21,11 @@ extension AreaIndex {
             case .country:
                 add(region: slot.payload)
             case .leaf:
-                var p = leaves.baseAddress! + slot.payload
-                var groups = Int(p.pointee & AreaIndexFormat.groupCountMask)
+                var p = slot.payload
+                var groups = Int(leaves[p] & AreaIndexFormat.groupCountMask)
                 p += 1
                 while groups > 0 {
-                    let group = AreaLeafGroup(p)
+                    let group = AreaLeafGroup(leaves, at: p)
                     add(region: group.region)
                     p = group.next
                     groups -= 1

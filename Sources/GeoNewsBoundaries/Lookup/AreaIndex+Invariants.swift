@@ -47,11 +47,10 @@ extension AreaIndex {
             LeafProblem(rule: .leafBounds, detail: "the leaf at word \(offset): \(what) runs past the leaf section")
         }
         let mask = AreaIndexFormat.coordinateMask, side = UInt16(1 << AreaIndexFormat.unitBits)
-        let base = leaves.baseAddress!
         var at = offset + 1
         for g in 0..<Int(leaves[offset] & AreaIndexFormat.groupCountMask) {
             guard at + 3 <= words else { return bounds("group \(g)'s header") }
-            let group = AreaLeafGroup(base + at)
+            let group = AreaLeafGroup(leaves, at: at)
             guard 2 * group.vertexCount + 2 * group.ringCount <= words - at - 3 else {
                 return bounds("group \(g)'s \(group.vertexCount) vertices and \(group.ringCount) rings")
             }
@@ -63,9 +62,9 @@ extension AreaIndex {
             func point(_ k: Int) -> (UInt16, UInt16) { (v[2 * k] & mask, v[2 * k + 1]) }
             var inRing = [Bool](repeating: false, count: group.vertexCount)
             var previousEnd = 0
-            let table = v + 2 * group.vertexCount
             for r in 0..<group.ringCount {
-                let first = Int(table[2 * r]), end = Int(table[2 * r + 1])
+                let table = at + 3 + 2 * group.vertexCount + 2 * r
+                let first = Int(leaves[table]), end = Int(leaves[table + 1])
                 guard first >= previousEnd, end >= first + 2, end <= group.vertexCount else {
                     return LeafProblem(
                         rule: .ringTable, detail: "\(place): ring \(r) spans \(first)..<\(end) of \(group.vertexCount) vertices")

@@ -178,13 +178,12 @@ public final class AreaIndex: @unchecked Sendable {
 
     @inline(__always)
     private func leafLookup(_ offset: Int, longitude: Double, latitude: Double, gx: Int, gy: Int) -> Int32 {
-        var p = leaves.baseAddress! + offset
-        let cell = AreaLeafCell(header: p.pointee, gx: gx, gy: gy)
+        let cell = AreaLeafCell(header: leaves[offset], gx: gx, gy: gy)
         let x = cell.x(longitude), y = cell.y(latitude)
-        var groups = Int(p.pointee & AreaIndexFormat.groupCountMask)
-        p += 1
+        var groups = Int(leaves[offset] & AreaIndexFormat.groupCountMask)
+        var p = offset &+ 1
         while groups > 0 {
-            let group = AreaLeafGroup(p)
+            let group = AreaLeafGroup(leaves, at: p)
             let run = Self.crossings(group.vertices, 0..<group.vertexCount, x: x, y: y)
             let inside = run.doubtful ? exactlyContains(group, longitude: longitude, latitude: latitude, x: x, y: y) : run.odd
             if inside { return Int32(group.region) }
@@ -203,7 +202,7 @@ public final class AreaIndex: @unchecked Sendable {
     /// term below 1); the determinant's own rounding is below 2^-51 of its terms, and the
     /// point's units are exact to far below one unit.
     @inline(__always)
-    static func crossings(_ v: UnsafePointer<UInt16>, _ path: Range<Int>, x: Double, y: Double) -> (odd: Bool, doubtful: Bool) {
+    static func crossings(_ v: UnsafeBufferPointer<UInt16>, _ path: Range<Int>, x: Double, y: Double) -> (odd: Bool, doubtful: Bool) {
         let mask = AreaIndexFormat.coordinateMask
         var odd = false, doubtful = false
         var xi = Double(v[2 &* path.lowerBound] & mask), yi = Double(v[2 &* path.lowerBound &+ 1])

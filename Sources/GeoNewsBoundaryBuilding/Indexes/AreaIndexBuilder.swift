@@ -117,15 +117,15 @@ public struct AreaIndexBuilder {
             }
             var marked = 0
             for leaf in leafOrigins {
-                var p = index.leaves.baseAddress! + leaf.offset
-                let groups = Int(p.pointee & AreaIndexFormat.groupCountMask)
+                var p = leaf.offset
+                let groups = Int(index.leaves[p] & AreaIndexFormat.groupCountMask)
                 p += 1
                 let unit = leaf.size / Double(1 << AreaIndexFormat.unitBits)
                 for _ in 0..<groups {
-                    let group = AreaLeafGroup(p)
+                    let group = AreaLeafGroup(index.leaves, at: p)
                     p = group.next
                     guard let own = index.country(ofRegion: group.region) else { continue }
-                    let v = UnsafeMutablePointer(mutating: group.vertices)
+                    let v = UnsafeMutableBufferPointer(mutating: group.vertices)
                     for r in 0..<group.ringCount {
                         let ring = group.ring(r)
                         for k in ring.lowerBound..<(ring.upperBound - 1) {
