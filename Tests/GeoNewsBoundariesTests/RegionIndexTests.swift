@@ -114,14 +114,20 @@ final class RegionIndexTests: XCTestCase {
         XCTAssertEqual(north.region.iso3166Code, "RU-CHU")
     }
 
-    /// The edge index a run builds is kept in the area index folder and read back as it was
-    /// built, byte for byte; a folder that cannot be written keeps it in memory.
-    func testTheEdgeIndexIsKeptAndReadBackAsBuilt() throws {
+    /// A region index without a folder of its own, an empty folder (removed when the test ends)
+    /// and the identity of its regions.bin.
+    private func edgeFileCase() throws -> (RegionIndex, String, (bytes: UInt64, crc: UInt32)) {
         let plain = try RegionIndex(path: TestData.directory.file(RegionIndex.fileName))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-region-edges-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let source = (bytes: UInt64(plain.bytes.count), crc: RegionEdgeIndex.crc32(plain.bytes))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return (plain, folder, (UInt64(plain.bytes.count), RegionEdgeIndex.crc32(plain.bytes)))
+    }
+
+    /// The edge index a run builds is kept in the area index folder and read back as it was
+    /// built, byte for byte; a folder that cannot be written keeps it in memory.
+    func testTheEdgeIndexIsKeptAndReadBackAsBuilt() throws {
+        let (plain, folder, source) = try edgeFileCase()
         let built = RegionEdgeIndex.load(for: plain, folder: folder)
         let path = folder + "/" + RegionEdgeIndex.fileName
         let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -139,11 +145,7 @@ final class RegionIndexTests: XCTestCase {
     /// again) holds a count or an edge out of bounds is refused, and the next load writes a good
     /// one over it.
     func testAStaleOrDamagedEdgeFileIsRefusedAndBuiltAgain() throws {
-        let plain = try RegionIndex(path: TestData.directory.file(RegionIndex.fileName))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geonews-region-edges-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let source = (bytes: UInt64(plain.bytes.count), crc: RegionEdgeIndex.crc32(plain.bytes))
+        let (plain, folder, source) = try edgeFileCase()
         let good = RegionEdgeIndex(plain).encoded(source: source)
         func decodes(_ bytes: [UInt8], source: (bytes: UInt64, crc: UInt32)? = nil) -> Bool {
             bytes.withUnsafeBytes {

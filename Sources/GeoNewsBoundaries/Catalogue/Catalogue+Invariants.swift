@@ -5,7 +5,8 @@ import GeoNewsGeodesy
 /// a code for its edition, a marker must lie in its own country). ``Catalogue/load(from:)``
 /// checks them after every load in a debug build, `geonews-index --check` on the committed
 /// catalogue, and `CatalogueInvariantTests` breaks each one on purpose.
-package enum CatalogueRule: String, Sendable {
+package enum CatalogueRule: String, InvariantRule {
+    package static let subject = "catalogue"
     /// Ids are unique and in ascending order (the files' order of countries).
     case order = "order"
     /// An id is three capitals or digits; a code, two or three capitals, or none.
@@ -21,11 +22,7 @@ package enum CatalogueRule: String, Sendable {
 }
 
 /// The first broken rule of a catalogue, where, and how.
-package struct CatalogueProblem: Error, CustomStringConvertible, Sendable {
-    package let rule: CatalogueRule
-    package let detail: String
-    package var description: String { "catalogue, \(rule.rawValue): \(detail)" }
-}
+package typealias CatalogueProblem = InvariantProblem<CatalogueRule>
 
 extension Catalogue {
     /// The first rule the catalogue breaks, or `nil`.

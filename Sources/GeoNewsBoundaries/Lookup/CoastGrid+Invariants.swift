@@ -12,7 +12,8 @@ import Darwin
 /// search whose answer it knows, so a grid that broke one of these would answer wrong without a
 /// sign; the marks a land index stores for it are checked against its tree by
 /// ``CountryIndex/coastMarksProblem()`` (in ``CountryIndex/verify()``).
-package enum CoastGridRule: String, Sendable {
+package enum CoastGridRule: String, InvariantRule {
+    package static let subject = "coast grid"
     /// Every cell a coast's edge crosses may be near the shore: the near-shore cells are the
     /// edge cells widened by the near-shore distance.
     case edgeCellNearShore = "edge cell near the shore"
@@ -27,11 +28,7 @@ package enum CoastGridRule: String, Sendable {
 }
 
 /// The first broken rule of a coast grid, where, and how.
-package struct CoastGridProblem: Error, CustomStringConvertible, Sendable {
-    package let rule: CoastGridRule
-    package let detail: String
-    package var description: String { "coast grid, \(rule.rawValue): \(detail)" }
-}
+package typealias CoastGridProblem = InvariantProblem<CoastGridRule>
 
 extension CoastGrid {
     /// The number of 64-bit words in a grid's block.

@@ -6,7 +6,8 @@
 /// `AreaIndex+Invariants.swift`.
 /// A rule of the leaves of a cell-tree index (the country and land indexes', the area
 /// index's).
-package enum LeafRule: String, Sendable {
+package enum LeafRule: String, InvariantRule {
+    package static let subject = ""
     /// The leaf's header, groups, vertex runs and ring tables lie inside the leaf section.
     case leafBounds = "leaf bounds"
     /// Every group names a country of the catalogue (a region of the area index).
@@ -27,11 +28,7 @@ package enum LeafRule: String, Sendable {
 }
 
 /// The first broken rule of a leaf, where, and how.
-package struct LeafProblem: Error, CustomStringConvertible, Sendable {
-    package let rule: LeafRule
-    package let detail: String
-    package var description: String { "\(rule.rawValue): \(detail)" }
-}
+package typealias LeafProblem = InvariantProblem<LeafRule>
 
 extension CountryIndex {
     /// The first rule a leaf breaks, or `nil`; each leaf is read once, however many slots
