@@ -170,9 +170,7 @@ public enum GeoNewsAPI {
         let regions: RegionIndex
         let regionCatalogue: RegionCatalogue
         do {
-            // With the edges indexed (mapped from region-edges.bin after the first start): a
-            // request's region and a batch's region column take the fast search.
-            regions = try RegionIndex.load(from: data).withEdgeIndex()
+            regions = try RegionIndex.load(from: data)
             regionCatalogue = try regions.catalogue()
         } catch {
             throw .data("\(error)")

@@ -100,9 +100,17 @@ extension RegionEdgeIndex {
         }
         func table<T: FixedWidthInteger>(_ count: Int, _: T.Type) -> [T] {
             defer { at += 4 * count }
+            #if _endian(little)
+            // The file's byte order is the machine's: one copy of the bytes.
+            return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 4 * count)]))
+                initialized = count
+            }
+            #else
             return (0..<count).map {
                 T(truncatingIfNeeded: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 4 * $0, as: Int32.self)))
             }
+            #endif
         }
         var parts: [Part] = []
         parts.reserveCapacity(index.parts)

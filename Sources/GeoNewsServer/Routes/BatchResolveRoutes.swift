@@ -21,7 +21,7 @@ struct BatchResolveRoutes {
             // The CLI's --place: place_name, place_geonameid and place_distance_km after it.
             if try request.booleanQuery("place", default: false) { options.places = state.places }
             // The CLI's --region: region_iso3166_2, region_geonames and region_name before those.
-            if try request.booleanQuery("region", default: false) { options.regions = state.regions }
+            if try request.booleanQuery("region", default: false) { options.regions = state.batchRegions }
             let summaryOnly = try Self.summaryOnly(request)
             options.followsTraces = summaryOnly
             let batch = BatchResolver(
