@@ -80,7 +80,8 @@ public enum GeoNewsAPI {
         for (id, reason) in state.datasets.unavailable {
             logger.warning("dataset \(id) is left out until its points can be read: \(reason)")
         }
-        let plainRoutes = try PlainRoutes(state: state)
+        let requestMetrics = RequestMetrics()
+        let plainRoutes = try PlainRoutes(state: state, metrics: requestMetrics)
         var accessLog: AccessLog?
         if let path = configuration.accessLogPath {
             do {
@@ -91,13 +92,14 @@ public enum GeoNewsAPI {
         }
         let reopening = accessLog.map(Self.reopenOnHangUp)
         defer { reopening?.cancel() }
-        let router = try makeRouter(state: state, plainRoutes: plainRoutes, metrics: registry, accessLog: accessLog, logger: logger)
-        let serverName = "geonews"
+        let router = try makeRouter(
+            state: state, plainRoutes: plainRoutes, metrics: registry, requestMetrics: requestMetrics, accessLog: accessLog,
+            logger: logger)
         let deadlines = BodyDeadline.Limits(
             timeoutSeconds: configuration.bodyTimeoutSeconds, bytesPerSecond: configuration.bodyMinimumRate,
             shutdownSeconds: configuration.shutdownTimeoutSeconds)
         let answers = EventLoopAnswers.Routes(
-            table: plainRoutes, serverName: serverName, corsOrigin: configuration.corsOrigin,
+            table: plainRoutes, serverName: "geonews", corsOrigin: configuration.corsOrigin,
             proxies: configuration.proxies, accessLog: accessLog)
         let application = Application(
             router: router,
@@ -113,7 +115,8 @@ public enum GeoNewsAPI {
                     },
                     answers: answers)
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+            // No server name: ``ResponseFraming`` writes `Server` on every response.
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
@@ -217,8 +220,8 @@ public enum GeoNewsAPI {
     /// CORS when an origin is configured (so that problems get its headers too), problem JSON,
     /// metrics, the write rate limit and the body limit.
     static func makeRouter(
-        state: ServerState, plainRoutes: PlainRoutes, metrics: PrometheusCollectorRegistry, accessLog: AccessLog?,
-        logger: Logger
+        state: ServerState, plainRoutes: PlainRoutes, metrics: PrometheusCollectorRegistry, requestMetrics: RequestMetrics,
+        accessLog: AccessLog?, logger: Logger
     ) throws -> Router<RouteBuilder.Context> {
         let router = Router(context: RouteBuilder.Context.self)
         router.add(middleware: ClientAddressMiddleware(proxies: state.configuration.proxies, accessLog: accessLog))
@@ -226,7 +229,7 @@ public enum GeoNewsAPI {
             router.add(middleware: CrossOrigin(origin: origin))
         }
         router.add(middleware: ProblemMiddleware())
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestMetricsMiddleware(metrics: requestMetrics))
         router.add(
             middleware: WriteRateLimit(
                 buckets: WriteBuckets(

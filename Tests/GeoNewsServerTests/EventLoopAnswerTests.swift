@@ -9,6 +9,8 @@ final class EventLoopAnswerTests: XCTestCase {
     struct RawResponse {
         let status: String
         let headers: [String: String]
+        /// Every field's name, lowercased, in the order sent: repeats included.
+        let fieldNames: [String]
         let body: String
     }
 
@@ -19,14 +21,17 @@ final class EventLoopAnswerTests: XCTestCase {
         while let end = rest.range(of: "\r\n\r\n") {
             let lines = rest[..<end.lowerBound].components(separatedBy: "\r\n")
             var headers: [String: String] = [:]
+            var names: [String] = []
             for line in lines.dropFirst() {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                names.append(line[..<colon].lowercased())
             }
             let length = Int(headers["content-length"] ?? "0") ?? 0
             let bodyStart = end.upperBound
             let bodyEnd = rest.utf8.index(bodyStart, offsetBy: length, limitedBy: rest.utf8.endIndex) ?? rest.endIndex
-            out.append(RawResponse(status: lines[0], headers: headers, body: String(rest[bodyStart..<bodyEnd])))
+            out.append(
+                RawResponse(status: lines[0], headers: headers, fieldNames: names, body: String(rest[bodyStart..<bodyEnd])))
             rest = rest[bodyEnd...]
         }
         return out
@@ -71,6 +76,41 @@ final class EventLoopAnswerTests: XCTestCase {
             XCTAssertNotNil(fast.headers["date"])
             XCTAssertTrue(fast.headers["cache-control"]?.hasPrefix("public, max-age=") ?? false, path)
             XCTAssertEqual(fast.headers.keys.sorted(), router.headers.keys.sorted(), path)
+        }
+    }
+
+    /// `Date` and `Server` are written in one place for both doors: every response has each
+    /// once, with a date of now in RFC 9110's form, and `Content-Length` once.
+    func testEveryResponseIsFramedOnceWhicheverDoorAnswers() throws {
+        let server = try ServerProcess()
+        let requests = [
+            "GET /v1/resolve?lat=48.8566&lon=2.3522 HTTP/1.1",  // the event loop
+            "GET /v1/resolve?lat=abc&lon=2 HTTP/1.1",  // the event loop's problem
+            "GET /v1/resolve?lat=48.8566&lon=2.3522 HTTP/1.1\r\nConnection: keep-alive",  // the router
+            "GET /v1/countries/fr HTTP/1.1",  // the router, gzip middleware's route
+            "GET /v1/countries/zz HTTP/1.1",  // the router's problem
+            "GET /no-such-path HTTP/1.1",  // no route
+            "DELETE /v1/resolve HTTP/1.1",  // no such method
+            "GET /healthz HTTP/1.1",
+        ]
+        let answers = try exchange(server, requests)
+        XCTAssertEqual(
+            answers.map { String($0.status.prefix(12)) },
+            [
+                "HTTP/1.1 200", "HTTP/1.1 400", "HTTP/1.1 200", "HTTP/1.1 200", "HTTP/1.1 404", "HTTP/1.1 404", "HTTP/1.1 405",
+                "HTTP/1.1 200",
+            ])
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        for (request, answer) in zip(requests, answers) {
+            for name in ["date", "server", "content-length"] {
+                XCTAssertEqual(answer.fieldNames.filter { $0 == name }.count, 1, "\(request): \(name) in \(answer.fieldNames)")
+            }
+            XCTAssertEqual(answer.headers["server"], "geonews", request)
+            let date = try XCTUnwrap(answer.headers["date"].flatMap(format.date(from:)), "\(request): \(answer.headers)")
+            XCTAssertLessThan(abs(date.timeIntervalSinceNow), 60, request)
         }
     }
 

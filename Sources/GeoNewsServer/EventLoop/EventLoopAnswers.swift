@@ -5,26 +5,22 @@ import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Answers the ``PlainRoutes`` (`GET /v1/resolve` without headlines, `GET /v1/clusters`) on
 /// the connection's event loop, where the request was read, instead of handing each one to a
 /// Swift task and back: both are a few microseconds of work, and the hop cost more than the
 /// answer.
 ///
 /// The answers are the table's, the same the router gives (304 to a matching `If-None-Match`,
-/// gzip when accepted, the problem JSON of a bad query), with the headers the application adds
-/// (`Date`, `Server`), the same request metrics (``RouteMetrics``) and the same access-log line
-/// (``AccessLog``, the client named by ``TrustedProxies``). Anything else goes on to
-/// the router untouched: other routes and methods, a query that needs the router (headlines),
-/// `Connection`, a CORS `Origin`, a request body, and every request while one the router holds
-/// is unanswered, so that answers leave in the order asked.
+/// gzip when accepted, the problem JSON of a bad query), with the same request metrics
+/// (``RequestMetrics``) and the same access-log line (``AccessLog``, the client named by
+/// ``TrustedProxies``). Anything else goes on to the router untouched: other routes and
+/// methods, a query that needs the router (headlines), `Connection`, a CORS `Origin`, a request
+/// body, and every request while one the router holds is unanswered, so that answers leave in
+/// the order asked.
 ///
-/// The `Date` header is formatted here (``HTTPDate``): Hummingbird's date cache is internal
-/// to its application and set on a response after the router answers, out of a channel
-/// handler's reach.
+/// Every response of the connection leaves through this handler, the router's included, and
+/// it gives each one the same `Date` and `Server` (``ResponseFraming``): the one place they
+/// are written.
 final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -61,9 +57,9 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
             guard let route = table.route(uri.path) else { return nil }
             do {
                 guard let answer = try route.answer(QueryParameters(uri), fields),
-                    let recorder = route.metrics.answered(answer.status)
+                    let series = route.metrics.answered(answer.status)
                 else { return nil }
-                return (answer, .answered(recorder))
+                return (answer, .answered(series))
             } catch let problem as Problem {
                 return (problem.plainAnswer, .problem(route.metrics, problem.status))
             } catch {
@@ -75,13 +71,13 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// What a request answered here records in the metrics.
     enum Recording {
-        case answered(RouteMetrics.Answered)
-        case problem(RouteMetrics, HTTPResponse.Status)
+        case answered(RequestMetrics.Series)
+        case problem(RequestMetrics.Route, HTTPResponse.Status)
 
         func record(since started: UInt64) {
             switch self {
-            case .answered(let recorder): recorder.record(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
-            case .problem(let metrics, let status): metrics.recordProblem(status)
+            case .answered(let series): series.recordAnswer(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
+            case .problem(let route, let status): route.recordProblem(status)
             }
         }
     }
@@ -92,10 +88,11 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     /// The answer to the request being read, written once its end arrives, and its head when
     /// there is an access log to write.
     private var pending: (answer: PlainAnswer, recording: Recording, started: UInt64, head: HTTPRequest?)?
-    private var date = HTTPDate()
+    private var framing: ResponseFraming
 
     init(routes: Routes) {
         self.routes = routes
+        framing = ResponseFraming(serverName: routes.serverName)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -120,9 +117,18 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// The router's response parts: each head framed as this handler's own answers are.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { routerRequests = max(0, routerRequests - 1) }
-        context.write(data, promise: promise)
+        switch unwrapOutboundIn(data) {
+        case .head(var head):
+            framing.frame(&head)
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            routerRequests = max(0, routerRequests - 1)
+            context.write(data, promise: promise)
+        }
     }
 
     private func log(_ head: HTTPRequest, _ answer: PlainAnswer, started: UInt64, to log: AccessLog, context: ChannelHandlerContext) {
@@ -135,39 +141,10 @@ final class EventLoopAnswers: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func write(_ answer: PlainAnswer, context: ChannelHandlerContext) {
-        // Appended, not set: an answer's fields hold none of these (see ``PlainAnswer``), and
-        // setting one looks for it first, a search per field per request.
-        var fields = answer.headers
-        fields.reserveCapacity(fields.count + 4)
-        if let cacheControl = answer.cacheControl { fields.append(HTTPField(name: .cacheControl, value: cacheControl)) }
-        if !answer.hasNoBody { fields.append(HTTPField(name: .contentLength, value: String(answer.body.readableBytes))) }
-        fields.append(HTTPField(name: .date, value: date.now()))
-        fields.append(HTTPField(name: .server, value: routes.serverName))
+        var fields = answer.fields(reserving: ResponseFraming.fieldCount)
+        framing.append(to: &fields)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
         if !answer.hasNoBody { context.write(wrapOutboundOut(.body(answer.body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-    }
-}
-
-/// The `Date` header's text (RFC 9110 §5.6.7), formatted once a second.
-struct HTTPDate {
-    private var second = 0
-    private var text = ""
-
-    mutating func now() -> String {
-        let t = time(nil)
-        if t != second || text.isEmpty {
-            second = t
-            var parts = tm()
-            var seconds = t
-            gmtime_r(&seconds, &parts)
-            let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-            func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            text =
-                "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-                + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-        }
-        return text
     }
 }

@@ -6,7 +6,7 @@ import Prometheus
 /// asks (counters end in `_total`, durations are `_seconds`, every family has `# HELP`),
 /// whatever label the code that records them used.
 ///
-/// Hummingbird's `MetricsMiddleware` and ``EventLoopAnswers`` record under the labels in
+/// ``RequestMetrics`` (both doors' request metrics) records under the labels in
 /// ``families``; any other label becomes its sanitised self with the suffix its kind needs.
 struct PrometheusNaming: MetricsFactory {
     let registry: PrometheusCollectorRegistry

@@ -13,10 +13,10 @@ struct AnswerCompressionMiddleware<Context: RequestContext>: RouterMiddleware {
         else { return response }
         let collected = Collector()
         try await response.body.write(collected)
-        let plain = PlainAnswer(status: response.status, headers: response.headers, body: collected.buffer.buffer)
-        var encoded = AnswerEncoding.encode(plain, acceptsGzip: AnswerEncoding.acceptsGzip(request.headers))
-        encoded.headers[.contentLength] = nil
-        return encoded.response
+        var headers = response.headers
+        headers[.contentLength] = nil  // the answer's own, from its body (``PlainAnswer``)
+        let plain = PlainAnswer(status: response.status, headers: headers, body: collected.buffer.buffer)
+        return AnswerEncoding.encode(plain, acceptsGzip: AnswerEncoding.acceptsGzip(request.headers)).response
     }
 
     /// A body writer that keeps what is written.

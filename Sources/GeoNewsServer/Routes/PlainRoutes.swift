@@ -21,7 +21,7 @@ struct PlainRoutes: Sendable {
         let answer: @Sendable (QueryParameters, HTTPFields) throws -> PlainAnswer?
         /// The router's answer when ``answer`` gives none.
         let slowAnswer: RouteBuilder.Handler?
-        let metrics: RouteMetrics
+        let metrics: RequestMetrics.Route
     }
 
     #if BenchmarkRoutes
@@ -32,14 +32,14 @@ struct PlainRoutes: Sendable {
     static let constantClustersPath = "/v1/benchmark/constant-clusters"
     #endif
 
-    init(state: ServerState) throws {
+    init(state: ServerState, metrics: RequestMetrics) throws {
         var table: [Route] = [
             Route(
                 path: "/v1/resolve", answer: { try ResolveRoutes.plainAnswer($0, state: state, fields: $1) },
-                slowAnswer: ResolveRoutes(state: state).headlineAnswer, metrics: RouteMetrics(route: "/v1/resolve")),
+                slowAnswer: ResolveRoutes(state: state).headlineAnswer, metrics: RequestMetrics.Route("/v1/resolve", in: metrics)),
             Route(
                 path: "/v1/clusters", answer: { try ClusterRoutes.plainAnswer($0, state: state, fields: $1) },
-                slowAnswer: ClusterRoutes(state: state).slowAnswer, metrics: RouteMetrics(route: "/v1/clusters")),
+                slowAnswer: ClusterRoutes(state: state).slowAnswer, metrics: RequestMetrics.Route("/v1/clusters", in: metrics)),
         ]
         #if BenchmarkRoutes
         if state.configuration.benchmarkConstantRoute {
@@ -49,7 +49,7 @@ struct PlainRoutes: Sendable {
             ]
             for (path, constant) in constants {
                 table.append(
-                    Route(path: path, answer: { _, _ in constant }, slowAnswer: nil, metrics: RouteMetrics(route: path)))
+                    Route(path: path, answer: { _, _ in constant }, slowAnswer: nil, metrics: RequestMetrics.Route(path, in: metrics)))
             }
         }
         #endif
