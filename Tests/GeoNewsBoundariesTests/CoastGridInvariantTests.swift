@@ -10,14 +10,14 @@ import XCTest
 final class CoastGridInvariantTests: XCTestCase {
     private static let grid: (block: [UInt64], nearShoreKm: Double) = {
         let index = try! TestData.resolver().index
-        return (CoastGrid(index).block, index.nearShoreKm)
+        return (CoastGrid(index).blockCopy, index.nearShoreKm)
     }()
 
     /// The rule that the grid's block breaks once `change` has changed a copy of it.
     private func brokenRule(_ change: (inout [UInt64]) -> Void) -> CoastGridRule? {
         var block = Self.grid.block
         change(&block)
-        return block.withUnsafeBufferPointer { CoastGrid.problem(in: $0.baseAddress!, nearShoreKm: Self.grid.nearShoreKm)?.rule }
+        return block.withUnsafeBufferPointer { CoastGrid.problem(in: $0, nearShoreKm: Self.grid.nearShoreKm)?.rule }
     }
 
     /// The pair of words of row `row`, columns `64 w ..< 64 (w + 1)`, and its edge cells' word.
@@ -67,7 +67,7 @@ final class CoastGridInvariantTests: XCTestCase {
                 block[at] = (Double(bitPattern: block[at]) + 1).bitPattern
             }, .reach)
         var block = Self.grid.block
-        let problem = block.withUnsafeMutableBufferPointer { CoastGrid.problem(in: $0.baseAddress!, nearShoreKm: 30) }
+        let problem = block.withUnsafeMutableBufferPointer { CoastGrid.problem(in: UnsafeBufferPointer($0), nearShoreKm: 30) }
         XCTAssertEqual(problem?.rule, .reach, "a grid checked against another near-shore distance")
     }
 

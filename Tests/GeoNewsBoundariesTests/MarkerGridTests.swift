@@ -12,7 +12,7 @@ final class MarkerGridTests: XCTestCase {
         let batch = CountryResolver(
             catalogue: exact.catalogue, index: exact.index, areas: exact.areas, zoneIDs: exact.zoneIDs, options: .batch)
         let grid = try XCTUnwrap(batch.markerGrid).waitForTable()
-        let storage = UnsafeRawPointer(grid.storage)
+        let storage = UnsafeRawBufferPointer(grid.storage)
         var state: UInt64 = 0x0BAD_5EED_1234_5678
         func next() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -35,7 +35,7 @@ public final class AreaBorderTable: @unchecked Sendable {
     }
 
     /// Where the table keeps its entries (for ``TableBuild``).
-    var storage: UnsafeRawPointer { UnsafeRawPointer(root.baseAddress!) }
+    var storage: UnsafeRawBufferPointer { UnsafeRawBufferPointer(root) }
 
     deinit {
         root.deallocate()

@@ -35,13 +35,16 @@ extension CoastGrid {
     package static var blockWordCount: Int { blockWords }
 
     /// A copy of this grid's block, for a test to damage and check.
-    package var block: [UInt64] { Array(UnsafeBufferPointer(start: bits, count: Self.blockWords)) }
+    package var blockCopy: [UInt64] { Array(block) }
 
     /// The first rule this grid breaks for an index of this near-shore distance, or `nil`.
-    package func problem(nearShoreKm: Double) -> CoastGridProblem? { Self.problem(in: bits, nearShoreKm: nearShoreKm) }
+    package func problem(nearShoreKm: Double) -> CoastGridProblem? { Self.problem(in: block, nearShoreKm: nearShoreKm) }
 
-    /// The first rule the grid block at `words` (``blockWordCount`` words) breaks, or `nil`.
-    package static func problem(in words: UnsafePointer<UInt64>, nearShoreKm: Double) -> CoastGridProblem? {
+    /// The first rule the grid block `words` (``blockWordCount`` words) breaks, or `nil`.
+    package static func problem(in words: UnsafeBufferPointer<UInt64>, nearShoreKm: Double) -> CoastGridProblem? {
+        guard words.count == blockWords else {
+            return CoastGridProblem(rule: .reach, detail: "\(words.count) words, not \(blockWords)")
+        }
         /// The south-west corner of the first cell set in `bits` of word `w` of `row`.
         func cell(_ row: Int, _ w: Int, _ bits: UInt64) -> String {
             let column = w * 64 + bits.trailingZeroBitCount
@@ -61,21 +64,23 @@ extension CoastGrid {
                 }
             }
         }
-        let secants = UnsafeRawPointer(words + secantsOffset).assumingMemoryBound(to: Double.self)
+        let secants = words[secantsOffset...].lazy.map(Double.init(bitPattern:))
         for row in 0..<rows {
             let south = Double(row) / perDegree - 90
             let expected = 1 / max(0, cos(max(abs(south), abs(south + 1 / perDegree)) * radians))
-            guard secants[row] == expected else {
-                return CoastGridProblem(rule: .secant, detail: "row \(row) (from \(south)°) holds \(secants[row]), not \(expected)")
+            guard secants[secantsOffset + row] == expected else {
+                return CoastGridProblem(
+                    rule: .secant, detail: "row \(row) (from \(south)°) holds \(secants[secantsOffset + row]), not \(expected)")
             }
         }
         let reachKm = nearShoreKm * (1 + 1e-9) + 1e-6
         let sinHalf = sin(reachKm / (2 * GreatCircle.meanEarthRadiusKm))
         let rowsReached = reachKm / GreatCircle.meanEarthRadiusKm / radians * perDegree
-        guard secants[rows] == sinHalf * sinHalf, secants[rows + 1] == rowsReached else {
+        let reached = (sinHalfSquared: Double(bitPattern: words[reachOffset]), rows: Double(bitPattern: words[reachOffset + 1]))
+        guard reached.sinHalfSquared == sinHalf * sinHalf, reached.rows == rowsReached else {
             return CoastGridProblem(
                 rule: .reach,
-                detail: "sin² \(secants[rows]) and \(secants[rows + 1]) rows, not \(sinHalf * sinHalf) and "
+                detail: "sin² \(reached.sinHalfSquared) and \(reached.rows) rows, not \(sinHalf * sinHalf) and "
                     + "\(rowsReached) for \(nearShoreKm) km")
         }
         return nil

@@ -43,7 +43,10 @@ public final class CoastGrid: @unchecked Sendable {
     ///   ``mayBeNearShore(_:)`` to measure from the position itself;
     /// - per row, the secant of its most poleward latitude;
     /// - the sine² of half the near-shore distance's angle, and that distance in rows.
-    private let words: UnsafeMutablePointer<UInt64>
+    ///
+    /// The doubles are kept as their bit patterns, so the block is one buffer of words and
+    /// every read is bounds-checked in a debug build.
+    private let words: UnsafeMutableBufferPointer<UInt64>
     static let edgeCellsOffset = 2 * rows * wordsPerRow
     static let secantsOffset = 3 * rows * wordsPerRow
     static let reachOffset = secantsOffset + rows
@@ -51,7 +54,7 @@ public final class CoastGrid: @unchecked Sendable {
 
     /// Builds the grid from `index`'s tree for its near-shore distance.
     public init(_ index: CountryIndex) {
-        words = zeroedWords(Self.blockWords)
+        words = UnsafeMutableBufferPointer(start: zeroedWords(Self.blockWords), count: Self.blockWords)
         var marks = LandMarks(index)
         if let stored = index.coastMarks {
             // The land index stores its marks: copying them spares reading every vertex.
@@ -72,37 +75,44 @@ public final class CoastGrid: @unchecked Sendable {
             }
         }
         marks.deallocate()
-        let secants = UnsafeMutableRawPointer(words + Self.secantsOffset).assumingMemoryBound(to: Double.self)
         for row in 0..<Self.rows {
             let south = Double(row) / Self.perDegree - 90
-            secants[row] = 1 / max(0, cos(max(abs(south), abs(south + 1 / Self.perDegree)) * Self.radians))
+            let secant = 1 / max(0, cos(max(abs(south), abs(south + 1 / Self.perDegree)) * Self.radians))
+            words[Self.secantsOffset + row] = secant.bitPattern
         }
         let reachKm = index.nearShoreKm * (1 + 1e-9) + 1e-6
         let sinHalf = sin(reachKm / (2 * GreatCircle.meanEarthRadiusKm))
-        secants[Self.rows] = sinHalf * sinHalf
-        secants[Self.rows + 1] = reachKm / GreatCircle.meanEarthRadiusKm / Self.radians * Self.perDegree
+        words[Self.reachOffset] = (sinHalf * sinHalf).bitPattern
+        words[Self.reachOffset + 1] = (reachKm / GreatCircle.meanEarthRadiusKm / Self.radians * Self.perDegree).bitPattern
         #if DEBUG
         if let problem = problem(nearShoreKm: index.nearShoreKm) { preconditionFailure("\(problem)") }
         #endif
     }
 
-    deinit { free(words) }
+    deinit { free(words.baseAddress) }
 
     /// False only when no land lies within the near-shore distance of `p`, off the land.
     @inline(__always)
-    public func mayBeNearShore(_ p: Coordinate) -> Bool { Self.mayBeNearShore(p, in: words) }
+    public func mayBeNearShore(_ p: Coordinate) -> Bool { Self.mayBeNearShore(p, in: block) }
 
     /// True only when land lies within ``certainKm`` (22.1 km) of `p`.
     @inline(__always)
-    public func certainlyNearLand(_ p: Coordinate) -> Bool { Self.certainlyNearLand(p, in: words) }
+    public func certainlyNearLand(_ p: Coordinate) -> Bool { Self.certainlyNearLand(p, in: block) }
 
-    /// The grid's words, for ``CoastGridBuild`` to hand out once they are complete.
-    var bits: UnsafePointer<UInt64> { UnsafePointer(words) }
+    /// The grid's block (``blockWords`` words), for ``CoastGridBuild`` to hand out once it is
+    /// complete.
+    var block: UnsafeBufferPointer<UInt64> { UnsafeBufferPointer(words) }
+
+    /// The double kept at `offset` of a block (a secant, the reach).
+    @inline(__always)
+    private static func double(_ words: UnsafeBufferPointer<UInt64>, _ offset: Int) -> Double {
+        Double(bitPattern: words[offset])
+    }
 
     /// The cell's bit, and where the cell may be near the shore but is not certainly near
     /// land, the position's own reach: ``nearShoreReaches(_:in:)``.
     @inline(__always)
-    static func mayBeNearShore(_ p: Coordinate, in words: UnsafePointer<UInt64>) -> Bool {
+    static func mayBeNearShore(_ p: Coordinate, in words: UnsafeBufferPointer<UInt64>) -> Bool {
         guard let (offset, shift) = locate(p) else { return true }
         guard words[offset] &>> shift & 1 != 0 else { return false }
         if words[offset &+ 1] &>> shift & 1 != 0 { return true }
@@ -120,26 +130,24 @@ public final class CoastGrid: @unchecked Sendable {
     /// their reciprocals, so that a row costs no division). Each row in
     /// reach is read over the columns of that Δλ either side of `p`: sin x ≥ x − x³/6 bounds
     /// the gap's sine from below, and asin s ≤ s + s³ (s ≤ 1/2) the longitude from above.
-    private static func nearShoreReaches(_ p: Coordinate, in words: UnsafePointer<UInt64>) -> Bool {
+    private static func nearShoreReaches(_ p: Coordinate, in words: UnsafeBufferPointer<UInt64>) -> Bool {
         guard abs(p.latitude) < polarLatitude else { return true }
-        let edgeCells = words + edgeCellsOffset
-        let secants = UnsafeRawPointer(words + secantsOffset).assumingMemoryBound(to: Double.self)
-        let sinHalfSquared = secants[rows], reachRows = secants[rows + 1]
+        let sinHalfSquared = double(words, reachOffset), reachRows = double(words, reachOffset + 1)
         let x = (p.longitude + 180) * perDegree, y = (p.latitude + 90) * perDegree
         let row = Int(y)
         let first = max(0, Int(y - reachRows - 1e-6)), last = min(rows - 1, Int(y + reachRows + 1e-6))
-        let secantHere = secants[row]
+        let secantHere = double(words, secantsOffset &+ row)
         @inline(__always) func reaches(_ r: Int) -> Bool {
             // Degrees of latitude from `p` to the row, 0 within it.
             let gap = max(0, max(Double(r) - y, y - Double(r + 1)) / perDegree)
             let h = gap * radians / 2
             let sine = h - h * h * h / 6
-            let s2 = (sinHalfSquared - sine * sine) * secantHere * secants[r]
+            let s2 = (sinHalfSquared - sine * sine) * secantHere * double(words, secantsOffset &+ r)
             if s2 < 0 { return false }
             if s2 >= 0.25 { return true }
             let s = s2.squareRoot()
             let width = 2 * (s + s * s * s) / radians * perDegree * (1 + 1e-9) + 1e-6
-            return anyCell(edgeCells + r, from: Int((x - width).rounded(.down)), through: Int((x + width).rounded(.down)))
+            return anyCell(words, edgeCellsOffset &+ r, from: Int((x - width).rounded(.down)), through: Int((x + width).rounded(.down)))
         }
         // The position's own row first, then outwards: land near it is found at once, and
         // only a position with none in reach reads every row.
@@ -153,21 +161,22 @@ public final class CoastGrid: @unchecked Sendable {
         return false
     }
 
-    /// Whether any bit of columns `from...through` of a row is set, wrapped around the world
-    /// (both within a row's width of it).
+    /// Whether any bit of columns `from...through` of the edge cells' row at `row` (the
+    /// offset of its first word: a row's words lie ``rows`` apart) is set, wrapped around the
+    /// world (both within a row's width of it).
     @inline(__always)
-    private static func anyCell(_ row: UnsafePointer<UInt64>, from: Int, through: Int) -> Bool {
+    private static func anyCell(_ words: UnsafeBufferPointer<UInt64>, _ row: Int, from: Int, through: Int) -> Bool {
         if through - from >= columns - 1 { return true }
         let a = from < 0 ? from + columns : from, b = through >= columns ? through - columns : through
-        if a > b { return anyCell(row, a, columns - 1) || anyCell(row, 0, b) }
-        return anyCell(row, a, b)
+        if a > b { return anyCell(words, row, a, columns - 1) || anyCell(words, row, 0, b) }
+        return anyCell(words, row, a, b)
     }
 
     @inline(__always)
-    private static func anyCell(_ row: UnsafePointer<UInt64>, _ a: Int, _ b: Int) -> Bool {
+    private static func anyCell(_ words: UnsafeBufferPointer<UInt64>, _ row: Int, _ a: Int, _ b: Int) -> Bool {
         var w = a >> 6
         while w <= b >> 6 {
-            var word = row[w * rows]
+            var word = words[row &+ w &* rows]
             if w == a >> 6 { word &= ~0 &<< UInt64(a & 63) }
             if w == b >> 6 { word &= ~0 &>> UInt64(63 - b & 63) }
             if word != 0 { return true }
@@ -177,25 +186,28 @@ public final class CoastGrid: @unchecked Sendable {
     }
 
     @inline(__always)
-    static func certainlyNearLand(_ p: Coordinate, in words: UnsafePointer<UInt64>) -> Bool {
+    static func certainlyNearLand(_ p: Coordinate, in words: UnsafeBufferPointer<UInt64>) -> Bool {
         bit(p, word: 1, in: words) ?? false
     }
 
     /// Where what answers for `p` lies, for a batch to ask the caches for early: the words of
     /// its cell's bits, and the edge cells' word of its column in its row
-    /// (``nearShoreReaches(_:in:)`` reads the rows around it, beside it in memory).
+    /// (``nearShoreReaches(_:in:)`` reads the rows around it, beside it in memory). Addresses
+    /// to prefetch, never read through.
     @inline(__always)
-    static func addresses(of p: Coordinate, in words: UnsafePointer<UInt64>) -> (bits: UnsafeRawPointer, edgeCells: UnsafeRawPointer)? {
-        cell(p).map {
+    static func addresses(of p: Coordinate, in words: UnsafeBufferPointer<UInt64>) -> (bits: UnsafeRawPointer, edgeCells: UnsafeRawPointer)?
+    {
+        guard let base = words.baseAddress else { return nil }
+        return cell(p).map {
             (
-                UnsafeRawPointer(words + offset(row: $0.row, column: $0.column)),
-                UnsafeRawPointer(words + edgeCellsOffset + ($0.column >> 6) * rows + $0.row)
+                UnsafeRawPointer(base + offset(row: $0.row, column: $0.column)),
+                UnsafeRawPointer(base + edgeCellsOffset + ($0.column >> 6) * rows + $0.row)
             )
         }
     }
 
     @inline(__always)
-    private static func bit(_ p: Coordinate, word: Int, in words: UnsafePointer<UInt64>) -> Bool? {
+    private static func bit(_ p: Coordinate, word: Int, in words: UnsafeBufferPointer<UInt64>) -> Bool? {
         guard let (offset, shift) = locate(p) else { return nil }
         return words[offset &+ word] &>> shift & 1 != 0
     }

@@ -9,7 +9,7 @@ public final class CoastGridBuild: Sendable {
 
     /// The grid of `index`, built on a thread of its own from its first lookup.
     public convenience init(_ index: CountryIndex) {
-        self.init(TableBuild({ CoastGrid(index) }, storage: { UnsafeRawPointer($0.bits) }))
+        self.init(TableBuild({ CoastGrid(index) }, storage: { UnsafeRawBufferPointer($0.block) }))
     }
 
     /// The grid once it is built, for tests and callers that can wait.
@@ -36,7 +36,7 @@ public final class CoastGridBuild: Sendable {
     }
 
     @inline(__always)
-    private var finished: UnsafePointer<UInt64>? {
+    private var finished: UnsafeBufferPointer<UInt64>? {
         build.finished?.assumingMemoryBound(to: UInt64.self)
     }
 }

@@ -12,18 +12,20 @@ import Darwin
 /// process that never needs it never spends its build.
 public final class TableBuild<Table: Sendable>: Sendable {
     /// The finished table's storage, 0 until then; published once, with release ordering,
-    /// after every byte of it is written.
+    /// after every byte of it (and ``storageBytes``) is written.
     private let storage = Atomic<Int>(0)
+    /// The storage's size in bytes, written before ``storage``.
+    private let storageBytes = Atomic<Int>(0)
     /// Keeps the finished table, and so its storage, alive as long as this.
     private let table = Mutex<Table?>(nil)
     /// Set by the one caller that starts the build.
     private let started = Atomic<Bool>(false)
     private let make: @Sendable () -> Table
-    private let storageOf: @Sendable (Table) -> UnsafeRawPointer
+    private let storageOf: @Sendable (Table) -> UnsafeRawBufferPointer
 
     /// A build of `make`'s table, not started yet; `storage` tells where the table keeps the
     /// bytes that ``finished`` hands out (memory that lives as long as the table).
-    init(_ make: @escaping @Sendable () -> Table, storage: @escaping @Sendable (Table) -> UnsafeRawPointer) {
+    init(_ make: @escaping @Sendable () -> Table, storage: @escaping @Sendable (Table) -> UnsafeRawBufferPointer) {
         self.make = make
         self.storageOf = storage
     }
@@ -38,7 +40,9 @@ public final class TableBuild<Table: Sendable>: Sendable {
             TableJob { [self] in
                 let t = make()
                 table.withLock { $0 = t }
-                storage.store(Int(bitPattern: storageOf(t)), ordering: .releasing)
+                let bytes = storageOf(t)
+                storageBytes.store(bytes.count, ordering: .relaxed)
+                storage.store(Int(bitPattern: bytes.baseAddress), ordering: .releasing)
             }
         ).toOpaque()
         var thread = pthread_t()
@@ -66,10 +70,13 @@ public final class TableBuild<Table: Sendable>: Sendable {
     /// Whether the build has started (at once, or at a first use).
     public var hasStarted: Bool { started.load(ordering: .relaxed) }
 
-    /// The finished table's storage, or `nil` while it is being built.
+    /// The finished table's storage, or `nil` while it is being built: a buffer, so that a
+    /// read outside it traps in a debug build.
     @inline(__always)
-    var finished: UnsafeRawPointer? {
-        if let built = UnsafeRawPointer(bitPattern: storage.load(ordering: .acquiring)) { return built }
+    var finished: UnsafeRawBufferPointer? {
+        if let built = UnsafeRawPointer(bitPattern: storage.load(ordering: .acquiring)) {
+            return UnsafeRawBufferPointer(start: built, count: storageBytes.load(ordering: .relaxed))
+        }
         startIfIdle()
         return nil
     }

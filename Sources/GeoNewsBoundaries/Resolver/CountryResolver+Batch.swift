@@ -85,14 +85,16 @@ extension CountryResolver {
             // The marker grid has the root grid's cells: a row at sea reads its entry.
             if let grid = markerGrid?.finished, let c = MarkerGrid.cells(of: p) {
                 d[i].markerCells = c
-                geonews_prefetch(grid + c.root)
+                geonews_prefetch(grid.baseAddress! + c.root)
             }
         }
         defer {
             // By now the root cells are in: a row in a cell near a tie asks for its finer cell.
             if let grid = markerGrid?.finished {
                 for i in 0..<positions.count {
-                    if let c = d[i].markerCells, grid.load(fromByteOffset: c.root, as: Int8.self) < 0 { geonews_prefetch(grid + c.finer) }
+                    if let c = d[i].markerCells, grid.load(fromByteOffset: c.root, as: Int8.self) < 0 {
+                        geonews_prefetch(grid.baseAddress! + c.finer)
+                    }
                 }
             }
         }

@@ -102,7 +102,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         markerPoints = catalogue.countries.map { c in (c.marker, cos(c.marker.latitude * .pi / 180)) }
         let markers = newsMarkers.map { (x: $0.x, y: $0.y, z: $0.z) }
         markerGrid =
-            options.precomputesMarkerGrid ? TableBuild({ MarkerGrid(markers) }, storage: { UnsafeRawPointer($0.storage) }) : nil
+            options.precomputesMarkerGrid ? TableBuild({ MarkerGrid(markers) }, storage: { UnsafeRawBufferPointer($0.storage) }) : nil
     }
 
     static func dot(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double)) -> Double {

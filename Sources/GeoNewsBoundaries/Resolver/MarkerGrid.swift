@@ -17,7 +17,7 @@ import Darwin
 /// root cells near a tie: the pages of the rest are never touched.
 final class MarkerGrid: @unchecked Sendable {
     // Sendable: `storage` is written in init and only read after.
-    let storage: UnsafeMutableRawPointer
+    let storage: UnsafeMutableRawBufferPointer
 
     static let count = CountryIndexFormat.rootColumns * CountryIndexFormat.rootRows
     /// Finer cells per side of a root cell: 1/8°, about 14 km.
@@ -46,8 +46,8 @@ final class MarkerGrid: @unchecked Sendable {
         }
         let side = Self.finerSide
         storage = .allocate(byteCount: Self.finerOffset + Self.count * side * side, alignment: 64)
-        let roots = storage.bindMemory(to: Int8.self, capacity: Self.count)
-        roots.initialize(repeating: -1, count: Self.count)
+        let roots = UnsafeMutableBufferPointer(rebasing: storage.bindMemory(to: Int8.self)[..<Self.count])
+        roots.initialize(repeating: -1)
         for row in 0..<CountryIndexFormat.rootRows {
             let lat = Double(row - 90) + 0.5
             let radius = Self.radius(latitude: lat, size: 1)
@@ -68,8 +68,9 @@ final class MarkerGrid: @unchecked Sendable {
                         c.x * markers[$0].x + c.y * markers[$0].y + c.z * markers[$0].z >= reach
                     }
                     let cell = row * CountryIndexFormat.rootColumns + col
+                    let at = Self.finerOffset + cell * side * side
                     Self.fillFinerGrid(
-                        (storage + Self.finerOffset + cell * side * side).bindMemory(to: Int8.self, capacity: side * side),
+                        UnsafeMutableRawBufferPointer(rebasing: storage[at..<(at + side * side)]).bindMemory(to: Int8.self),
                         rows: finerRows[(row * side)..<((row + 1) * side)], columns: finerColumns[(col * side)..<((col + 1) * side)],
                         markers, candidates)
                 }
@@ -83,11 +84,11 @@ final class MarkerGrid: @unchecked Sendable {
     /// or -1. `rows` and `columns` are the finer cells' sines and cosines of latitude and
     /// longitude, and the cosine and sine of their diameter.
     private static func fillFinerGrid(
-        _ grid: UnsafeMutablePointer<Int8>, rows: ArraySlice<FinerRow>, columns: ArraySlice<(cos: Double, sin: Double)>,
+        _ grid: UnsafeMutableBufferPointer<Int8>, rows: ArraySlice<FinerRow>, columns: ArraySlice<(cos: Double, sin: Double)>,
         _ markers: [(x: Double, y: Double, z: Double)], _ candidates: [Int]
     ) {
         let side = finerSide
-        grid.initialize(repeating: -1, count: side * side)
+        grid.initialize(repeating: -1)
         for (sy, r) in rows.enumerated() {
             for (sx, λ) in columns.enumerated() {
                 let c = (x: r.cos * λ.cos, y: r.cos * λ.sin, z: r.sin)
@@ -155,7 +156,7 @@ final class MarkerGrid: @unchecked Sendable {
 
     /// The marker the grid at `storage` settles for `p`, or -1 (a tie, or not a number).
     @inline(__always)
-    static func marker(at p: Coordinate, in storage: UnsafeRawPointer) -> Int {
+    static func marker(at p: Coordinate, in storage: UnsafeRawBufferPointer) -> Int {
         guard let c = cells(of: p) else { return -1 }
         let root = Int(storage.load(fromByteOffset: c.root, as: Int8.self))
         return root >= 0 ? root : Int(storage.load(fromByteOffset: c.finer, as: Int8.self))
