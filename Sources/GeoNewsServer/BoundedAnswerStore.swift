@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// The one policy both answer caches keep (``AnswerCache``'s encoded bodies by tag,
-/// ``QueryAnswerMemo``'s whole answers by query): at most `maximumCount` values and
+/// The policy of the answer cache (``AnswerCache``: encoded bodies by tag, and whole answers
+/// by query through ``QueryAnswerMemo``): at most `maximumCount` values and
 /// `maximumBytes` of them, a value larger than a sixteenth of the bytes never kept, and, when
 /// a value would pass either bound, everything dropped and refilled with what is asked for
 /// next. An entry never goes stale here: its key names everything it was made from.

@@ -8,7 +8,9 @@
 /// the current source, so an entry from an older one is never used; a request whose
 /// `If-None-Match` names the tag (or its gzip form) is told so, for the route's 304. When the
 /// memo is full it is emptied and refills with what is asked for next (``BoundedAnswerStore``).
-final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
+///
+/// A view of the server's one ``AnswerCache``, whose entries it keeps under its route's name.
+struct QueryAnswerMemo<Source: Hashable & Sendable>: Sendable {
     /// What one answer is kept by: the query string and whether the client accepts gzip
     /// (the body and headers differ).
     struct Key: Hashable, Sendable {
@@ -23,38 +25,40 @@ final class QueryAnswerMemo<Source: Equatable & Sendable>: Sendable {
         case notModified(tag: String)
     }
 
-    private struct Entry: Sendable {
-        let source: Source
-        /// The plain answer's strong ETag, which a gzip form's tag is made from.
-        let tag: String
-        let answer: PlainAnswer
+    private let cache: AnswerCache
+    private let route: String
+
+    /// The answers of `route` in `cache`.
+    init(route: String, in cache: AnswerCache) {
+        self.cache = cache
+        self.route = route
     }
 
-    private let store: BoundedAnswerStore<Key, Entry>
-    /// At most this many answers and this many bytes of bodies (``BoundedAnswerStore``); keys
-    /// are bounded by the request line's limit.
-    var maximumCount: Int { store.maximumCount }
-    var maximumBytes: Int { store.maximumBytes }
-
+    /// A memo with a cache of its own, of these bounds.
     init(maximumCount: Int = 1024, maximumBytes: Int = 16 << 20) {
-        store = BoundedAnswerStore(maximumCount: maximumCount, maximumBytes: maximumBytes)
+        self.init(route: "", in: AnswerCache(maximumCount: maximumCount, maximumBytes: maximumBytes))
     }
 
     /// The answer kept for `key` when it was made from `source`; `.notModified` when
     /// `ifNoneMatch` names its tag.
     func answer(_ key: Key, source: Source, ifNoneMatch: String? = nil) -> Found? {
-        guard let entry = store.value(key), entry.source == source else { return nil }
-        if let matched = EntityTag.matching(ifNoneMatch, tag: entry.tag) { return .notModified(tag: matched) }
-        return .answer(entry.answer)
+        guard case .answer(let answer, let tag, let made)? = cache.value(cacheKey(key)), made as? Source == source else { return nil }
+        if let matched = EntityTag.matching(ifNoneMatch, tag: tag) { return .notModified(tag: matched) }
+        return .answer(answer)
     }
 
     /// Keeps `answer`, whose plain tag is `tag`, made from `source`, for `key`, when it is a
     /// 200 small enough.
     func store(_ answer: PlainAnswer, tag: String, for key: Key, source: Source) {
         guard answer.status == .ok else { return }
-        store.store(Entry(source: source, tag: tag, answer: answer), bytes: answer.body.readableBytes + key.query.utf8.count, for: key)
+        cache.store(
+            .answer(answer, tag: tag, source: source), bytes: answer.body.readableBytes + key.query.utf8.count,
+            for: cacheKey(key))
     }
 
-    /// Answers kept now.
-    var count: Int { store.count }
+    @inline(__always)
+    private func cacheKey(_ key: Key) -> AnswerCache.Key { .query(route: route, query: key.query, gzip: key.gzip) }
+
+    /// Entries kept now in the cache it views (of every route and kind).
+    var count: Int { cache.count }
 }

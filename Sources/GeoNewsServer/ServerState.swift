@@ -32,13 +32,13 @@ struct ServerState: Sendable {
     let headlines: Result<HeadlineService, HeadlineSetupError>
     /// The web map's base layer, compressed once.
     let basemap: BasemapRoutes
-    /// Encoded cluster and tile answers by ETag.
+    /// The one answer cache: encoded cluster and tile answers by ETag, and the two memos below.
     let answers = AnswerCache()
     /// `GET /v1/clusters` answers by query string, for the dataset version they were made from.
-    let clusterAnswers = QueryAnswerMemo<String>()
+    var clusterAnswers: QueryAnswerMemo<String> { QueryAnswerMemo(route: "/v1/clusters", in: answers) }
     /// `GET /v1/resolve` answers by query string, for the half hour they were made in (a
     /// resolution's UTC offset changes only on a whole or half hour).
-    let resolveAnswers = QueryAnswerMemo<Int64>(maximumCount: 4096)
+    var resolveAnswers: QueryAnswerMemo<Int64> { QueryAnswerMemo(route: "/v1/resolve", in: answers) }
 
     var catalogue: Catalogue { resolver.catalogue }
 

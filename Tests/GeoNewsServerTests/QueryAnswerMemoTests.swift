@@ -48,6 +48,28 @@ final class QueryAnswerMemoTests: XCTestCase {
         XCTAssertNil(memo.answer(.init(query: "c", gzip: false), source: 1))
     }
 
+    /// The server keeps one cache: each route's memo sees only its own answers, and encoded
+    /// bodies by tag share the same bound.
+    func testRoutesShareOneCacheAndOneBound() {
+        let cache = AnswerCache(maximumCount: 4, maximumBytes: 16_000)
+        let clusters = QueryAnswerMemo<String>(route: "/v1/clusters", in: cache)
+        let resolve = QueryAnswerMemo<String>(route: "/v1/resolve", in: cache)
+        let key = QueryAnswerMemo<String>.Key(query: "lat=1&lon=2", gzip: false)
+        clusters.store(answer("clusters"), tag: "\"c\"", for: key, source: "s")
+        XCTAssertNil(resolve.answer(key, source: "s"), "another route's answer to the same query")
+        resolve.store(answer("resolve"), tag: "\"r\"", for: key, source: "s")
+        XCTAssertEqual(body(clusters, key, "s"), "clusters")
+        XCTAssertEqual(body(resolve, key, "s"), "resolve")
+        XCTAssertEqual(String(buffer: cache.answer("\"t1\"") { ByteBuffer(string: "tile") }), "tile")
+        XCTAssertEqual(String(buffer: cache.answer("\"t1\"") { ByteBuffer(string: "encoded again") }), "tile", "kept by tag")
+        XCTAssertEqual(cache.count, 3)
+        _ = cache.answer("\"t2\"") { ByteBuffer(string: "tile 2") }
+        _ = cache.answer("\"t3\"") { ByteBuffer(string: "tile 3") }
+        XCTAssertEqual(cache.count, 1, "full: the memos' answers went with the bodies")
+        XCTAssertNil(clusters.answer(key, source: "s"))
+        XCTAssertNil(resolve.answer(key, source: "s"))
+    }
+
     /// A request whose `If-None-Match` names the kept answer's tag, its gzip form, or `*`, or
     /// names it weakly, is told which tag matched; any other gets the kept answer.
     func testARevalidationThatNamesTheKeptTagIsToldSo() {
