@@ -47,8 +47,9 @@ extension CountryResolver {
         }
     }
 
-    /// What a row's fetched descents found: its region and its land, from the
-    /// slots they ended at, without walking the trees again; `nil` for a row they skipped.
+    /// What a row's fetched descents found: its region, and the land's slot to read when the
+    /// answer needs it, from the slots they ended at, without walking the trees again; `nil`
+    /// for a row they skipped.
     @inline(__always)
     private func found(_ p: Coordinate, _ d: PendingDescent) -> FoundLookups? {
         guard d.ended else { return nil }
@@ -56,8 +57,7 @@ extension CountryResolver {
         let lat = min(max(p.latitude, -90 + e), 90 - e)
         return FoundLookups(
             region: areas.region(in: CellSlot(d.areaEnd), longitude: p.longitude, latitude: lat, gx: d.gx, gy: d.gy),
-            land: index.countryIndex(in: CellSlot(d.landEnd), longitude: p.longitude, latitude: lat),
-            rootMayBeNearShore: CellSlot(d.landRoot).mayBeNearShore)
+            landSlot: CellSlot(d.landEnd), latitude: lat, rootMayBeNearShore: CellSlot(d.landRoot).mayBeNearShore)
     }
 
     /// Asks the caches for every slot that the lookups of `positions` in ``areas`` and
@@ -179,7 +179,11 @@ private struct PendingDescent {
 /// when a batch already has them.
 struct FoundLookups {
     let region: Int?
-    let land: Int?
+    /// The land index's slot that holds the position, and its latitude nudged off the poles as
+    /// the lookup nudges it: read by ``CountryResolver/land(at:found:)`` only when the answer
+    /// depends on it, so that a row the coast grid settles never reads its leaf.
+    let landSlot: CellSlot
+    let latitude: Double
     /// ``CountryIndex/mayBeNearShore(longitude:latitude:)`` at the position: its root slot's
     /// flag.
     let rootMayBeNearShore: Bool

@@ -15,8 +15,9 @@ extension CountryResolver {
     /// territorial sea. `region` is the area index's region at the position.
     ///
     /// Without `measuringSea`, the km are `nil` in the territorial sea of a country the region
-    /// names: that country holds the position whichever land is nearest, so the search only
-    /// asks whether any land is within reach. When `reachKm` goes past the territorial sea,
+    /// names, and on its land where the coast grid shows land within that sea's breadth of
+    /// the whole cell: that country holds the position whichever land is nearest, so the
+    /// search only asks whether any land is within reach. When `reachKm` goes past the territorial sea,
     /// the caller needs the nearest land that far anyway if the position is beyond it, and
     /// the one search to `reachKm` answers both.
     ///
@@ -45,13 +46,16 @@ extension CountryResolver {
     ) -> (country: Int, seaKm: Double?)? {
         let drawn = region.flatMap(areas.country(ofRegion:))
         if region != nil, let drawn, drawn == antarctica { return (drawn, 0) }
-        if let land = found != nil ? found!.land : index.countryIndex(at: position) { return (drawn ?? land, 0) }
+        // Land or sea, the region's country holds a position with land certainly within the
+        // territorial sea: which of the two it is matters only to the sea's km, so the land's
+        // leaf is not read (most of a coastal batch's rows, and the pages they would touch).
+        if let drawn, !measuringSea, coastGrid?.certainlyNearLand(position) == true { return (drawn, nil) }
+        if let land = land(at: position, found: found) { return (drawn ?? land, 0) }
         guard mayBeNearShore(position, found: found) else {
             searched = CoastSearch(reachKm: nearShoreKm, land: nil)
             return nil
         }
         if let drawn, !measuringSea {
-            if coastGrid?.certainlyNearLand(position) == true { return (drawn, nil) }
             if reachKm <= Self.territorialSeaKm {
                 return index.hasLand(within: Self.territorialSeaKm, of: position) ? (drawn, nil) : nil
             }
@@ -62,6 +66,14 @@ extension CountryResolver {
         guard let coast = found, coast.distanceKm < Self.territorialSeaKm else { return nil }
         // A drawn country holds the position whichever land is nearest: no km without measuring.
         return (drawn ?? coast.countryIndex, drawn != nil && !measuringSea ? nil : coast.distanceKm)
+    }
+
+    /// The country of the land that holds `position`, `nil` at sea: from the slot a batch's
+    /// descent found when `found` is given.
+    @inline(__always)
+    func land(at position: Coordinate, found: FoundLookups?) -> Int? {
+        guard let found else { return index.countryIndex(at: position) }
+        return index.countryIndex(in: found.landSlot, longitude: position.longitude, latitude: found.latitude)
     }
 
     /// ``holder(of:in:measuringSea:reachKm:searched:)`` with the territorial sea's own search.
