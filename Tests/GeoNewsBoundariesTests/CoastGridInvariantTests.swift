@@ -20,10 +20,11 @@ final class CoastGridInvariantTests: XCTestCase {
         return block.withUnsafeBufferPointer { CoastGrid.problem(in: $0, nearShoreKm: Self.grid.nearShoreKm)?.rule }
     }
 
-    /// The pair of words of row `row`, columns `64 w ..< 64 (w + 1)`, and its edge cells' word.
-    private func words(row: Int, w: Int) -> (near: Int, certain: Int, edges: Int) {
+    /// The pair of words of row `row`, columns `64 w ..< 64 (w + 1)`, and its edge cells' and
+    /// land cells' words.
+    private func words(row: Int, w: Int) -> (near: Int, certain: Int, edges: Int, land: Int) {
         let pair = 2 * (row * CoastGrid.wordsPerRow + w)
-        return (pair, pair + 1, CoastGrid.edgeCellsOffset + w * CoastGrid.rows + row)
+        return (pair, pair + 1, CoastGrid.edgeCellsOffset + w * CoastGrid.rows + row, CoastGrid.landCellsOffset + w * CoastGrid.rows + row)
     }
 
     /// Row and word of the mid-Pacific at 0°, 150° W: no land within the near-shore distance.
@@ -50,6 +51,10 @@ final class CoastGridInvariantTests: XCTestCase {
 
     func testACertainCellFarFromTheShoreBreaksCertainNearShore() {
         XCTAssertEqual(brokenRule { $0[words(row: openSea.row, w: openSea.w).certain] |= 1 << 9 }, .certainNearShore)
+    }
+
+    func testALandCellFarFromTheShoreBreaksLandCellCertain() {
+        XCTAssertEqual(brokenRule { $0[words(row: openSea.row, w: openSea.w).land] |= 1 << 3 }, .landCellCertain)
     }
 
     func testAWrongSecantBreaksTheSecantRule() {

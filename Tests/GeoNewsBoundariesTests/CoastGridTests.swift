@@ -36,10 +36,14 @@ final class CoastGridTests: XCTestCase {
         let resolver = try TestData.resolver()
         let index = resolver.index
         let grid = CoastGrid(index)
-        var far = 0, near = 0, farByTheSearch = 0
+        var far = 0, near = 0, farByTheSearch = 0, within15 = 0, within15Settled = 0
         for p in coastalPositions(index, count: 20_000) {
             let land = index.nearestLand(to: p, maxKm: index.nearShoreKm)
             if land == nil { farByTheSearch += 1 }
+            if let land, land.distanceKm <= 15 {
+                within15 += 1
+                if grid.certainlyNearLand(p) { within15Settled += 1 }
+            }
             if !grid.mayBeNearShore(p) {
                 far += 1
                 XCTAssertNil(land, "\(p): the grid says no land within \(index.nearShoreKm) km")
@@ -54,6 +58,10 @@ final class CoastGridTests: XCTestCase {
         // the position itself, all but a band narrower than a cell.
         XCTAssertGreaterThan(Double(far), 0.9 * Double(farByTheSearch), "\(far) of \(farByTheSearch) far positions settled")
         XCTAssertGreaterThan(near, 1_000)
+        // Measured from the position itself, the land cells settle the near positions: every
+        // one within 15 km of land but where the land lies more than 2.2 km from every cell
+        // of land whose centre is near (the coast's vertices far apart).
+        XCTAssertGreaterThan(Double(within15Settled), 0.95 * Double(within15), "\(within15Settled) of \(within15) within 15 km settled")
     }
 
     func testOffTheGridItKnowsNothing() throws {

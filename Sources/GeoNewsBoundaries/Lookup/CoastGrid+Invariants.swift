@@ -19,6 +19,8 @@ package enum CoastGridRule: String, InvariantRule {
     case edgeCellNearShore = "edge cell near the shore"
     /// Every cell certainly within 22.1 km of land may be near the shore (within 25 km).
     case certainNearShore = "certain cell near the shore"
+    /// Every cell that holds land is certainly within 22.1 km of land (its own).
+    case landCellCertain = "land cell certain"
     /// Each row's secant is the reciprocal of the cosine of its most poleward latitude.
     case secant = "secant"
     /// The reach is the near-shore distance's: sin² of half its angle, and the rows it spans.
@@ -53,7 +55,7 @@ extension CoastGrid {
         for row in 0..<rows {
             for w in 0..<wordsPerRow {
                 let near = words[2 * (row * wordsPerRow + w)], certain = words[2 * (row * wordsPerRow + w) + 1]
-                let edges = words[edgeCellsOffset + w * rows + row]
+                let edges = words[edgeCellsOffset + w * rows + row], land = words[landCellsOffset + w * rows + row]
                 if edges & ~near != 0 {
                     return CoastGridProblem(
                         rule: .edgeCellNearShore, detail: "\(cell(row, w, edges & ~near)) is crossed by a coast but not near the shore")
@@ -61,6 +63,10 @@ extension CoastGrid {
                 if certain & ~near != 0 {
                     return CoastGridProblem(
                         rule: .certainNearShore, detail: "\(cell(row, w, certain & ~near)) is certainly near land but not near the shore")
+                }
+                if land & ~certain != 0 {
+                    return CoastGridProblem(
+                        rule: .landCellCertain, detail: "\(cell(row, w, land & ~certain)) holds land but is not certainly near it")
                 }
             }
         }

@@ -15,7 +15,9 @@ import Darwin
 ///   1° cell, and a 1° cell beside a coast is near the shore at one end and 100 km out at the
 ///   other.
 /// - ``certainlyNearLand(_:)``: true only where land lies within 22.1 km (less than the
-///   territorial sea's 22.224 km) of every point of the cell.
+///   territorial sea's 22.224 km) of every point of the cell, or, measured from the position
+///   itself, where a cell that holds land has its centre within 17.2 km of it (every point
+///   of such a cell is within 4.9 km of its centre).
 ///
 /// Both are conservative: a cell the tree cannot settle answers as if it were near the shore
 /// and not certainly near land, and the search decides. An answer never depends on the grid,
@@ -35,12 +37,15 @@ public final class CoastGrid: @unchecked Sendable {
     /// every position it settles the search would find within the territorial sea.
     static let certainKm = 22.1
 
-    /// One block, in four parts:
+    /// One block, in five parts:
     /// - per row of cells, per 64 columns: the word of the cells that may be near the shore,
     ///   then the word of ``certainlyNearLand(_:)``'s, side by side so that one cache line
     ///   holds both;
     /// - per 64 columns, per row: the word of the cells that the coast's edges cross, for
     ///   ``mayBeNearShore(_:)`` to measure from the position itself;
+    /// - per 64 columns, per row: the word of the cells that certainly hold land (a vertex of
+    ///   the coast, or a square the tree gives wholly to a country), for
+    ///   ``certainlyNearLand(_:)`` to measure from the position itself;
     /// - per row, the secant of its most poleward latitude;
     /// - the sine² of half the near-shore distance's angle, and that distance in rows.
     ///
@@ -48,7 +53,8 @@ public final class CoastGrid: @unchecked Sendable {
     /// every read is bounds-checked in a debug build.
     private let words: UnsafeMutableBufferPointer<UInt64>
     static let edgeCellsOffset = 2 * rows * wordsPerRow
-    static let secantsOffset = 3 * rows * wordsPerRow
+    static let landCellsOffset = 3 * rows * wordsPerRow
+    static let secantsOffset = 4 * rows * wordsPerRow
     static let reachOffset = secantsOffset + rows
     static let blockWords = reachOffset + 2
 
@@ -72,6 +78,7 @@ public final class CoastGrid: @unchecked Sendable {
         for row in 0..<Self.rows {
             for w in 0..<Self.wordsPerRow {
                 words[Self.edgeCellsOffset + w * Self.rows + row] = marks.mayHoldLand[row * Self.wordsPerRow + w]
+                words[Self.landCellsOffset + w * Self.rows + row] = marks.holdsLand[row * Self.wordsPerRow + w]
             }
         }
         marks.deallocate()
@@ -185,10 +192,62 @@ public final class CoastGrid: @unchecked Sendable {
         return false
     }
 
+    /// The cell's bit, and where the cell may be near the shore but is not certainly near
+    /// land, the position's own reach: ``landCellWithin(_:in:)``.
     @inline(__always)
     static func certainlyNearLand(_ p: Coordinate, in words: UnsafeBufferPointer<UInt64>) -> Bool {
-        bit(p, word: 1, in: words) ?? false
+        guard let (offset, shift) = locate(p) else { return false }
+        if words[offset &+ 1] &>> shift & 1 != 0 { return true }
+        guard words[offset] &>> shift & 1 != 0 else { return false }
+        return landCellWithin(p, in: words)
     }
+
+    /// The greatest distance from a cell's centre to a point of it: a point of the cell lies
+    /// at most 1/32° of latitude and of longitude from the centre, so by the haversine
+    /// formula (both cosines at most 1) at most 2R asin(√2 sin(1/64°)), 4.914 km.
+    static let halfDiagonalKm = 2 * GreatCircle.meanEarthRadiusKm * asin(2.0.squareRoot() * sin(radians / 64))
+    /// How near the position a land cell's centre must be: every point of the cell, and so
+    /// its land, then lies within ``certainKm`` (1 m to spare for rounding).
+    static let landCentreKm = certainKm - halfDiagonalKm - 0.001
+
+    /// Whether a cell that certainly holds land has its centre within ``landCentreKm`` of `p`
+    /// on the great circle, so that land lies within ``certainKm`` of `p`. Row by row, nearest
+    /// first: the centres of a row at latitude φ within that distance are those within Δλ of
+    /// `p`'s longitude, with hav Δλ = (hav(d/R) − hav(φ − φₚ)) / (cos φₚ cos φ), narrowed by a
+    /// part in 10⁹ so that rounding never takes in a cell beyond it.
+    private static func landCellWithin(_ p: Coordinate, in words: UnsafeBufferPointer<UInt64>) -> Bool {
+        guard abs(p.latitude) < polarLatitude else { return false }
+        let x = (p.longitude + 180) * perDegree, y = (p.latitude + 90) * perDegree
+        let row = Int(y)
+        let φ = p.latitude * radians, cosφ = cos(φ)
+        @inline(__always) func reaches(_ r: Int) -> Bool {
+            guard r >= 0 && r < rows else { return false }
+            let centre = ((Double(r) + 0.5) / perDegree - 90) * radians
+            let h = sin((centre - φ) / 2)
+            let rest = landCentreHaversine - h * h
+            guard rest > 0 else { return false }
+            let s = (rest / (cosφ * cos(centre))).squareRoot()
+            guard s < 1 else { return false }
+            let span = 2 * asin(s) / radians * perDegree * (1 - 1e-9)
+            // Columns whose centre (c + 0.5) lies within `span` of x.
+            let from = Int((x - span - 0.5).rounded(.up)), through = Int((x + span - 0.5).rounded(.down))
+            // (A span round the whole row would read no cell: certain only of what it reads.)
+            guard from <= through && through - from < columns - 1 else { return false }
+            return anyCell(words, landCellsOffset &+ r, from: from, through: through)
+        }
+        if reaches(row) { return true }
+        for dy in 1...landCentreRows {
+            if reaches(row - dy) || reaches(row + dy) { return true }
+        }
+        return false
+    }
+
+    /// sin² of half ``landCentreKm``'s angle, and the rows it can span (one more for the
+    /// position's place in its row).
+    static let landCentreHaversine = {
+        let s = sin(landCentreKm / (2 * GreatCircle.meanEarthRadiusKm)); return s * s
+    }()
+    static let landCentreRows = Int((landCentreKm / GreatCircle.meanEarthRadiusKm / radians * perDegree).rounded(.up)) + 1
 
     /// Where what answers for `p` lies, for a batch to ask the caches for early: the words of
     /// its cell's bits, and the edge cells' word of its column in its row

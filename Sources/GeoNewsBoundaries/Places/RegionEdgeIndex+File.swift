@@ -37,8 +37,13 @@ extension RegionEdgeIndex {
     }
 
     /// ``load(for:folder:)`` in `folder`, and whether the file there now holds it.
+    ///
+    /// Summing `regions.bin` and building read every page of it: the pages are given back from
+    /// the resident set after (they stay in the page cache), so that a process holds only
+    /// those its answers read (a server, a few regional batches: not the 11 MB at once).
     static func loadOrBuild(for index: RegionIndex, folder: String) -> (index: RegionEdgeIndex, kept: Bool) {
         let source = withExtendedLifetime(index) { (bytes: UInt64(index.bytes.count), crc: crc32(index.bytes)) }
+        defer { index.releaseResidentPages() }
         let path = folder + "/" + fileName
         if let file = try? MappedFile(path: path), let kept = decode(file.bytes, for: index, source: source) {
             return (kept, true)

@@ -342,6 +342,10 @@ public final class RegionIndex: @unchecked Sendable {
     /// The whole file, for ``RegionEdgeIndex/load(for:folder:)`` to identify.
     var bytes: UnsafeRawBufferPointer { file.bytes }
 
+    /// Drops the file's pages from the resident set (they stay in the page cache): for after a
+    /// pass that read all of it.
+    func releaseResidentPages() { file.releaseResidentPages() }
+
     /// The entries of 1° cell `cell` (row × 360 + column) of the file's grid, in order.
     func gridEntries(_ cell: Int) -> Range<Int> { u32(cellsAt + cell * 4)..<u32(cellsAt + cell * 4 + 4) }
 
