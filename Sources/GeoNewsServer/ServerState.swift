@@ -1,7 +1,6 @@
 import GeoNews
 import GeoNewsDatasets
 import GeoNewsStore
-import Synchronization
 
 /// What the routes share: loaded once at start, immutable afterwards (the store serialises
 /// its own writes), so one value serves every request without locks.
@@ -18,7 +17,7 @@ struct ServerState: Sendable {
     /// The regions' polygons, for the region that every resolution in a country answers.
     let regions: RegionIndex
     /// `regions` with their edges indexed, for `POST /v1/resolve?region=true`.
-    let regionEdges = RegionEdges()
+    private let regionEdges = MadeOnce<RegionIndex>()
     /// Every region decoded once, for `GET /v1/headlines?region=`.
     let regionCatalogue: RegionCatalogue
     /// SQLite in the state directory, or PostgreSQL shared with other instances.
@@ -45,25 +44,10 @@ struct ServerState: Sendable {
     /// The regions for a batch's region column: with their edges indexed (``RegionIndex/withEdgeIndex()``),
     /// mapped from `region-edges.bin`, or built there, by the first batch that asks (about 15 ms), so
     /// that a start spends nothing on them; a single position is answered as fast by the plain search.
-    var batchRegions: RegionIndex { regionEdges.of(regions) }
+    var batchRegions: RegionIndex { regionEdges.value { regions.withEdgeIndex() } }
 }
 
 /// Why the provider chain could not be set up at start (a broken config.json, say).
 struct HeadlineSetupError: Error, Sendable {
     let reason: String
-}
-
-/// The regions with their edges indexed, made once by the first caller; a caller that comes
-/// while they are being made waits for them (bounded work, never a client).
-final class RegionEdges: Sendable {
-    private let made = Mutex<RegionIndex?>(nil)
-
-    func of(_ regions: RegionIndex) -> RegionIndex {
-        made.withLock { made in
-            if let made { return made }
-            let indexed = regions.withEdgeIndex()
-            made = indexed
-            return indexed
-        }
-    }
 }

@@ -1,6 +1,5 @@
 import Crypto
 import Hummingbird
-import Synchronization
 
 /// A file answered from memory: read at start and gzip-compressed once, at the first request
 /// that accepts gzip, with a strong ETag per representation, 304 to a matching
@@ -13,7 +12,7 @@ struct CompressedAsset: Sendable {
     /// never asked for the file never compresses it, and none of its files delays the start
     /// (the base map, the page and Leaflet took 0.45 s of CPU at every start when they were
     /// compressed there).
-    private let gzipForm = GzipForm()
+    private let gzipForm = MadeOnce<ByteBuffer?>()
     /// The SHA-256 prefix of the file, quoted in its ETag; the gzip form adds `-gzip`, because
     /// a strong tag names one representation.
     let tag: String
@@ -30,7 +29,7 @@ struct CompressedAsset: Sendable {
 
     /// The gzip form, `nil` when compressing does not make the file smaller (or zlib failed);
     /// made by the first call.
-    var gzipped: ByteBuffer? { gzipForm.value(of: plain) }
+    var gzipped: ByteBuffer? { gzipForm.value { AnswerEncoding.gzip(Array(plain.readableBytesView)) } }
 
     /// 200 with the plain or gzip form, or 304 when `If-None-Match` names either form: the
     /// answers' own rules (``EntityTag/matching(_:tag:)``, ``AnswerEncoding/gzipTag(_:)``,
@@ -50,22 +49,5 @@ struct CompressedAsset: Sendable {
         }
         headers[.eTag] = quoted
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: plain))
-    }
-}
-
-/// A file's gzip form, made once by the first caller; callers that come while it is being made
-/// wait for it (a bounded compression, never a client).
-private final class GzipForm: Sendable {
-    /// `nil` until made; then the form, or `.some(nil)` when it is not smaller than the file.
-    private let made = Mutex<ByteBuffer??>(nil)
-
-    func value(of plain: ByteBuffer) -> ByteBuffer? {
-        made.withLock { made in
-            if let form = made { return form }
-            let bytes = Array(plain.readableBytesView)
-            let form = AnswerEncoding.gzip(bytes)
-            made = .some(form)
-            return form
-        }
     }
 }
