@@ -3,6 +3,7 @@ sphere (NumPy's default_rng(22)) in a DuckDB table, 2 threads. Each query reads 
 counts its answers; prints the seconds and rows per second of each, ROUNDS times.
 
 - the two functions of the issue, `geonews_country` and `geonews_time_zone`, in one SELECT;
+- `geonews_time_zone` alone, which the extension answers from the zones' index only;
 - `geonews_resolve`, the struct of all six columns;
 - DuckDB spatial (the duckdb-extension-spatial wheel): `ST_Contains` of the base map's
   polygons (Data/basemap.geojson, read with ST_Read) joined to `ST_Point(lon, lat)`, the
@@ -34,6 +35,7 @@ con.execute(f"CREATE TABLE countries AS SELECT iso2, geom FROM ST_Read('{basemap
 
 queries = {
     "geonews_country + geonews_time_zone": "SELECT count(geonews_country(lat, lon)), count(geonews_time_zone(lat, lon)) FROM p",
+    "geonews_time_zone alone (the zones' index only)": "SELECT count(geonews_time_zone(lat, lon)) FROM p",
     "geonews_resolve (the struct)": "SELECT count(geonews_resolve(lat, lon).country_iso2), count(geonews_resolve(lat, lon).time_zone) FROM p",
     "spatial ST_Contains join, base map (country only)":
         "SELECT count(c.iso2), count(*) FROM p LEFT JOIN countries c ON ST_Contains(c.geom, ST_Point(p.lon, p.lat))",

@@ -77,6 +77,11 @@ def _named(indexes, table):
     return pa.DictionaryArray.from_arrays(pa.array(coded, mask=coded < 0), pa.array(names, pa.string()))
 
 
+# The library's column (COLUMN_TYPES) each of COLUMNS is made from.
+_SOURCES = {"country_iso2": "country", "suggested_iso2": "suggested", "suggestion_reason": "reason",
+            "distance_km": "distance_km", "time_zone": "zone"}
+
+
 def _answers(lat, lon, threads, names):
     """The library's columns for the positions, resolved once: the six's (COLUMN_TYPES) and,
     when `names` has region or place columns, those the library computes for them."""
@@ -87,7 +92,10 @@ def _answers(lat, lon, threads, names):
     if any(n in PLACE_COLUMNS for n in names):
         wanted |= {"place", "place_distance_km"}
     if not wanted:
-        return _columns(lat, lon, threads, lib.resolve_columns, COLUMN_TYPES)
+        # Only the library's columns that `names` are made from (the error always: it masks the
+        # others), so that the time zone alone is worked out alone.
+        needed = {"error"} | {_SOURCES[n] for n in names if n in _SOURCES}
+        return _columns(lat, lon, threads, lib.resolve_columns, [t for t in COLUMN_TYPES if t[0] in needed])
     lib.place_tables()  # read before the threads start, and a missing file named once
     types = COLUMN_TYPES + [t for t in PLACE_COLUMN_TYPES if t[0] in wanted]
     return _columns(lat, lon, threads, lib.resolve_places, types)

@@ -112,12 +112,14 @@ class Library:
         self.zone_names = [lib.geonews_zone_name(self.handle, k).decode() for k in range(lib.geonews_zone_name_count(self.handle))]
 
     def resolve_columns(self, lat, lon, columns):
-        """Resolves `lat` and `lon` into `columns` (COLUMN_TYPES' arrays, of their length, or
-        slices of such arrays); the GIL is released for the call."""
+        """Resolves `lat` and `lon` into `columns` (some of COLUMN_TYPES' arrays, of their
+        length, or slices of such arrays; those left out are not written, and with only the
+        zone and the error the library works out the zone alone); the GIL is released for the
+        call."""
         n = len(lat)
         if n == 0:
             return 0
-        pointers = Columns(*(columns[name].ctypes.data for name, _ in COLUMN_TYPES))
+        pointers = Columns(*(columns[name].ctypes.data if name in columns else None for name, _ in COLUMN_TYPES))
         done = self.lib.geonews_resolve_columns(self.handle, lat.ctypes.data, lon.ctypes.data, n, ctypes.addressof(pointers))
         if done < 0:
             raise DataError("geonews_resolve_columns refused its arguments")

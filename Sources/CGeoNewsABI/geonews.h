@@ -99,7 +99,9 @@ int64_t geonews_resolve(const geonews *handle, const double *latitudes, const do
  * Somalia, share the index), -1 at sea or for a position not resolved; the zone as an index
  * into the distinct zone ids (geonews_zone_name), -1 when not resolved; the reason as enum
  * geonews_reason, -1 when not resolved; the distance as in geonews_result, 0 when not
- * resolved; the error as enum geonews_error.
+ * resolved; the error as enum geonews_error. When country, suggested, reason and distance_km
+ * are all NULL, only the time zone is worked out (the same zone, from the zones' index alone:
+ * no land or news marker is read), about twice as fast.
  */
 typedef struct geonews_columns {
     int16_t *country;

@@ -114,6 +114,16 @@ public func geonewsResolveColumns(
 ) -> Int64 {
     guard count > 0 else { return 0 }
     guard let handle = handle(h), let latitudes, let longitudes, let c = columns?.pointee else { return -1 }
+    if c.country == nil, c.suggested == nil, c.reason == nil, c.distance_km == nil {
+        // The zone alone (or nothing but the errors): the regions' tree is all it reads.
+        return answerBlocks(
+            latitudes, longitudes, count, resolve: { handle.resolver.zonesIndexed($0, into: $1) },
+            unresolved: { i, error in c.putUnresolved(error, at: i) },
+            answered: { i, zone in
+                c.zone?[i] = handle.zoneName(zone)
+                c.error?[i] = 0
+            })
+    }
     return handle.codeOf.withUnsafeBufferPointer { codeOf in
         resolveBlocks(
             handle, latitudes, longitudes, count,
@@ -164,33 +174,63 @@ func resolveBlocks(
     _ handle: CHandle, _ latitudes: UnsafePointer<Double>, _ longitudes: UnsafePointer<Double>, _ count: Int,
     unresolved: (Int, geonews_error) -> Void, answered: (Int, IndexedResolution) -> Void
 ) -> Int64 {
-    let block = 1024
+    answerBlocks(
+        latitudes, longitudes, count, resolve: { handle.resolver.resolveIndexed($0, into: $1) }, unresolved: unresolved,
+        answered: answered)
+}
+
+/// The valid positions' answers from `resolve`, a block of ``validBlock`` at a time, each handed
+/// to `answered` with its row; returns how many were answered. ``resolveBlocks(_:_:_:_:unresolved:answered:)``
+/// with the resolver's batch, or with
+/// ``/GeoNewsBoundaries/CountryResolver/zonesIndexed(_:into:)`` for the time zone alone.
+@inline(__always)
+func answerBlocks<Answer>(
+    _ latitudes: UnsafePointer<Double>, _ longitudes: UnsafePointer<Double>, _ count: Int,
+    resolve: (UnsafeBufferPointer<Coordinate>, UnsafeMutableBufferPointer<Answer>) -> Void,
+    unresolved: (Int, geonews_error) -> Void, answered: (Int, Answer) -> Void
+) -> Int64 {
+    withUnsafeTemporaryAllocation(of: Answer.self, capacity: validBlock) { answers in
+        validBlocks(latitudes, longitudes, count, unresolved: unresolved) { positions, rows in
+            let answers = UnsafeMutableBufferPointer(rebasing: answers[..<positions.count])
+            resolve(positions, answers)
+            for k in 0..<positions.count { answered(rows[k], answers[k]) }
+        }
+    }
+}
+
+/// Positions per block of ``validBlocks(_:_:_:unresolved:_:)``.
+private let validBlock = 1024
+
+/// Checks each position, hands each one that is not a position to `unresolved` (with why),
+/// and the valid ones to `resolve` by blocks of at most ``validBlock``, with their rows;
+/// returns how many were valid.
+@inline(__always)
+private func validBlocks(
+    _ latitudes: UnsafePointer<Double>, _ longitudes: UnsafePointer<Double>, _ count: Int,
+    unresolved: (Int, geonews_error) -> Void, _ resolve: (UnsafeBufferPointer<Coordinate>, UnsafeBufferPointer<Int>) -> Void
+) -> Int64 {
     var resolved: Int64 = 0
-    withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: block) { positions in
-        withUnsafeTemporaryAllocation(of: IndexedResolution.self, capacity: block) { answers in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: block) { rows in
-                var start = 0
-                while start < count {
-                    let end = min(start + block, count)
-                    var n = 0
-                    for i in start..<end {
-                        let lat = latitudes[i], lon = longitudes[i]
-                        if !(lat.isFinite && (-90.0...90.0).contains(lat)) {
-                            unresolved(i, GEONEWS_ERROR_LATITUDE)
-                        } else if !(lon.isFinite && (-180.0...180.0).contains(lon)) {
-                            unresolved(i, GEONEWS_ERROR_LONGITUDE)
-                        } else {
-                            positions[n] = Coordinate(latitude: lat, longitude: lon)
-                            rows[n] = i
-                            n += 1
-                        }
+    withUnsafeTemporaryAllocation(of: Coordinate.self, capacity: validBlock) { positions in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: validBlock) { rows in
+            var start = 0
+            while start < count {
+                let end = min(start + validBlock, count)
+                var n = 0
+                for i in start..<end {
+                    let lat = latitudes[i], lon = longitudes[i]
+                    if !(lat.isFinite && (-90.0...90.0).contains(lat)) {
+                        unresolved(i, GEONEWS_ERROR_LATITUDE)
+                    } else if !(lon.isFinite && (-180.0...180.0).contains(lon)) {
+                        unresolved(i, GEONEWS_ERROR_LONGITUDE)
+                    } else {
+                        positions[n] = Coordinate(latitude: lat, longitude: lon)
+                        rows[n] = i
+                        n += 1
                     }
-                    handle.resolver.resolveIndexed(
-                        UnsafeBufferPointer(rebasing: positions[..<n]), into: UnsafeMutableBufferPointer(rebasing: answers[..<n]))
-                    for k in 0..<n { answered(rows[k], answers[k]) }
-                    resolved += Int64(n)
-                    start = end
                 }
+                resolve(UnsafeBufferPointer(rebasing: positions[..<n]), UnsafeBufferPointer(rebasing: rows[..<n]))
+                resolved += Int64(n)
+                start = end
             }
         }
     }

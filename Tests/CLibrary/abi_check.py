@@ -128,6 +128,12 @@ def main():
     check("geonews_resolve_columns gives each position's answer as geonews_resolve does", same)
     skipped = Columns(ctypes.cast(country, ctypes.c_void_p), None, None, None, None, None)
     check("a NULL column is left out", lib.geonews_resolve_columns(handle, lat, lon, n, ctypes.byref(skipped)) == resolved)
+    # The zone and the error alone take the zones' index only: the same zones and errors.
+    zone2, err2 = (ctypes.c_int16 * n)(*([7] * n)), (ctypes.c_int8 * n)(*([9] * n))
+    zoned = Columns(None, None, None, ctypes.cast(zone2, ctypes.c_void_p), None, ctypes.cast(err2, ctypes.c_void_p))
+    check("the zone alone is the same zone, with the same errors",
+          lib.geonews_resolve_columns(handle, lat, lon, n, ctypes.byref(zoned)) == resolved
+          and list(zone2) == list(zone) and list(err2) == list(err), (list(zone2), list(zone)))
 
     check("a NULL argument gives -1", lib.geonews_resolve(handle, None, lon, n, out) == -1
           and lib.geonews_resolve(None, lat, lon, n, out) == -1)

@@ -1,3 +1,4 @@
+import GeoNewsBenchmarking
 import GeoNewsGeodesy
 import GeoNewsTimeZones
 import XCTest
@@ -148,5 +149,42 @@ final class AreaResolverTests: XCTestCase {
         XCTAssertNil(r.borderDistanceKm)
         let asked = try CountryResolver.load(from: TestData.directory, options: .batchWithBorderDistance)
         XCTAssertEqual(try XCTUnwrap(asked.resolve(paris).borderDistanceKm), try XCTUnwrap(resolve(48.8566, 2.3522).borderDistanceKm))
+    }
+
+    /// The zones alone (the regions' tree only, the C library's `time_zone` column by itself)
+    /// are the zones of the whole batch resolution, row for row: uniform positions, the coasts,
+    /// the antimeridian, the poles and a few places in between.
+    func testTheZonesAloneAreTheBatchResolutionsZones() throws {
+        let batch = try CountryResolver.load(from: TestData.directory, options: .batch)
+        var rng = SplitMix64(seed: 31)
+        var positions = (0..<20_000).map { _ in
+            Coordinate(latitude: asin(2 * rng.uniform(0, 1) - 1) * 180 / .pi, longitude: rng.uniform(0, 1) * 360 - 180)
+        }
+        // 0.01° steps off Marseille's coast and across Fiji's antimeridian; the poles; the edges.
+        positions += stride(from: 5.0, through: 5.6, by: 0.01).map { Coordinate(latitude: 43.2, longitude: $0) }
+        positions += stride(from: 179.5, through: 180, by: 0.01).flatMap {
+            [Coordinate(latitude: -16.8, longitude: $0), Coordinate(latitude: -16.8, longitude: -$0)]
+        }
+        positions += [-90, 90].flatMap { lat in [-180, -179.99, 0, 123, 180].map { Coordinate(latitude: lat, longitude: $0) } }
+        var zones = [Int32](repeating: .min, count: positions.count)
+        var answers = [IndexedResolution](
+            repeating: IndexedResolution(position: positions[0], suggested: 0, reason: .inside, distanceKm: 0, zone: .min),
+            count: positions.count)
+        positions.withUnsafeBufferPointer { p in
+            zones.withUnsafeMutableBufferPointer { batch.zonesIndexed(p, into: $0) }
+            answers.withUnsafeMutableBufferPointer { batch.resolveIndexed(p, into: $0) }
+        }
+        var land = 0, ocean = 0
+        for (k, p) in positions.enumerated() {
+            XCTAssertEqual(zones[k], answers[k].zone, "\(p)")
+            if answers[k].zoneID(in: batch.zoneIDs).hasPrefix("Etc/GMT") { ocean += 1 } else { land += 1 }
+        }
+        // Both kinds of zone met: a country's and the open ocean's nautical bands.
+        XCTAssertGreaterThan(land, 5000)
+        XCTAssertGreaterThan(ocean, 5000)
+        let paris = [Coordinate(latitude: 48.8566, longitude: 2.3522)]
+        var zone: [Int32] = [0]
+        paris.withUnsafeBufferPointer { p in zone.withUnsafeMutableBufferPointer { batch.zonesIndexed(p, into: $0) } }
+        XCTAssertEqual(batch.zoneIDs[Int(zone[0])], "Europe/Paris")
     }
 }

@@ -180,6 +180,13 @@ class ResolveTests(unittest.TestCase):
                 if mismatches <= 3:
                     print("differs:", mine, e, file=sys.stderr)
         self.assertEqual(mismatches, 0)
+        # The time zone asked for alone is worked out alone (the zones' index only), and is the same.
+        from geonews.spark import resolve_batches
+
+        alone = next(resolve_batches([pa.RecordBatch.from_arrays([pa.array(lat), pa.array(lon)], names=["lat", "lon"])],
+                                     "lat", "lon", ["time_zone"]))
+        self.assertEqual(alone.schema.names, ["lat", "lon", "time_zone"])
+        self.assertEqual(alone.column(2).to_pylist(), [e[7] for e in expected])
 
     def test_region_and_place_columns_are_those_of_geonews_resolve(self):
         with open(os.environ["GEONEWS_UNIFORM"], newline="") as f:
@@ -299,6 +306,11 @@ class DuckDBTests(unittest.TestCase):
                                "geonews_resolve(lat, lon) r FROM positions ORDER BY id").arrow()
             if not isinstance(got, pa.Table):  # DuckDB 1.4 on gives a reader, read before the next query
                 got = got.read_all()
+            # The zone alone (the zones' index only), and the zone before the country on one chunk
+            # (the chunk's zones, then its whole resolution).
+            alone = self.con.sql("SELECT geonews_time_zone(lat, lon)::VARCHAR z FROM positions ORDER BY id").fetchall()
+            first = self.con.sql("SELECT geonews_time_zone(lat, lon)::VARCHAR z, geonews_country(lat, lon)::VARCHAR c, "
+                                 "geonews_place(lat, lon).geonameid p FROM positions ORDER BY id").fetchall()
             grouped = dict(self.con.sql("SELECT geonews_country(lat, lon), count(*) FROM positions "
                                         "WHERE geonews_country(lat, lon) IN ('FR', 'RU', 'BR') GROUP BY 1").fetchall())
         finally:
@@ -306,6 +318,11 @@ class DuckDBTests(unittest.TestCase):
         expected = geonews.resolve(lat, lon)
         self.assertEqual(got.column("c").to_pylist(), expected.column("country_iso2").cast(pa.string()).to_pylist())
         self.assertEqual(got.column("z").to_pylist(), expected.column("time_zone").cast(pa.string()).to_pylist())
+        self.assertEqual([r[0] for r in alone], got.column("z").to_pylist())
+        self.assertEqual([r[0] for r in first], got.column("z").to_pylist())
+        self.assertEqual([r[1] for r in first], got.column("c").to_pylist())
+        places = geonews.resolve(lat, lon, place=True).column("place_geonameid").to_pylist()
+        self.assertEqual([r[2] for r in first], places)
         r = got.column("r").combine_chunks()
         for name in geonews.COLUMNS:
             column = r.field(name)
@@ -408,6 +425,11 @@ class SparkTests(unittest.TestCase):
         some = pa.Table.from_batches(list(resolve_batches(iter(batches), "la", "lo", ["time_zone", "country_iso2"])))
         self.assertEqual(some.column_names, ["id", "la", "lo", "country_iso2", "time_zone"], "in the columns' own order")
         self.assertEqual(some.column("time_zone").to_pylist(), expected["time_zone"])
+        # Alone, the zone comes from the zones' index only: the same zones, null for the bad rows.
+        alone = pa.Table.from_batches(list(resolve_batches(iter(batches), "la", "lo", ["time_zone"])))
+        self.assertEqual(alone.column("time_zone").to_pylist(), expected["time_zone"])
+        self.assertIsNone(alone.column("time_zone")[5].as_py())
+        self.assertIsNone(alone.column("time_zone")[7].as_py())
         places = pa.Table.from_batches(list(resolve_batches(iter(batches), "la", "lo", ["place_name", "region_name", "time_zone"])))
         self.assertEqual(places.column_names, ["id", "la", "lo", "time_zone", "region_name", "place_name"])
         want = geonews.resolve(lat, lon, region=True, place=True)

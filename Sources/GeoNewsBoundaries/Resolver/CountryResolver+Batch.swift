@@ -47,6 +47,34 @@ extension CountryResolver {
         }
     }
 
+    /// The time zone of every position, written in order to `zones` (its first
+    /// `positions.count` elements; it traps when shorter): ``IndexedResolution/zone`` exactly as
+    /// ``resolveIndexed(_:measuring:into:)`` answers it (an index into ``zoneIDs``, or below 0
+    /// the open ocean's nautical zone). The zone is the region's alone, so only the regions'
+    /// tree is walked, in the same blocks: no land, coast or news marker is read.
+    public func zonesIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into zones: UnsafeMutableBufferPointer<Int32>) {
+        precondition(zones.count >= positions.count, "room for \(zones.count) zones, not \(positions.count)")
+        let e = CountryIndex.edgeNudge
+        withUnsafeTemporaryAllocation(of: PendingDescent.self, capacity: Self.batchBlock) { descents in
+            var start = 0
+            while start < positions.count {
+                let end = min(start + Self.batchBlock, positions.count)
+                fetchDescents(UnsafeBufferPointer(rebasing: positions[start..<end]), into: descents, land: false)
+                for i in start..<end {
+                    let p = positions[i], d = descents[i - start]
+                    let region =
+                        d.ended
+                        ? areas.region(
+                            in: CellSlot(d.areaEnd), longitude: p.longitude, latitude: min(max(p.latitude, -90 + e), 90 - e), gx: d.gx,
+                            gy: d.gy)
+                        : areas.region(at: p)
+                    zones[i] = region.map { Int32(areas.zone(ofRegion: $0)) } ?? IndexedResolution.nauticalZone(longitude: p.longitude)
+                }
+                start = end
+            }
+        }
+    }
+
     /// What a row's fetched descents found: its region, and the land's slot to read when the
     /// answer needs it, from the slots they ended at, without walking the trees again; `nil`
     /// for a row they skipped.
@@ -63,7 +91,10 @@ extension CountryResolver {
     /// Asks the caches for every slot that the lookups of `positions` in ``areas`` and
     /// ``index`` will read, level by level across the rows. Reads only slots already asked for
     /// one level earlier, and changes nothing: an answer does not depend on it.
-    private func fetchDescents(_ positions: UnsafeBufferPointer<Coordinate>, into d: UnsafeMutableBufferPointer<PendingDescent>) {
+    /// With `land` false, only the regions' tree (a row's `land` stays `nil`).
+    private func fetchDescents(
+        _ positions: UnsafeBufferPointer<Coordinate>, into d: UnsafeMutableBufferPointer<PendingDescent>, land: Bool = true
+    ) {
         // Every slot of `d` that this block uses is written before it is read.
         typealias F = CountryIndexFormat
         let e = CountryIndex.edgeNudge
@@ -79,8 +110,9 @@ extension CountryResolver {
             let r = CellTreeWalk.rootIndex(gx: gx, gy: gy)
             d[i] = PendingDescent(
                 gx: gx, gy: gy, area: areas.root.baseAddress! + r, areaShift: F.finestDepth,
-                land: index.root.baseAddress! + r, landShift: F.finestDepth, ended: true)
+                land: land ? index.root.baseAddress! + r : nil, landShift: F.finestDepth, ended: true)
             geonews_prefetch(d[i].area)
+            guard land else { continue }
             geonews_prefetch(d[i].land)
             // The marker grid has the root grid's cells: a row at sea reads its entry.
             if let grid = markerGrid?.finished, let c = MarkerGrid.cells(of: p) {
