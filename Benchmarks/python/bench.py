@@ -4,6 +4,8 @@ each route, ROUNDS times, each after a one-row warm-up call outside the timings:
 
 - `geonews.resolve(lat, lon)`, the six columns, on the default threads (the cores);
 - `geonews.resolve(lat, lon, region=True, place=True)`, with the region and place columns;
+- `geonews.resolve(lat, lon, columns=["time_zone"])`, the time zone alone (like for like with
+  tzfpy), on the default threads and on one;
 - tzfpy's `get_tz(lng, lat)` in a Python loop over the rows (the time zone alone);
 - geopandas `sjoin` (predicate "within", how "left") of the points, built with
   `points_from_xy` inside the timing, against the base map's polygons (Data/basemap.geojson,
@@ -80,6 +82,10 @@ run_rounds({
     "geonews.resolve": lambda: (t := geonews.resolve(lat, lon), f"{t.num_rows - t['country_iso2'].null_count:,} with a country"),
     "geonews.resolve region+place": lambda: (t := geonews.resolve(lat, lon, region=True, place=True),
                                              f"{t.num_rows - t['place_name'].null_count:,} with a place"),
+    "geonews.resolve time zone only": lambda: (t := geonews.resolve(lat, lon, columns=["time_zone"]),
+                                               f"{t.num_rows - t['time_zone'].null_count:,} with a zone"),
+    "geonews.resolve time zone only, threads=1": lambda: (t := geonews.resolve(lat, lon, columns=["time_zone"], threads=1),
+                                                          f"{t.num_rows - t['time_zone'].null_count:,} with a zone"),
 })
 rss, anonymous, mapped, peak = memory()
 print(f"RSS after geonews.resolve of {n:,} rows, holding the inputs and two tables: {rss:.0f} MB "
@@ -110,6 +116,8 @@ zone = ours["time_zone"].cast(pa.string()).fill_null("")
 country = ours["country_iso2"].cast(pa.string()).fill_null("")
 tz = pa.array(first["tzfpy get_tz loop (time zone only)"], pa.string())
 print(f"tzfpy zone = geonews time_zone: {pc.mean(pc.equal(zone, tz)).as_py():.2%} of {n:,} rows")
+alone = first["geonews.resolve time zone only"]["time_zone"].cast(pa.string()).fill_null("")
+print(f"the time zone alone = the whole answer's: {pc.all(pc.equal(alone, zone)).as_py()}")
 joined = next(v for k, v in first.items() if k.startswith("geopandas"))
 joined = joined[~joined.index.duplicated()]  # the first polygon of each point
 theirs = pa.array(joined["iso2"].fillna("").to_numpy(), pa.string())

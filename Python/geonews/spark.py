@@ -9,26 +9,12 @@ writable temporary folder or `GEONEWS_INDEX_DIR`.
 """
 import pyarrow as pa
 
-from . import COLUMNS, PLACE_COLUMNS, REGION_COLUMNS, _answers, _arrays, _floats
+from . import ALL_COLUMNS, _answers, _arrays, _chosen, _floats
 
-# Every column a job can ask for, in the order they are appended (`geonews resolve --region
-# --place`'s), and their Arrow types as Spark takes them: the strings decoded from their
+# The Arrow types of the columns as Spark takes them: the strings decoded from their
 # dictionaries, the GeoNames id as a 64-bit integer (Spark has no unsigned type).
-ALL_COLUMNS = COLUMNS[:5] + REGION_COLUMNS + PLACE_COLUMNS + ["error"]
-ARROW_TYPES = dict(zip(COLUMNS, [pa.string(), pa.string(), pa.string(), pa.float64(), pa.string(), pa.string()]))
-ARROW_TYPES.update({name: pa.string() for name in REGION_COLUMNS + ["place_name"]})
-ARROW_TYPES.update(place_geonameid=pa.int64(), place_distance_km=pa.float64())
-
-
-def _chosen(columns):
-    """`columns` (names among ALL_COLUMNS, in any order) in ALL_COLUMNS' order; the six of
-    `geonews resolve` for None."""
-    if columns is None:
-        return list(COLUMNS)
-    unknown = [c for c in columns if c not in ALL_COLUMNS]
-    if unknown or not columns:
-        raise ValueError(f"columns: {unknown or 'none'} not among {', '.join(ALL_COLUMNS)}")
-    return [c for c in ALL_COLUMNS if c in columns]
+ARROW_TYPES = {name: pa.string() for name in ALL_COLUMNS}
+ARROW_TYPES.update(distance_km=pa.float64(), place_geonameid=pa.int64(), place_distance_km=pa.float64())
 
 
 def resolve_batches(batches, lat, lon, columns=None):

@@ -87,6 +87,32 @@ class ResolveTests(unittest.TestCase):
         self.assertTrue(one.equals(four))
         self.assertGreater(pa.compute.count(one.column("country_iso2")).as_py(), 100_000)
 
+    def test_the_columns_asked_for_are_those_of_the_whole_answer(self):
+        rng = np.random.default_rng(6)
+        lat = np.degrees(np.arcsin(rng.uniform(-1, 1, 300_000)))
+        lon = rng.uniform(-180, 180, 300_000)
+        lat[3], lon[4] = float("nan"), 200.0
+        whole = geonews.resolve(lat, lon, region=True, place=True)
+        zone = geonews.resolve(lat, lon, columns=["time_zone"])
+        self.assertEqual(zone.column_names, ["time_zone"])
+        self.assertTrue(zone.column("time_zone").equals(whole.column("time_zone")))
+        self.assertIsNone(zone.column("time_zone")[3].as_py())
+        some = geonews.resolve(lat, lon, columns=["error", "place_name", "country_iso2", "time_zone"], threads=2)
+        self.assertEqual(some.column_names, ["country_iso2", "time_zone", "place_name", "error"], "in ALL_COLUMNS' order")
+        for name in some.column_names:
+            self.assertTrue(some.column(name).equals(whole.column(name)), name)
+        self.assertEqual(geonews.ALL_COLUMNS, geonews.COLUMNS[:5] + geonews.REGION_COLUMNS + geonews.PLACE_COLUMNS + ["error"])
+        with self.assertRaisesRegex(ValueError, r"columns: \['zone'\] not among"):
+            geonews.resolve(lat, lon, columns=["zone"])
+        with self.assertRaisesRegex(ValueError, "columns: none not among"):
+            geonews.resolve(lat, lon, columns=[])
+        with self.assertRaisesRegex(TypeError, "a list of names, not the string 'time_zone'"):
+            geonews.resolve(lat, lon, columns="time_zone")
+        with self.assertRaisesRegex(ValueError, "not with region= or place="):
+            geonews.resolve(lat, lon, columns=["time_zone"], region=True)
+        df = pd.DataFrame({"lat": lat[:10], "lon": lon[:10]})
+        self.assertEqual(list(geonews.resolve_df(df, columns=["time_zone"]).columns), ["lat", "lon", "time_zone"])
+
     def test_pandas(self):
         df = pd.DataFrame({"id": [1, 2], "latitude": [48.8566, 0.0], "longitude": [2.3522, -30.0]})
         out = geonews.resolve_df(df, lat="latitude", lon="longitude")
