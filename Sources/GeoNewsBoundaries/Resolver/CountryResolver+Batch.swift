@@ -51,7 +51,8 @@ extension CountryResolver {
     /// `positions.count` elements; it traps when shorter): ``IndexedResolution/zone`` exactly as
     /// ``resolveIndexed(_:measuring:into:)`` answers it (an index into ``zoneIDs``, or below 0
     /// the open ocean's nautical zone). The zone is the region's alone, so only the regions'
-    /// tree is walked, in the same blocks: no land, coast or news marker is read.
+    /// tree is walked, in the same blocks: no land, coast or news marker is read. The positions
+    /// are valid ones, as for the batch (``/GeoNewsGeodesy/Coordinate/validated(latitude:longitude:)``).
     public func zonesIndexed(_ positions: UnsafeBufferPointer<Coordinate>, into zones: UnsafeMutableBufferPointer<Int32>) {
         precondition(zones.count >= positions.count, "room for \(zones.count) zones, not \(positions.count)")
         let e = CountryIndex.edgeNudge
