@@ -314,6 +314,9 @@ class DuckDBTests(unittest.TestCase):
         self.assertEqual([r[1] for r in rows], [None] * 6 + ["FR", None, None, "AQ", None])
         self.assertEqual([r[2] for r in rows], [None] * 6 + ["Europe/Paris", None] + [geonews.resolve([v], [w])["time_zone"][0].as_py()
                                                                                      for v, w in ((90.0, 180.0), (-90.0, -180.0), (0.0, 0.0))])
+        # Alone, the zone takes the zones' index only: the same NULLs for the same bad rows.
+        alone = self.con.sql("SELECT geonews_time_zone(lat, lon) FROM bad ORDER BY id").fetchall()
+        self.assertEqual([r[0] for r in alone], [r[2] for r in rows])
         errors = [r[3] and r[3]["error"] for r in rows]
         self.assertEqual(errors, ["latitude 91.0 is outside -90…90", "latitude nan is not a finite number",
                                   "longitude 181.0 is outside -180…180", "longitude inf is not a finite number",
