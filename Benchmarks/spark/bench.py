@@ -1,9 +1,9 @@
-"""geonews in Spark local[2] through mapInArrow (the six columns, and the time zone alone),
-beside tzfpy through mapInArrow (the time zone alone, get_tz per row), beside `geonews
-resolve` as an RDD.pipe stage, and beside the floor of mapInArrow itself (a function that
-returns its batches untouched), on the same N positions uniform over the sphere generated in
-Spark (seeded). Each route's rows are counted after a full pass; prints the seconds and rows
-per second of each, ROUNDS times.
+"""geonews in Spark local[2] through mapInArrow (the six columns, the time zone alone, and all
+twelve columns with the region's and the place's), beside tzfpy through mapInArrow (the time
+zone alone, get_tz per row), beside `geonews resolve` as an RDD.pipe stage, and beside the
+floor of mapInArrow itself (a function that returns its batches untouched), on the same N
+positions uniform over the sphere generated in Spark (seeded). Each route's rows are counted
+after a full pass; prints the seconds and rows per second of each, ROUNDS times.
 
 usage: bench.py GEONEWS_BINARY N ROUNDS
 """
@@ -16,6 +16,7 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import StringType, StructField, StructType
 
+from geonews import ALL_COLUMNS
 from geonews.spark import resolve
 
 binary, n, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -45,6 +46,7 @@ routes = {
     "mapInArrow floor (the batches returned as they come)": lambda: df.mapInArrow(identity_batches, df.schema).count(),
     "geonews mapInArrow (the six columns)": lambda: resolve(df).count(),
     "geonews mapInArrow (time zone only)": lambda: resolve(df, columns=["time_zone"]).count(),
+    "geonews mapInArrow (all twelve columns: with the region and the place)": lambda: resolve(df, columns=ALL_COLUMNS).count(),
     "tzfpy mapInArrow (time zone only)": lambda: df.mapInArrow(tzfpy_batches, tz_schema).count(),
     "geonews resolve as RDD.pipe": lambda: df.rdd.map(lambda r: f"{r.id},{r.lat!r},{r.lon!r}")
                                              .pipe(f"{binary} resolve --no-header --lat-col 2 --lon-col 3 --no-progress --workers 1 -").count(),

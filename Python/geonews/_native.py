@@ -110,6 +110,9 @@ class Library:
         # The distinct codes and zone ids the columns index (geonews_resolve_columns).
         self.codes = [lib.geonews_code(self.handle, k).decode() for k in range(lib.geonews_code_count(self.handle))]
         self.zone_names = [lib.geonews_zone_name(self.handle, k).decode() for k in range(lib.geonews_zone_name_count(self.handle))]
+        # The Arrow arrays of these names and of the place tables' (geonews/__init__.py's
+        # `_names`), each made at its first use and shared by every column after.
+        self.arrow_names = {}
 
     def resolve_columns(self, lat, lon, columns):
         """Resolves `lat` and `lon` into `columns` (some of COLUMN_TYPES' arrays, of their
