@@ -113,6 +113,8 @@ class Library:
         # The Arrow arrays of these names and of the place tables' (geonews/__init__.py's
         # `_names`), each made at its first use and shared by every column after.
         self.arrow_names = {}
+        # The pandas dtypes over those arrays (`_pandas_values`), likewise.
+        self.pandas_dtypes = {}
 
     def resolve_columns(self, lat, lon, columns):
         """Resolves `lat` and `lon` into `columns` (some of COLUMN_TYPES' arrays, of their

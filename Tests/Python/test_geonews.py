@@ -136,6 +136,23 @@ class ResolveTests(unittest.TestCase):
         self.assertEqual(list(df.columns), ["id", "latitude", "longitude"], "the input is left as it was")
         with self.assertRaisesRegex(KeyError, "no column 'lat'"):
             geonews.resolve_df(df)
+        # The categoricals are Arrow's own conversion, over the whole dictionary, with one dtype
+        # per dictionary for the process: two calls' columns share it.
+        many = pd.DataFrame({"lat": [48.8566, 45.764, float("nan"), 0.0], "lon": [2.3522, 4.8357, 1.0, -30.0]})
+        first = geonews.resolve_df(many, region=True, place=True)
+        again = geonews.resolve_df(many.iloc[:1], region=True, place=True)
+        table = geonews.resolve(many["lat"], many["lon"], region=True, place=True)
+        for name in table.column_names:
+            arrow = table.column(name).to_pandas()
+            if isinstance(arrow.dtype, pd.CategoricalDtype):
+                self.assertIs(first[name].dtype, again[name].dtype, name)
+                self.assertEqual(list(first[name].cat.categories), list(arrow.cat.categories), name)
+                self.assertEqual(first[name].cat.codes.tolist(), arrow.cat.codes.tolist(), name)
+            else:
+                self.assertEqual(first[name].astype(object).where(first[name].notna(), None).tolist(),
+                                 arrow.astype(object).where(arrow.notna(), None).tolist(), name)
+        self.assertEqual(first["place_name"].tolist()[:2], ["Paris 04 Hôtel-de-Ville", "Lyon 01"])
+        self.assertGreater(len(first["place_name"].cat.categories), 100_000)
 
     def test_polars(self):
         import polars as pl
