@@ -39,6 +39,20 @@ final class TableBuildTests: XCTestCase {
         XCTAssertEqual(after.suggestion.country.iso2, plain.resolve(atSea).suggestion.country.iso2)
     }
 
+    func testTheWaitReturnsOnlyOnceTheTableIsPublished() {
+        // The build keeps the table, then asks for its storage (slowly here), then publishes it.
+        let build = TableBuild(
+            { HeldBytes(count: 64) },
+            storage: { table in
+                usleep(200_000)
+                return table.bytes
+            })
+        XCTAssertNil(build.builtTable, "the first look starts the build and finds no table yet")
+        let table = build.waitForTable()
+        XCTAssertIdentical(build.builtTable, table, "what the wait returned is what lookups see")
+        XCTAssertEqual(build.finished?.count, 64)
+    }
+
     func testABatchOfPositionsOnLandNeverBuildsTheMarkerGrid() throws {
         let plain = try TestData.resolver()
         let batch = CountryResolver(
@@ -49,4 +63,18 @@ final class TableBuildTests: XCTestCase {
         XCTAssertFalse(try XCTUnwrap(batch.markerGrid).hasStarted, "every position is in a news country")
         XCTAssertNil(batch.borderTableBuild, "a batch without border distances has no border table")
     }
+}
+
+/// A table of `count` bytes of its own, for ``TableBuild``'s tests.
+private final class HeldBytes: @unchecked Sendable {
+    // Sendable: the bytes are written once, at init, and only read after.
+    let bytes: UnsafeRawBufferPointer
+
+    init(count: Int) {
+        let b = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 8)
+        b.initializeMemory(as: UInt8.self, repeating: 7)
+        bytes = UnsafeRawBufferPointer(b)
+    }
+
+    deinit { bytes.deallocate() }
 }

@@ -53,11 +53,14 @@ public final class TableBuild<Table: Sendable>: Sendable {
         }
     }
 
-    /// The table once it is built, for tests and callers that can wait.
+    /// The table once it is built and published, for tests and callers that can wait: from its
+    /// return, ``builtTable`` and the lookups have it too. (The build keeps the table before it
+    /// publishes the storage; returning at the first, a caller could still find ``builtTable``
+    /// `nil`, as a loaded machine once showed.)
     public func waitForTable() -> Table {
         startIfIdle()
         while true {
-            if let t = table.withLock({ $0 }) { return t }
+            if storage.load(ordering: .acquiring) != 0, let t = table.withLock({ $0 }) { return t }
             usleep(1000)
         }
     }
