@@ -31,6 +31,9 @@ public final class AreaIndex: @unchecked Sendable {
     let path: String
     /// The regions' own polygons, for points within rounding of a leaf's edge.
     let areas: CountryAreaFile?
+    /// Per region of ``areas``, its polygons' edge runs, when the index was opened for a build
+    /// that settles many points near edges (``ExactPolygonTest/EdgeRuns``).
+    private let edgeRuns: [ExactPolygonTest.EdgeRuns]?
 
     /// Maps `area-index.bin` and checks its header: magic, version, the catalogue's and the
     /// zones' identity, and that every section lies inside the file. The checksum over every
@@ -47,12 +50,22 @@ public final class AreaIndex: @unchecked Sendable {
         try self.init(bytes: file.bytes, owner: file, path: path, catalogueIDs: catalogueIDs, zoneIDs: zoneIDs, areas: areas)
     }
 
+    /// - Parameter edgeRuns: index the edges of `areas`' polygons first (a second or so, a few
+    ///   MB), for a build that settles many points near the regions' edges; the answers are the
+    ///   same.
     package init(
         bytes b: UnsafeRawBufferPointer, owner: AnyObject?, path: String, catalogueIDs: [String], zoneIDs: [String],
-        areas: CountryAreaFile?
+        areas: CountryAreaFile?, edgeRuns: Bool = false
     ) throws(DataError) {
         self.owner = owner
         self.areas = areas
+        if edgeRuns, let areas {
+            var runs: [ExactPolygonTest.EdgeRuns] = []
+            for r in 0..<areas.count { runs.append(ExactPolygonTest.EdgeRuns(wkb: try areas.wkb(r))) }
+            self.edgeRuns = runs
+        } else {
+            self.edgeRuns = nil
+        }
         self.path = path
         bytes = b
         typealias F = AreaIndexFormat
@@ -229,7 +242,13 @@ public final class AreaIndex: @unchecked Sendable {
     @inline(never)
     func exactlyContains(_ group: AreaLeafGroup, longitude: Double, latitude: Double, x: Double, y: Double) -> Bool {
         if let areas, let wkb = try? areas.wkb(group.region) {
-            return withExtendedLifetime(areas) { ExactPolygonTest.contains(wkb: wkb, x: longitude, y: latitude) }
+            return withExtendedLifetime(areas) {
+                if let edgeRuns {
+                    ExactPolygonTest.contains(wkb: wkb, x: longitude, y: latitude, runs: edgeRuns[group.region])
+                } else {
+                    ExactPolygonTest.contains(wkb: wkb, x: longitude, y: latitude)
+                }
+            }
         }
         let v = group.vertices, mask = AreaIndexFormat.coordinateMask
         var inside = false

@@ -6,18 +6,44 @@ enum ExactPolygonTest {
     /// Even–odd containment in a little-endian WKB Polygon or MultiPolygon (the blobs of
     /// `boundaries.bin`). Walks the bytes in place; allocates nothing.
     static func contains(wkb: UnsafeRawBufferPointer, x: Double, y: Double) -> Bool {
+        var inside = false
+        forEachRing(wkb) { ring, count in
+            if ringParity(x: x, y: y, ring: ring, count: count) { inside.toggle() }
+        }
+        return inside
+    }
+
+    /// ``contains(wkb:x:y:)`` with the polygon's ``EdgeRuns``: the runs of edges that cannot
+    /// cross the ray are skipped, so the answer is the same, from a fraction of the edges.
+    static func contains(wkb: UnsafeRawBufferPointer, x: Double, y: Double, runs: EdgeRuns) -> Bool {
+        var inside = false, run = 0
+        forEachRing(wkb) { ring, count in
+            EdgeRuns.forEachRun(ofRingOf: count) { first, last in
+                defer { run += 1 }
+                // No edge of the run spans y (half-open, as the test), or every vertex lies west
+                // of the point, so that no edge crosses the ray: the run toggles nothing.
+                guard y >= runs.south[run], y < runs.north[run], runs.east[run] >= x else { return }
+                if ringParity(x: x, y: y, ring: ring + first &* 16, count: last - first + 1) { inside.toggle() }
+            }
+        }
+        return inside
+    }
+
+    /// The rings of a little-endian WKB Polygon or MultiPolygon, in order: each ring's first
+    /// (x, y) pair and its number of pairs.
+    @inline(__always)
+    static func forEachRing(_ wkb: UnsafeRawBufferPointer, _ body: (UnsafeRawPointer, Int) -> Void) {
         var offset = 0
         func u32() -> Int {
             defer { offset += 4 }
             return Int(UInt32(littleEndian: wkb.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         }
-        var inside = false
         func polygon() {
             offset += 1  // byte order (always little-endian here)
             _ = u32()  // type 3
             for _ in 0..<u32() {
                 let count = u32()
-                if ringParity(x: x, y: y, ring: wkb.baseAddress! + offset, count: count) { inside.toggle() }
+                body(wkb.baseAddress! + offset, count)
                 offset += count * 16
             }
         }
@@ -28,7 +54,47 @@ enum ExactPolygonTest {
             offset = 0
             polygon()
         }
-        return inside
+    }
+
+    /// A WKB polygon's edges in runs of up to ``length`` consecutive edges of a ring, with
+    /// each run's least and greatest y and greatest x, in the order ``forEachRing(_:_:)`` and
+    /// ``forEachRun(ofRingOf:_:)`` give them. For a build that tests many points against the
+    /// same large polygons (an ocean's region has millions of vertices); a lookup tests too few
+    /// to pay for them.
+    struct EdgeRuns: Sendable {
+        static let length = 32
+        private(set) var south: [Double] = [], north: [Double] = [], east: [Double] = []
+
+        init(wkb: UnsafeRawBufferPointer) {
+            ExactPolygonTest.forEachRing(wkb) { ring, count in
+                Self.forEachRun(ofRingOf: count) { first, last in
+                    var s = Double.infinity, n = -Double.infinity, e = -Double.infinity
+                    for i in first...last {
+                        let x = ring.loadUnaligned(fromByteOffset: i * 16, as: Double.self)
+                        let y = ring.loadUnaligned(fromByteOffset: i * 16 + 8, as: Double.self)
+                        s = min(s, y)
+                        n = max(n, y)
+                        e = max(e, x)
+                    }
+                    south.append(s)
+                    north.append(n)
+                    east.append(e)
+                }
+            }
+        }
+
+        /// The runs of a ring of `count` vertices: the first and last vertex of each (a run of
+        /// edges first..<last shares its last vertex with the next run's first).
+        @inline(__always)
+        static func forEachRun(ofRingOf count: Int, _ body: (_ first: Int, _ last: Int) -> Void) {
+            let edges = max(count - 1, 0)
+            var first = 0
+            while first < edges {
+                let last = min(first + length, edges)
+                body(first, last)
+                first = last
+            }
+        }
     }
 
     /// True when a horizontal ray from (x, y) eastwards crosses the closed ring of `count`
