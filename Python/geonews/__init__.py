@@ -240,6 +240,7 @@ def _pandas_values(column):
         dtype = dtypes.setdefault(key, pd.CategoricalDtype(array.dictionary.to_pandas(), ordered=False))
     return pd.Categorical.from_codes(array.indices.fill_null(-1).to_numpy(), dtype=dtype)
 
+
 def locate(lat, lon, *, language=None):
     """Everything GeoNews knows of one position, as a dict with the keys of `geonews --json`
     (headlines aside): `country`, `suggestion` (`iso2`, `name`, `reason`, `distanceKm`,

@@ -60,7 +60,7 @@ public final class TableBuild<Table: Sendable>: Sendable {
     public func waitForTable() -> Table {
         startIfIdle()
         while true {
-            if storage.load(ordering: .acquiring) != 0, let t = table.withLock({ $0 }) { return t }
+            if let t = builtTable { return t }
             usleep(1000)
         }
     }
