@@ -69,10 +69,18 @@ extension DataDirectory {
     /// by side, on two threads, in about a second; when one fails, the other is still installed,
     /// and the error names the pack that failed (the area pack when both do).
     ///
-    /// - Parameter folder: the folder to hold `area-index.bin`; `nil` for the cache folder.
+    /// What it writes leaves the page cache once on disk, and a check of files already there
+    /// leaves the cache as it found it (see ``/GeoNewsData/PageCache``): a batch or a server then
+    /// holds resident only the pages of the indexes its lookups read.
+    ///
+    /// - Parameters:
+    ///   - folder: the folder to hold `area-index.bin`; `nil` for the cache folder.
+    ///   - keepingCache: leave the pages the check of installed files reads in the page cache,
+    ///     for a caller that maps the indexes right after and checks them at every open (the C
+    ///     library).
     /// - Returns: the path of the checked `area-index.bin`.
     @discardableResult
-    public func installAreaIndex(into folder: String? = nil) throws(DataError) -> String {
+    public func installAreaIndex(into folder: String? = nil, keepingCache: Bool = false) throws(DataError) -> String {
         let record = try AreaIndexRecord.load(from: self)
         let chosen: String
         if let folder { chosen = folder } else { chosen = try areaIndexCacheFolder() }
@@ -83,8 +91,9 @@ extension DataDirectory {
             Self.readable(file(LandIndexFormat.recordName))
             ? try AreaIndexRecord.load(from: self, recordName: LandIndexFormat.recordName) : nil
         let landTarget = chosen + "/" + LandIndexFormat.fileName
-        let areaReady = Self.holds(target, record, headerSize: AreaIndexFormat.headerSize)
-        let landReady = land.map { land in Self.holds(landTarget, land, headerSize: CountryIndexFormat.headerSize) } ?? true
+        let areaReady = Self.holds(target, record, headerSize: AreaIndexFormat.headerSize, keepingCache: keepingCache)
+        let landReady =
+            land.map { land in Self.holds(landTarget, land, headerSize: CountryIndexFormat.headerSize, keepingCache: keepingCache) } ?? true
         if areaReady && landReady { return target }
         try Self.makeFolders(chosen)
         Self.removeAbandonedPartials(in: chosen)
@@ -103,11 +112,13 @@ extension DataDirectory {
     /// bytes after its header of `headerSize`). Each window the checksum has read is dropped
     /// from the resident set behind it: a process that checks its indexes at every open (a
     /// library's, a Spark worker's) does not hold their whole size for it.
-    private static func holds(_ path: String, _ record: AreaIndexRecord, headerSize: Int) -> Bool {
-        guard let existing = try? MappedFile(path: path) else { return false }
-        return withExtendedLifetime(existing) {
-            let bytes = existing.bytes
-            guard bytes.count == record.bytes else { return false }
+    ///
+    /// The pages the check reads into the page cache leave it after (``/GeoNewsData/PageCache``),
+    /// unless `keepingCache`: a process that maps the index next (a library's, opened by each
+    /// Spark worker in turn) reads them from the cache instead of the disk.
+    private static func holds(_ path: String, _ record: AreaIndexRecord, headerSize: Int, keepingCache: Bool) -> Bool {
+        guard let existing = try? MappedFile(path: path), existing.bytes.count == record.bytes else { return false }
+        func check(_ bytes: UnsafeRawBufferPointer) -> Bool {
             var sum = RunningChecksum(skipping: headerSize)
             var start = 0
             while start < bytes.count {
@@ -118,6 +129,7 @@ extension DataDirectory {
             }
             return AreaIndexPack.hex(sum.value) == record.checksum
         }
+        return withExtendedLifetime(existing) { keepingCache ? check(existing.bytes) : PageCache.leavingAsFound(existing, check) }
     }
 
     private static func readable(_ path: String) -> Bool { access(path, R_OK) == 0 }
@@ -230,7 +242,13 @@ extension PackFormat {
                     path: pack, reason: "the rebuilt index's checksum \(AreaIndexPack.hex(sum)) is not the recorded \(record.checksum)")
             }
             isOpen = false
-            guard fchmod(out, 0o644) == 0, fsync(out) == 0, close(out) == 0 else {
+            guard fchmod(out, 0o644) == 0, fsync(out) == 0 else {
+                close(out)
+                throw .unreadable(path: target, reason: "cannot write (\(String(cString: strerror(errno))))")
+            }
+            // On disk now: the index's lookups bring back the pages they read (see installAreaIndex).
+            PageCache.drop(descriptor: out)
+            guard close(out) == 0 else {
                 throw .unreadable(path: target, reason: "cannot write (\(String(cString: strerror(errno))))")
             }
             guard rename(partial, target) == 0 else {

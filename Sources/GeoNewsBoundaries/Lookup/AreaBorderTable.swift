@@ -23,15 +23,17 @@ public final class AreaBorderTable: @unchecked Sendable {
         let nodes = UnsafeMutableBufferPointer<Int16>.allocate(capacity: index.nodes.count)
         nodes.initialize(repeating: -1)
         let root = UnsafeMutableBufferPointer<Int16>.allocate(capacity: index.root.count)
-        for i in 0..<index.root.count {
-            root[i] = Self.wholeCountry(index.root[i], index, nodes)
-            // The scan reads every leaf (79 MB): give the pages back every 30 rows of root
-            // cells, so that the resident set never holds the whole file.
-            if (i + 1) % (30 * CountryIndexFormat.rootColumns) == 0 { index.releaseResidentPages() }
+        // The scan reads every leaf (79 MB): the pages go back every 30 rows of root cells, so
+        // that the resident set never holds the whole file, and leave the page cache after.
+        index.scanningWhole {
+            for i in 0..<index.root.count {
+                root[i] = Self.wholeCountry(index.root[i], index, nodes)
+                if (i + 1) % (30 * CountryIndexFormat.rootColumns) == 0 { index.releaseResidentPages() }
+            }
+            index.releaseResidentPages()
         }
         self.root = UnsafeBufferPointer(root)
         self.nodes = UnsafeBufferPointer(nodes)
-        index.releaseResidentPages()
     }
 
     /// Where the table keeps its entries (for ``TableBuild``).

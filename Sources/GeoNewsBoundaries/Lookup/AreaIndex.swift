@@ -46,7 +46,7 @@ public final class AreaIndex: @unchecked Sendable {
     ///   - areas: the regions' own polygons, to settle points within rounding of an edge
     ///     exactly; without them such points are settled on the leaf's rings.
     public convenience init(path: String, catalogueIDs: [String], zoneIDs: [String], areas: CountryAreaFile? = nil) throws(DataError) {
-        let file = try MappedFile(path: path)
+        let file = try MappedFile(path: path, access: .random)
         try self.init(bytes: file.bytes, owner: file, path: path, catalogueIDs: catalogueIDs, zoneIDs: zoneIDs, areas: areas)
     }
 
@@ -119,6 +119,16 @@ public final class AreaIndex: @unchecked Sendable {
     /// ``/GeoNewsData/MappedFile/releaseResidentPages()``); lookups touch only the pages they need.
     func releaseResidentPages() {
         (owner as? MappedFile)?.releaseResidentPages()
+    }
+
+    /// Runs `scan`, which reads every page of the index, reading ahead, and leaves the page cache
+    /// as it found it (``/GeoNewsData/PageCache/leavingAsFound(_:_:)``): the lookups after it
+    /// read their own pages, one fault each, as before it.
+    func scanningWhole<T>(_ scan: () -> T) -> T {
+        guard let file = owner as? MappedFile else { return scan() }
+        file.advise(.normal)
+        defer { file.advise(.random) }
+        return PageCache.leavingAsFound(file) { _ in scan() }
     }
 
     /// The catalogue index of region `r`'s country, `nil` for the open ocean.

@@ -53,7 +53,7 @@ public final class CountryIndex: @unchecked Sendable {
     public init(path: String, catalogueIDs: [String], boundaries: BoundaryFile? = nil) throws(DataError) {
         self.path = path
         self.boundaries = boundaries
-        let f = try MappedFile(path: path)
+        let f = try MappedFile(path: path, access: .random)
         file = f
         let b = f.bytes
         typealias F = CountryIndexFormat

@@ -48,11 +48,13 @@ public final class PlaceIndex: @unchecked Sendable {
     /// ``load(from:)`` with the two paths named.
     public static func load(source: String, index: String) throws(DataError) -> PlaceIndex {
         let identity = try PlaceIndexBuild.identity(ofSource: source)
-        if let file = try? MappedFile(path: index), let built = try? PlaceIndex(mapped: file), built.matches(identity) {
+        // A search reads a few scattered pages: mapped as the area index is.
+        func mapped() -> MappedFile? { try? MappedFile(path: index, access: .random) }
+        if let file = mapped(), let built = try? PlaceIndex(mapped: file), built.matches(identity) {
             return built
         }
         let bytes = try PlaceIndexBuild.build(source: source)
-        if DerivedFile.store(bytes, at: index), let file = try? MappedFile(path: index) { return try PlaceIndex(mapped: file) }
+        if DerivedFile.store(bytes, at: index), let file = mapped() { return try PlaceIndex(mapped: file) }
         return try PlaceIndex(copying: bytes, path: source)
     }
 

@@ -27,7 +27,9 @@ struct DataInstallCommand: AsyncParsableCommand {
             Writes area-index.bin and land-index.bin to $XDG_CACHE_HOME/geonews/<data id>/ (else \
             ~/.cache/geonews/<data id>/), the data id being the checksum Data/area-index.json records. Nothing \
             is downloaded. Each file is checked against its record (Data/area-index.json, Data/land-index.json) \
-            before it is renamed into place; an index already there and intact is kept. Beside them, \
+            before it is renamed into place; an index already there and intact is kept. What is written \
+            leaves the page cache once on disk, and checking an index already there leaves the cache as \
+            it was: a run then holds only the pages of the indexes it reads. Beside them, \
             places.bin: GeoNames' places of Data/places.tsv.gz for the nearest town (built in under a \
             second; kept while it matches that file's gzip checksum), and region-edges.bin: the edges of \
             Data/regions.bin by band and by cell, for answering many positions (about 0.1 s; kept while it \
