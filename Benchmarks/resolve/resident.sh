@@ -11,7 +11,7 @@
 # run after the install is timed apart (its index pages come from the disk); then ROUNDS rounds
 # of four runs: one worker and the default workers, each without and with --region --place.
 # Printed per run: wall seconds, peak RSS (/usr/bin/time), major faults; after the install, how
-# many pages of each index the page cache holds (mincore). Generated files live in
+# many pages of each index the page cache holds (Scripts/page_cache.py). Generated files live in
 # Benchmarks/out/resident (git-ignored).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,21 +39,6 @@ if [ -n "${BEFORE:-}" ]; then
     binaries=("$BEFORE" "$GEONEWS")
 fi
 
-cached() {  # cached FILE → "cached pages/pages"
-    python3 - "$1" <<'EOF'
-import ctypes, mmap, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-libc.mmap.restype = ctypes.c_void_p
-fd = os.open(sys.argv[1], os.O_RDONLY)
-size = os.fstat(fd).st_size
-addr = libc.mmap(None, ctypes.c_size_t(size), mmap.PROT_READ, mmap.MAP_PRIVATE, fd, 0)
-pages = (size + 4095) // 4096
-vector = (ctypes.c_ubyte * pages)()
-assert libc.mincore(ctypes.c_void_p(addr), ctypes.c_size_t(size), vector) == 0
-print(f"{sum(v & 1 for v in vector)}/{pages}")
-EOF
-}
-
 run() {  # run LABEL BINARY WHAT ARGS… → one line
     local label=$1 binary=$2 what=$3
     shift 3
@@ -71,7 +56,7 @@ for i in "${!labels[@]}"; do
     cp -r Data "$OUT/$label/Data"
     XDG_CACHE_HOME="$OUT/$label/cache" "${binaries[$i]}" data install --data "$OUT/$label/Data" >/dev/null
     folder=$(dirname "$(XDG_CACHE_HOME="$OUT/$label/cache" "${binaries[$i]}" data path --data "$OUT/$label/Data")")
-    echo "$label: installed; page cache holds area-index.bin $(cached "$folder/area-index.bin"), land-index.bin $(cached "$folder/land-index.bin") pages"
+    echo "$label: installed; $(python3 Scripts/page_cache.py "$folder/area-index.bin" "$folder/land-index.bin" | paste -sd ';' | sed 's/;/; /')"
     run "$label" "${binaries[$i]}" "first run after the install, 1 worker" --workers 1
 done
 for round in $(seq "$ROUNDS"); do

@@ -15,6 +15,14 @@ check "Scripts/package-deb builds a package lintian finds no error in" test -f "
 [ -f "$deb" ] || finish
 dpkg -r geonews >/dev/null 2>&1 || true
 check "dpkg -i installs it" dpkg -i "$deb"
+# postinst drops the indexes from the page cache: a lookup's fault would map the cached pages
+# around it, and a batch would hold most of both files resident.
+leaves_indexes_uncached() {
+  python3 Scripts/page_cache.py --below 1 /usr/share/geonews/Data/area-index.bin /usr/share/geonews/Data/land-index.bin \
+    | sed 's/^/      /'
+  return "${PIPESTATUS[0]}"
+}
+check "postinst leaves the area and land indexes out of the page cache" leaves_indexes_uncached
 
 elsewhere="$(mktemp -d)"
 chmod 0755 "$elsewhere"  # nobody runs the server below it
