@@ -23,10 +23,12 @@ public enum PageCache {
 
     /// Runs `scan` over `file`'s bytes, then drops from the page cache the pages of the file
     /// that were not cached before it: a check that reads a whole index leaves the cache as it
-    /// found it. Pages cached before, by another process or an earlier run, stay.
+    /// found it. Pages cached before, by another process or an earlier run, stay. The scan's
+    /// pages leave this process's resident set first (a mapped page is not dropped).
     public static func leavingAsFound<T>(_ file: MappedFile, _ scan: (UnsafeRawBufferPointer) -> T) -> T {
         let before = residency(of: file)
         let result = scan(file.bytes)
+        file.releaseResidentPages()
         guard let before else { return result }
         let fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return result }

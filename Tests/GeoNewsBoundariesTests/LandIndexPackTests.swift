@@ -152,11 +152,16 @@ final class LandIndexPackTests: XCTestCase {
     /// A data folder holding the hand-made area index's pack and the tiny land's, each with
     /// its record, and the two indexes as they should come out.
     private func bothPacks() throws -> (dir: DataDirectory, area: [UInt8], land: [UInt8]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("packs-\(UUID().uuidString)").path
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return try Self.writeBothPacks(into: folder)
+    }
+
+    /// ``bothPacks()`` in `folder` (made if missing, left for the caller to remove).
+    static func writeBothPacks(into folder: String) throws -> (dir: DataDirectory, area: [UInt8], land: [UInt8]) {
         let area = AreaIndexPackTests.handMadeIndex()
         let land = try Self.tinyLand().bytes
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("packs-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
         let dir = DataDirectory(path: folder)
         func write(_ bytes: [UInt8], _ name: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: dir.file(name))) }
         try write(Array(AreaIndexRecord(of: area).json.utf8), AreaIndexRecord.recordName)
