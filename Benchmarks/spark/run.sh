@@ -4,6 +4,7 @@
 # and runs Benchmarks/spark/bench.py. Needs Java 17 (openjdk-17-jre-headless) and PyPI.
 #
 #   Benchmarks/spark/run.sh [N] [ROUNDS]        # 10,000,000 positions, 2 rounds by default
+#   ROUTES=floor,zone,tzfpy WARMUP=3 Benchmarks/spark/run.sh 10000000 6   # those routes, after a warm-up (bench.py)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
