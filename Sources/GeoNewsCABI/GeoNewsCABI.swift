@@ -67,9 +67,8 @@ private func openHandle(_ path: UnsafePointer<CChar>?, _ indexFolder: String?, _
         let data: DataDirectory
         if let path { data = DataDirectory(path: String(cString: path)) } else { data = try DataDirectory.locate() }
         if let indexFolder {
-            // That folder alone: made and filled from the packs when it does not hold them. Each
-            // open checks it whole: the pages stay cached for the next open (a Spark worker's).
-            try data.installAreaIndex(into: indexFolder, keepingCache: true)
+            // That folder alone: made and filled from the packs when it does not hold them.
+            try data.installAreaIndex(into: indexFolder)
         } else if access(data.areaIndexFolder + "/" + AreaIndexRecord.fileName, R_OK) != 0 {
             // Where the resolver reads the indexes, unpacked into the cache on a first run.
             try data.installAreaIndex()
