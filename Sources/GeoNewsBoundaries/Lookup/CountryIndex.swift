@@ -50,10 +50,14 @@ public final class CountryIndex: @unchecked Sendable {
     ///   - boundaries: the original polygons (`boundaries.bin`), used to settle the rare point
     ///     within rounding of a clipped edge exactly; without them such a point is settled on
     ///     the clipped rings with exact arithmetic.
-    public init(path: String, catalogueIDs: [String], boundaries: BoundaryFile? = nil) throws(DataError) {
+    ///   - access: how its pages are read: the resolver's land index `.random` (see
+    ///     ``/GeoNewsData/MappedFile/Access``), a build's or a check's scans `.normal`.
+    public init(
+        path: String, catalogueIDs: [String], boundaries: BoundaryFile? = nil, access: MappedFile.Access = .normal
+    ) throws(DataError) {
         self.path = path
         self.boundaries = boundaries
-        let f = try MappedFile(path: path, access: .random)
+        let f = try MappedFile(path: path, access: access)
         file = f
         let b = f.bytes
         typealias F = CountryIndexFormat

@@ -136,7 +136,7 @@ public final class CountryResolver: IndexedCountryResolving, Sendable {
         // layout, beside the area index. Its vertices are its own (rounded to 2^-16°), so a
         // point within rounding of a clipped edge is settled on its rings, not on Natural
         // Earth's polygons.
-        let index = try CountryIndex(path: build + "/" + LandIndexFormat.fileName, catalogueIDs: ids)
+        let index = try CountryIndex(path: build + "/" + LandIndexFormat.fileName, catalogueIDs: ids, access: .random)
         return CountryResolver(catalogue: catalogue, index: index, areas: areas, zoneIDs: zones, options: options)
     }
 
