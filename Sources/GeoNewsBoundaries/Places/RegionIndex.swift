@@ -58,8 +58,10 @@ public final class RegionIndex: @unchecked Sendable {
     private let countryKeys: [String: Int]
     /// Per country key: the country's parts.
     private let countryParts: [[Int32]]
-    /// Per country key: the two bytes of its code, as its regions' lines start.
-    private let countryCodes: [(UInt8, UInt8)]
+    /// Per part: its region and its country's key, so that a lookup tells a part's country
+    /// without reading the part's record and the region's line from the file.
+    private let partRegions: [Int32]
+    private let partKeys: [UInt16]
     /// The parts' edges by band and by cell, for answering many positions; `nil` in a
     /// single-position index (``withEdgeIndex()``).
     private let edges: RegionEdgeIndex?
@@ -121,7 +123,8 @@ public final class RegionIndex: @unchecked Sendable {
         textCount = other.textCount
         countryKeys = other.countryKeys
         countryParts = other.countryParts
-        countryCodes = other.countryCodes
+        partRegions = other.partRegions
+        partKeys = other.partKeys
         self.edges = edges
     }
 
@@ -174,7 +177,6 @@ public final class RegionIndex: @unchecked Sendable {
         }
         var keys: [String: Int] = [:]
         var partsOf: [[Int32]] = []
-        var codes: [(UInt8, UInt8)] = []
         for p in 0..<parts {
             let at = partsAt + p * Self.partBytes
             let region = u32(at), feature = u32(at + 4), first = u32(at + 8), count = u32(at + 12)
@@ -193,7 +195,6 @@ public final class RegionIndex: @unchecked Sendable {
                 key = partsOf.count
                 keys[code] = key
                 partsOf.append([])
-                codes.append(bytes)
             }
             partsOf[key].append(Int32(p))
         }
@@ -212,7 +213,10 @@ public final class RegionIndex: @unchecked Sendable {
         self.textCount = text
         self.countryKeys = keys
         self.countryParts = partsOf
-        self.countryCodes = codes
+        var partKeys = [UInt16](repeating: 0, count: parts)
+        for (key, keyed) in partsOf.enumerated() { for p in keyed { partKeys[Int(p)] = UInt16(key) } }
+        self.partKeys = partKeys
+        self.partRegions = (0..<parts).map { Int32(u32(partsAt + $0 * Self.partBytes)) }
         self.vertexCount = vertices
         self.derivedFolder = derivedFolder
         self.edges = nil
@@ -256,12 +260,6 @@ public final class RegionIndex: @unchecked Sendable {
         return RegionCatalogue(regions: regions, subregions: (0..<featureCount).map(subregion(ofFeature:)))
     }
 
-    /// Whether region `k`'s line starts with the country code `code` (checked at load to hold two bytes).
-    private func isOf(_ k: Int, country code: (UInt8, UInt8)) -> Bool {
-        let at = textAt + u32(linesAt + k * 4)
-        return file.bytes[at] == code.0 && file.bytes[at + 1] == code.1
-    }
-
     /// Line `k` of the text (regions, then a gap entry, then features) split at tabs; bounds
     /// checked at load.
     private func fields(ofLine k: Int) -> [String] {
@@ -293,27 +291,27 @@ public final class RegionIndex: @unchecked Sendable {
     /// The index (``region(at:)``) of the region that ``region(at:country:)`` answers, for the
     /// country of `countryKey` (``countryKey(iso2:)``): the same search, with no string made.
     public func regionIndex(at position: Coordinate, countryKey key: Int) -> Int? {
-        part(at: position, countryKey: key).map { part($0.part).region }
+        part(at: position, countryKey: key).map { Int(partRegions[$0.part]) }
     }
 
     /// The part whose polygons hold `position` among those of the country of `key`, else the
     /// nearest; whether it holds the position.
     private func part(at position: Coordinate, countryKey key: Int) -> (part: Int, inside: Bool)? {
         // Every country key names at least one part (keys are made from the parts, at load).
-        let code = countryCodes[key]
         let x = Int64((position.longitude * 1e6).rounded()), y = Int64((position.latitude * 1e6).rounded())
         let column = min(max(Int(Self.floorDivide(x, 1_000_000)) + 180, 0), Self.columns - 1)
         let row = min(max(Int(Self.floorDivide(y, 1_000_000)) + 90, 0), Self.rows - 1)
         let cell = row * Self.columns + column
         // A part that holds the whole of the position's 1/4° cell answers at once (the same part
         // the search below would find first).
-        if let whole = edges?.wholePart(x, y), isOf(part(whole).region, country: code) {
+        if let whole = edges?.wholePart(x, y), Int(partKeys[whole]) == key {
             return (whole, true)
         }
         for e in gridEntries(cell) {
             let p = u32(entriesAt + e * 4)
+            guard Int(partKeys[p]) == key else { continue }
             let part = self.part(p)
-            guard part.box.contains(x, y), isOf(part.region, country: code) else { continue }
+            guard part.box.contains(x, y) else { continue }
             guard edges?.contains(p, x, y, in: self) ?? contains(part, x, y) else { continue }
             return (p, true)
         }
