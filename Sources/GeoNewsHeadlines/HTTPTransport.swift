@@ -65,12 +65,13 @@ struct HTTPTransport: Sendable {
     /// failure, and once after a 429 whose `Retry-After` is at most `retry.longestRetryAfter`.
     /// Returns any HTTP answer (errors included) for the provider to interpret; throws
     /// `HeadlineError.network` or `.timedOut` when no answer came. `pace` runs before every
-    /// exchange, the retry included, and waits for the provider's turn.
+    /// exchange and waits for the provider's turn; a retry after a first attempt that never
+    /// reached the provider (``neverReached(_:)``) goes in that attempt's turn, which it did not use.
     func send(_ request: ProviderRequest, pace: @Sendable () async throws -> Void = {}) async throws -> HTTPResponse {
-        var retried = false
+        var retried = false, paced = false
         while true {
             let outcome: Result<HTTPResponse, HeadlineError>
-            try await pace()
+            if !paced { try await pace() }
             do {
                 outcome = .success(try await exchange(request))
             } catch let error as HeadlineError {
@@ -78,6 +79,7 @@ struct HTTPTransport: Sendable {
             }
             guard !retried, let pause = retryPause(after: outcome) else { return try outcome.get() }
             retried = true
+            if case .failure(let error) = outcome { paced = Self.neverReached(error) }
             try await Task.sleep(nanoseconds: UInt64(pause * 1_000_000_000))
         }
     }
@@ -132,6 +134,16 @@ struct HTTPTransport: Sendable {
     /// Sent with every request, so providers can tell who is asking: `GeoNews/<version>`.
     static let userAgent = "GeoNews/\(GeoNewsRelease.version)"
 
+    /// The reasons of a `HeadlineError.network` for a request that never reached the provider.
+    static let refused = "connection refused", hostNotFound = "host name not found", offline = "no network connection"
+
+    /// Whether `error` says the request never reached the provider: no request was sent, so
+    /// none of its rate limit was used.
+    static func neverReached(_ error: HeadlineError) -> Bool {
+        guard case .network(_, let reason) = error else { return false }
+        return reason == refused || reason == hostNotFound || reason == offline
+    }
+
     /// `timeouts.connect` rounded up to whole seconds, at least 1.
     static func idleTimeout(_ timeouts: HTTPTimeouts) -> Double { max(1, timeouts.connect.rounded(.up)) }
 
@@ -141,9 +153,9 @@ struct HTTPTransport: Sendable {
         }
         switch urlError.code {
         case .timedOut: return .timedOut(provider, seconds: idleTimeout)
-        case .cannotConnectToHost: return .network(provider, reason: "connection refused")
-        case .cannotFindHost, .dnsLookupFailed: return .network(provider, reason: "host name not found")
-        case .notConnectedToInternet: return .network(provider, reason: "no network connection")
+        case .cannotConnectToHost: return .network(provider, reason: refused)
+        case .cannotFindHost, .dnsLookupFailed: return .network(provider, reason: hostNotFound)
+        case .notConnectedToInternet: return .network(provider, reason: offline)
         case .networkConnectionLost: return .network(provider, reason: "connection lost mid-answer")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
             return .network(provider, reason: "TLS handshake failed")

@@ -43,12 +43,15 @@ struct Fetched<Value: Sendable>: Sendable {
 ///   marked stale, instead.
 /// - A successful answer is stored; when the provider cannot answer (no answer, a timeout,
 ///   5xx, 429 or a rate-limit notice) an entry up to `staleLimit` old is served, marked stale.
+/// - A provider that the latest request could not reach at all (`UnreachableProviders`) is
+///   not tried again for the request timeout: its error, or a stale entry, comes at once.
 struct ProviderFetcher: Sendable {
     let transport: HTTPTransport
     /// `nil` when caching is off (`--no-cache`): nothing is read or written.
     let cache: ResponseCache?
     let pacer: RequestPacer
     let flights: RequestFlights
+    let unreachable: UnreachableProviders
 
     init(transport: HTTPTransport, cache: ResponseCache?, rateLimits: [NewsProvider: RateLimit] = [:]) {
         self.transport = transport
@@ -57,6 +60,7 @@ struct ProviderFetcher: Sendable {
             limits: rateLimits, ledger: cache.map { PaceLedger(directory: $0.directory) },
             patience: transport.timeouts.request)
         flights = RequestFlights()
+        unreachable = UnreachableProviders(seconds: transport.timeouts.request)
     }
 
     /// Fetches `request` and turns the answer into a value with `interpret`, which sees every
@@ -75,6 +79,7 @@ struct ProviderFetcher: Sendable {
             return Fetched(value: value, freshness: .cached(age: entry.age()))
         }
         let provider = request.provider
+        if let failure = await unreachable.error(for: provider) { return try stale(entry, instead: failure, interpret: interpret) }
         let wait = await pacer.wait(for: provider)
         if wait > 0, entry != nil, await !flights.isRunning(identity) {
             let busy = HeadlineError.paced(provider, seconds: wait)
@@ -82,8 +87,15 @@ struct ProviderFetcher: Sendable {
         }
         if wait > 0, !waits { return try stale(entry, instead: HeadlineError.paced(provider, seconds: wait), interpret: interpret) }
         do {
-            let response = try await flights.response(for: identity) { [transport, pacer] in
-                try await transport.send(request, pace: { try await pacer.turn(provider) })
+            let response = try await flights.response(for: identity) { [transport, pacer, unreachable] in
+                do {
+                    let response = try await transport.send(request, pace: { try await pacer.turn(provider) })
+                    await unreachable.record(.success(()), for: provider)
+                    return response
+                } catch let error as HeadlineError {
+                    await unreachable.record(.failure(error), for: provider)
+                    throw error
+                }
             }
             do {
                 let value = try interpret(response)

@@ -101,16 +101,16 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// How many requests asked for `path`.
     public func count(path: String) -> Int { requests.filter { $0.path == path }.count }
 
-    /// Stops accepting; connections being answered finish on their own.
+    /// Stops accepting (a connection is then refused); connections being answered finish on
+    /// their own. The accept thread closes the listening socket as it ends: closed here, its
+    /// number could go to the next server's socket before the thread's next `accept`, and this
+    /// server would answer that one's connections.
     public func stop() {
         let first = lock.withLock { () -> Bool in
             defer { stopped = true }
             return !stopped
         }
-        if first {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
+        if first { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
@@ -118,6 +118,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR { continue }
+                close(listener)
                 return
             }
             let thread = Thread { [self] in serve(connection) }
