@@ -66,22 +66,34 @@ struct HTTPTransport: Sendable {
     /// Returns any HTTP answer (errors included) for the provider to interpret; throws
     /// `HeadlineError.network` or `.timedOut` when no answer came. `pace` runs before every
     /// exchange and waits for the provider's turn; a retry after a first attempt that never
-    /// reached the provider (``neverReached(_:)``) goes in that attempt's turn, which it did not use.
-    func send(_ request: ProviderRequest, pace: @Sendable () async throws -> Void = {}) async throws -> HTTPResponse {
+    /// reached the provider (``neverReached(_:)``) goes in that attempt's turn, which it did not
+    /// use. When the last attempt never reached it either, its turn goes to `unused`.
+    func send<Turn: Sendable>(
+        _ request: ProviderRequest, pace: @Sendable () async throws -> Turn, unused: @Sendable (Turn) async -> Void
+    ) async throws -> HTTPResponse {
         var retried = false, paced = false
+        var turn: Turn?
         while true {
             let outcome: Result<HTTPResponse, HeadlineError>
-            if !paced { try await pace() }
+            if !paced { turn = try await pace() }
             do {
                 outcome = .success(try await exchange(request))
             } catch let error as HeadlineError {
                 outcome = .failure(error)
             }
-            guard !retried, let pause = retryPause(after: outcome) else { return try outcome.get() }
+            guard !retried, let pause = retryPause(after: outcome) else {
+                if case .failure(let error) = outcome, Self.neverReached(error), let turn { await unused(turn) }
+                return try outcome.get()
+            }
             retried = true
             if case .failure(let error) = outcome { paced = Self.neverReached(error) }
             try await Task.sleep(nanoseconds: UInt64(pause * 1_000_000_000))
         }
+    }
+
+    /// ``send(_:pace:unused:)`` with turns that need no giving back.
+    func send(_ request: ProviderRequest, pace: @Sendable () async throws -> Void = {}) async throws -> HTTPResponse {
+        try await send(request, pace: pace, unused: { _ in })
     }
 
     private func retryPause(after outcome: Result<HTTPResponse, HeadlineError>) -> Double? {

@@ -35,11 +35,35 @@ struct PaceLedger: Sendable {
             slot = max(slot, times[times.count - limit.requests] + limit.intervalSeconds * margin)
         }
         guard slot <= latest else { return nil }
+        // Kept as the file writes it, so that ``release(_:slot:)`` finds the very line.
+        slot = Self.stored(slot)
         times.append(slot)
-        let text = times.suffix(limit.requests).map { String(format: "%.3f", $0) }.joined(separator: "\n") + "\n"
+        Self.write(times.suffix(limit.requests), to: fd)
+        return slot
+    }
+
+    /// Removes `slot`, a time ``reserve(_:limit:earliest:latest:margin:)`` returned, when the
+    /// ledger still holds it; leaves every other process's times as they are.
+    func release(_ provider: NewsProvider, slot: Double) {
+        let path = directory.appendingPathComponent("pace-\(provider.rawValue)").path
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { return }
+        defer { flock(fd, LOCK_UN) }
+        var times = Self.read(fd)
+        guard let at = times.lastIndex(of: Self.stored(slot)) else { return }
+        times.remove(at: at)
+        Self.write(times[...], to: fd)
+    }
+
+    /// A time as a line of the file holds it: Unix seconds to the millisecond.
+    private static func stored(_ time: Double) -> Double { Double(String(format: "%.3f", time)) ?? time }
+
+    private static func write(_ times: ArraySlice<Double>, to fd: Int32) {
+        let text = times.map { String(format: "%.3f", $0) }.joined(separator: "\n") + (times.isEmpty ? "" : "\n")
         _ = ftruncate(fd, 0)
         _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
-        return slot
     }
 
     private static func read(_ fd: Int32) -> [Double] {

@@ -89,7 +89,9 @@ struct ProviderFetcher: Sendable {
         do {
             let response = try await flights.response(for: identity) { [transport, pacer, unreachable] in
                 do {
-                    let response = try await transport.send(request, pace: { try await pacer.turn(provider) })
+                    let response = try await transport.send(
+                        request, pace: { try await pacer.turn(provider) },
+                        unused: { ticket in if let ticket { await pacer.release(ticket) } })
                     await unreachable.record(.success(()), for: provider)
                     return response
                 } catch let error as HeadlineError {

@@ -51,30 +51,59 @@ actor RequestPacer {
         max(0, nextSlot(provider, now: Self.now()) - Self.now())
     }
 
+    /// A send time ``turn(_:)`` reserved, for ``release(_:)`` when the request sent in it never
+    /// reached the provider.
+    struct Ticket: Sendable, Equatable {
+        let provider: NewsProvider
+        /// The slot on this process's monotonic clock.
+        let slot: Double
+        /// The slot as the shared ledger holds it (Unix seconds), when there is one.
+        let shared: Double?
+    }
+
     /// Reserves the next send time for `provider` (here and in the ledger other processes share)
     /// and sleeps until it comes. Throws `HeadlineError.paced` without reserving when that time
     /// is further away than `longestWait(provider)`: the caller is then served from the cache or
-    /// by the next provider rather than kept waiting.
-    func turn(_ provider: NewsProvider) async throws {
+    /// by the next provider rather than kept waiting. Returns the reservation (`nil` for a
+    /// provider without a limit).
+    @discardableResult
+    func turn(_ provider: NewsProvider) async throws -> Ticket? {
         let now = Self.now()
         var slot = nextSlot(provider, now: now)
         let latest = now + longestWait(provider)
         guard slot <= latest else { throw HeadlineError.paced(provider, seconds: slot - now) }
-        if let limit = limits[provider] {
-            if let ledger {
-                let wallNow = Date().timeIntervalSince1970
-                guard
-                    let shared = ledger.reserve(
-                        provider, limit: limit, earliest: wallNow + (slot - now),
-                        latest: wallNow + (latest - now), margin: Self.margin)
-                else {
-                    throw HeadlineError.paced(provider, seconds: longestWait(provider))
-                }
-                slot = now + shared - wallNow
-            }
-            reserved[provider] = Array((reserved[provider, default: []] + [slot]).suffix(limit.requests))
+        guard let limit = limits[provider] else {
+            if slot > now { try await Task.sleep(nanoseconds: UInt64((slot - now) * 1e9)) }
+            return nil
         }
+        var shared: Double?
+        if let ledger {
+            let wallNow = Date().timeIntervalSince1970
+            guard
+                let taken = ledger.reserve(
+                    provider, limit: limit, earliest: wallNow + (slot - now),
+                    latest: wallNow + (latest - now), margin: Self.margin)
+            else {
+                throw HeadlineError.paced(provider, seconds: longestWait(provider))
+            }
+            shared = taken
+            slot = now + taken - wallNow
+        }
+        reserved[provider] = Array((reserved[provider, default: []] + [slot]).suffix(limit.requests))
         if slot > now { try await Task.sleep(nanoseconds: UInt64((slot - now) * 1e9)) }
+        return Ticket(provider: provider, slot: slot, shared: shared)
+    }
+
+    /// Gives back a send time whose request never reached the provider (the connection refused,
+    /// its host not found, no network): none of the provider's limit was used, so the next
+    /// request, here or in another process, need not wait for it. Offline, one
+    /// `geonews --lat --lon` after another would otherwise wait five seconds for GDELT's turn.
+    func release(_ ticket: Ticket) {
+        if var times = reserved[ticket.provider], let at = times.lastIndex(of: ticket.slot) {
+            times.remove(at: at)
+            reserved[ticket.provider] = times
+        }
+        if let shared = ticket.shared { ledger?.release(ticket.provider, slot: shared) }
     }
 
     /// The longest a caller waits for its turn: three intervals, and at least `patience`.

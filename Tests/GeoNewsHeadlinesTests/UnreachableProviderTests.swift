@@ -77,4 +77,63 @@ final class UnreachableProviderTests: XCTestCase {
         XCTAssertEqual(again, 200, "tried again once the request timeout has passed")
         XCTAssertEqual(live.requests.count, 2)
     }
+
+    /// Two `geonews` runs one after the other, offline: the first one's GDELT turn, which its
+    /// refused request never used, is given back to the ledger they share, so the second's
+    /// request goes at once instead of five seconds later.
+    func testATurnThatReachedNoOneIsGivenBackToTheNextProcess() async throws {
+        let folder = TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ledger = folder.appendingPathComponent("pace-gdelt")
+        // Two fetchers share no memory, as two processes would not: only the cache folder.
+        func fetcher() -> ProviderFetcher {
+            ProviderFetcher(
+                transport: transport(), cache: ResponseCache(directory: folder), rateLimits: [.gdelt: RateLimit.gdelt])
+        }
+        let down = try LoopbackHTTPServer { _, _ in .notFound }
+        down.stop()
+        do {
+            _ = try await fetcher().fetch(request(down.baseURL)) { $0.status }
+            XCTFail("expected the refusal")
+        } catch {
+            XCTAssertEqual(error as? HeadlineError, .network(.gdelt, reason: "connection refused"))
+        }
+        XCTAssertEqual(try String(contentsOf: ledger, encoding: .utf8), "", "the unused turn is no longer reserved")
+
+        let live = try LoopbackHTTPServer { _, _ in ScriptedResponse(status: 200, body: Data("{}".utf8)) }
+        defer { live.stop() }
+        let started = Date()
+        let status = try await fetcher().fetch(request(live.baseURL)) { $0.status }.value
+        XCTAssertEqual(status, 200)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "no wait for a turn nobody used (GDELT's is 5 s)")
+        let lines = try String(contentsOf: ledger, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "the request that reached GDELT keeps its turn")
+    }
+
+    /// In one process: a given-back turn frees the provider at once; another process's
+    /// reservation in the ledger is left as it was.
+    func testReleasingATurnFreesOnlyThatTurn() async throws {
+        let folder = TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let limit = RateLimit(requests: 1, intervalSeconds: 30)
+        let pacer = RequestPacer(limits: [.gdelt: limit], ledger: PaceLedger(directory: folder))
+        let taken = try await pacer.turn(.gdelt)
+        let ticket = try XCTUnwrap(taken)
+        let busy = await pacer.wait(for: .gdelt)
+        XCTAssertGreaterThan(busy, 29, "the turn holds the provider for its interval")
+        await pacer.release(ticket)
+        let free = await pacer.wait(for: .gdelt)
+        XCTAssertEqual(free, 0, "given back: the provider is free again")
+
+        // Another process's reservation, then ours: giving ours back leaves the other's.
+        let other = try XCTUnwrap(
+            PaceLedger(directory: folder).reserve(
+                .gdelt, limit: RateLimit(requests: 2, intervalSeconds: 30), earliest: 1_000, latest: 2_000, margin: 1))
+        let ours = try XCTUnwrap(
+            PaceLedger(directory: folder).reserve(
+                .gdelt, limit: RateLimit(requests: 2, intervalSeconds: 30), earliest: 1_500.0004, latest: 2_000, margin: 1))
+        PaceLedger(directory: folder).release(.gdelt, slot: ours)
+        let text = try String(contentsOf: folder.appendingPathComponent("pace-gdelt"), encoding: .utf8)
+        XCTAssertEqual(text, String(format: "%.3f\n", other))
+    }
 }
