@@ -22,13 +22,12 @@ struct PaceLedger: Sendable {
         try? FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        let path = directory.appendingPathComponent("pace-\(provider.rawValue)").path
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return earliest }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else { return earliest }
-        defer { flock(fd, LOCK_UN) }
+        return locked(provider, creating: true, otherwise: earliest) { fd in
+            reserve(in: fd, limit: limit, earliest: earliest, latest: latest, margin: margin)
+        }
+    }
 
+    private func reserve(in fd: Int32, limit: RateLimit, earliest: Double, latest: Double, margin: Double) -> Double? {
         var times = Self.read(fd)
         var slot = earliest
         if times.count >= limit.requests {
@@ -45,16 +44,24 @@ struct PaceLedger: Sendable {
     /// Removes `slot`, a time ``reserve(_:limit:earliest:latest:margin:)`` returned, when the
     /// ledger still holds it; leaves every other process's times as they are.
     func release(_ provider: NewsProvider, slot: Double) {
+        locked(provider, creating: false, otherwise: ()) { fd in
+            var times = Self.read(fd)
+            guard let at = times.lastIndex(of: Self.stored(slot)) else { return }
+            times.remove(at: at)
+            Self.write(times[...], to: fd)
+        }
+    }
+
+    /// `body`'s answer on the provider's file, opened and held under an exclusive `flock`;
+    /// `fallback` when the file cannot be opened or locked (or, unless `creating`, does not exist).
+    private func locked<T>(_ provider: NewsProvider, creating: Bool, otherwise fallback: T, _ body: (Int32) -> T) -> T {
         let path = directory.appendingPathComponent("pace-\(provider.rawValue)").path
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { return }
+        let fd = creating ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) : open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return fallback }
         defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else { return }
+        guard flock(fd, LOCK_EX) == 0 else { return fallback }
         defer { flock(fd, LOCK_UN) }
-        var times = Self.read(fd)
-        guard let at = times.lastIndex(of: Self.stored(slot)) else { return }
-        times.remove(at: at)
-        Self.write(times[...], to: fd)
+        return body(fd)
     }
 
     /// A time as a line of the file holds it: Unix seconds to the millisecond.

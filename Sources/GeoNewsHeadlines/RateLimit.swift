@@ -53,7 +53,7 @@ actor RequestPacer {
 
     /// A send time ``turn(_:)`` reserved, for ``release(_:)`` when the request sent in it never
     /// reached the provider.
-    struct Ticket: Sendable, Equatable {
+    struct Ticket: Sendable {
         let provider: NewsProvider
         /// The slot on this process's monotonic clock.
         let slot: Double
