@@ -190,6 +190,10 @@ private struct RunState {
     /// ``finish(zoneRules:)``.
     var countsByIndex: [Int] = []
     var indexCatalogue: Catalogue?
+    /// Rows counted by region index across the chunks (``OutputChunk/regionRows``) and the
+    /// codes they are named by in ``finish(zoneRules:)``.
+    var regionRows: [Int] = []
+    var regionCodes: [String] = []
     var journeys = JourneyBuilder()
     var wroteHeader = false
     var wroteFeature = false
@@ -223,6 +227,15 @@ private struct RunState {
         summary.atSea += t.atSea
         for (country, n) in t.countries { summary.countries[country, default: 0] += n }
         for (region, n) in out.regionCounts { summary.regions[region, default: 0] += n }
+        if !out.regionRows.isEmpty {
+            if regionRows.isEmpty {
+                regionRows = out.regionRows
+                regionCodes = out.regionCodes
+            } else {
+                precondition(regionRows.count == out.regionRows.count, "one region index per run")
+                for k in regionRows.indices { regionRows[k] += out.regionRows[k] }
+            }
+        }
         if !t.byIndex.isEmpty {
             if countsByIndex.isEmpty {
                 countsByIndex = t.byIndex
@@ -254,6 +267,8 @@ private struct RunState {
                 s.countries[country.iso2 ?? country.id, default: 0] += n
             }
         }
+        // Regions that share a code add up under it, as the general path counts them.
+        for (k, n) in regionRows.enumerated() where n > 0 { s.regions[regionCodes[k], default: 0] += n }
         s.seconds = elapsed
         s.pointsPerSecond = s.seconds > 0 ? Double(s.recordsRead) / s.seconds : 0
         s.traces = journeys.summaries(zoneRules: zoneRules())

@@ -85,10 +85,11 @@ final class IndexedColumnText: @unchecked Sendable {
 
     deinit { text.deallocate() }
 
-    /// Adds `counts` (rows per region index) to the chunk's counts by region code, as
-    /// ``ResolvedColumns`` counts each row it writes.
+    /// Adds `counts` (rows per region index) to the chunk's counts by region, which the summary
+    /// names by code as ``ResolvedColumns`` counts each row it writes.
     func countRegions(_ counts: UnsafeBufferPointer<Int>, in out: OutputChunk) {
-        for (k, n) in counts.enumerated() where n > 0 { out.regionCounts[regionCodes[k], default: 0] += n }
+        guard counts.contains(where: { $0 > 0 }) else { return }
+        out.addRegionRows(counts, codes: regionCodes)
     }
 
     /// `,FR,FR,inside,0.000,Europe/Paris,` (the empty error last), as ``ResolvedColumns`` writes
