@@ -24,6 +24,8 @@ mkdir -p "$FLOOR" "$OUT"
 Scripts/ensure-areas >/dev/null
 export GEONEWS_DATA=$ROOT/Data GEONEWS_BUILD_DATA=$ROOT/.build-data
 commit=$(git rev-parse HEAD)
+# A worktree whose folder was deleted is forgotten first, so that it can be added again.
+git worktree prune
 if [ ! -d "$FLOOR/src" ]; then git worktree add --detach "$FLOOR/src" "$commit" >/dev/null; fi
 git -C "$FLOOR/src" checkout --quiet --detach --force "$commit"
 git -C "$FLOOR/src" reset --quiet --hard
