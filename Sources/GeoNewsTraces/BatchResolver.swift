@@ -228,22 +228,13 @@ private struct RunState {
         for (country, n) in t.countries { summary.countries[country, default: 0] += n }
         for (region, n) in out.regionCounts { summary.regions[region, default: 0] += n }
         if !out.regionRows.isEmpty {
-            if regionRows.isEmpty {
-                regionRows = out.regionRows
-                regionCodes = out.regionCodes
-            } else {
-                precondition(regionRows.count == out.regionRows.count, "one region index per run")
-                for k in regionRows.indices { regionRows[k] += out.regionRows[k] }
-            }
+            if regionRows.isEmpty { regionCodes = out.regionCodes }
+            regionRows.addCounts(out.regionRows, "one region index per run")
         }
         if !t.byIndex.isEmpty {
-            if countsByIndex.isEmpty {
-                countsByIndex = t.byIndex
-                indexCatalogue = t.indexCatalogue
-            } else {
-                precondition(countsByIndex.count == t.byIndex.count && indexCatalogue === t.indexCatalogue, "one catalogue per run")
-                for i in countsByIndex.indices { countsByIndex[i] += t.byIndex[i] }
-            }
+            if countsByIndex.isEmpty { indexCatalogue = t.indexCatalogue }
+            precondition(indexCatalogue === t.indexCatalogue, "one catalogue per run")
+            countsByIndex.addCounts(t.byIndex, "one catalogue per run")
         }
         for r in t.runs { journeys.add(r) }
         bytesDone += chunk.inputBytes

@@ -18,12 +18,8 @@ final class OutputChunk: @unchecked Sendable {
 
     /// Adds `counts` (rows per region index, named by `codes`) to ``regionRows``.
     func addRegionRows(_ counts: UnsafeBufferPointer<Int>, codes: [String]) {
-        if regionRows.isEmpty {
-            regionRows = Array(counts)
-            regionCodes = codes
-        } else {
-            for (k, n) in counts.enumerated() { regionRows[k] += n }
-        }
+        if regionRows.isEmpty { regionCodes = codes }
+        regionRows.addCounts(counts, "one region index per chunk")
     }
 
     init(capacity: Int = 1 << 16) {
